@@ -1,0 +1,174 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats lists the output formats Render accepts.
+var Formats = []string{"table", "markdown", "json"}
+
+// Render writes r to w in format "table", "markdown" or "json".
+func Render(w io.Writer, r *Result, format string) error {
+	switch format {
+	case "table":
+		return renderText(w, r, false)
+	case "markdown":
+		return renderText(w, r, true)
+	case "json":
+		return RenderJSON(w, r)
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// RenderJSON writes r as one indented JSON object.
+func RenderJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+func renderText(w io.Writer, r *Result, md bool) error {
+	p := &printer{w: w, md: md}
+	p.heading(1, fmt.Sprintf("%s — %s", r.Scenario, r.Title))
+	p.line(fmt.Sprintf("seed %d · %s", r.Seed, paramLine(r.Params)))
+	for _, t := range r.Tables {
+		p.table(t)
+	}
+	p.table(checksTable(r.Checks))
+	p.heading(2, "Conclusion")
+	for _, c := range r.Conclusion {
+		p.line(c)
+	}
+	p.line(verdictLine(r))
+	if r.WallSeconds > 0 && r.TimelineSeconds > 0 {
+		p.line(fmt.Sprintf("wall time %.1f s for a %.1f s timeline (%.2f×)",
+			r.WallSeconds, r.TimelineSeconds, r.WallSeconds/r.TimelineSeconds))
+	} else if r.WallSeconds > 0 {
+		p.line(fmt.Sprintf("wall time %.1f s", r.WallSeconds))
+	}
+	return p.err
+}
+
+func verdictLine(r *Result) string {
+	passed := len(r.Checks) - len(r.Failed())
+	if r.Reproduced {
+		return fmt.Sprintf("REPRODUCED: %d/%d checks inside their bands", passed, len(r.Checks))
+	}
+	names := make([]string, 0, len(r.Failed()))
+	for _, c := range r.Failed() {
+		names = append(names, c.Name)
+	}
+	return fmt.Sprintf("NOT REPRODUCED: %d/%d checks inside their bands; outside: %s",
+		passed, len(r.Checks), strings.Join(names, ", "))
+}
+
+func checksTable(cs []Check) Table {
+	t := Table{Title: "Checks", Header: []string{"check", "article", "measured", "band", "verdict"}}
+	for _, c := range cs {
+		v := "ok"
+		if !c.Pass {
+			v = "OUTSIDE"
+		}
+		t.Rows = append(t.Rows, []string{c.Name, c.Article, c.Measured, c.Band, v})
+	}
+	return t
+}
+
+func paramLine(p map[string]string) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+"="+p[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+type printer struct {
+	w   io.Writer
+	md  bool
+	err error
+}
+
+func (p *printer) printf(format string, a ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, a...)
+	}
+}
+
+func (p *printer) heading(level int, s string) {
+	if p.md {
+		p.printf("%s %s\n\n", strings.Repeat("#", level), s)
+		return
+	}
+	p.printf("== %s\n", s)
+}
+
+func (p *printer) line(s string) {
+	if p.md {
+		p.printf("%s\n\n", s)
+		return
+	}
+	p.printf("%s\n", s)
+}
+
+func (p *printer) table(t Table) {
+	if p.err != nil {
+		return
+	}
+	p.printf("\n")
+	if t.Title != "" {
+		if p.md {
+			p.heading(3, t.Title)
+		} else {
+			p.printf("%s\n", t.Title)
+		}
+	}
+	opts := []tablewriter.Option{
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	}
+	if p.md {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	tbl := tablewriter.NewTable(p.w, opts...)
+	tbl.Header(toAny(t.Header)...)
+	if err := tbl.Bulk(t.Rows); err != nil {
+		p.err = err
+		return
+	}
+	if err := tbl.Render(); err != nil {
+		p.err = err
+		return
+	}
+	if p.md {
+		p.printf("\n")
+	}
+	for _, n := range t.Notes {
+		p.line(n)
+	}
+	if !p.md {
+		p.printf("\n")
+	}
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleResult() *Result {
+	r := NewResult("demo")
+	r.Title = "a demo"
+	r.Seed = 7
+	r.Params["rate"] = "40"
+	ops := []Op{
+		{Caller: "keep", Scheduled: 100 * time.Millisecond, Outcome: OK},
+		{Caller: "keep", Scheduled: 1100 * time.Millisecond, Outcome: Fail},
+		{Caller: "clear", Scheduled: 1200 * time.Millisecond, Outcome: Unknown},
+	}
+	r.Series = PerSecond(ops, []string{"keep", "clear"}, 2)
+	r.AddTable(SecondsTable("per second", []Row{{"keep", "(a) keep"}, {"clear", "(b) clear"}}, r.Series,
+		[]Mark{{At: 1500 * time.Millisecond, Label: "kill all"}}))
+	r.Metrics["x"] = 1.5
+	r.Metrics["nan"] = math.NaN()
+	r.AddCheck(Between("x in band", "2", 1.5, 1, 2, "s"))
+	r.Conclude("fine")
+	r.Finish()
+	return r
+}
+
+func TestRenderFormats(t *testing.T) {
+	r := sampleResult()
+	for _, f := range Formats {
+		var b bytes.Buffer
+		if err := Render(&b, r, f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out := b.String()
+		for _, want := range []string{"demo"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s output lacks %q:\n%s", f, want, out)
+			}
+		}
+		if f != "json" {
+			for _, want := range []string{"s1*", "1/0", "0/1", "REPRODUCED", "* s1: kill all"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("%s output lacks %q:\n%s", f, want, out)
+				}
+			}
+		}
+	}
+	if err := Render(&bytes.Buffer{}, r, "xml"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+func TestJSONContract(t *testing.T) {
+	var b bytes.Buffer
+	if err := RenderJSON(&b, sampleResult()); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"scenario", "seed", "params", "tables", "series", "metrics", "checks", "reproduced"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if m["metrics"].(map[string]any)["nan"] != nil {
+		t.Error("NaN metric not encoded as null")
+	}
+	series := m["series"].(map[string]any)["clear"].(map[string]any)
+	if got := series["fail"].([]any)[1].(float64); got != 1 {
+		t.Errorf("clear fail[1] = %v, want 1 (unknown folds into fail)", got)
+	}
+}
