@@ -1,0 +1,134 @@
+// Package cluster runs a real etcd cluster on loopback, one OS process per
+// member (the harness binary re-executed with a hidden sub-command hosting
+// one embed.Etcd), and kills, freezes and restarts its members.
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/ports"
+)
+
+// Config describes a cluster to start.
+type Config struct {
+	// Size is the number of members (default 3).
+	Size int
+	// TickMs and ElectionMs are raft's heartbeat and election timeout (etcd
+	// defaults 100 and 1000).
+	TickMs, ElectionMs uint
+	// Keep keeps the data dirs and logs after the run.
+	Keep bool
+	// StartTimeout bounds Start's wait for a healthy cluster.
+	StartTimeout time.Duration
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// DefaultConfig returns 3 members with etcd's default timing.
+func DefaultConfig() Config {
+	return Config{Size: 3, TickMs: 100, ElectionMs: 1000, StartTimeout: 30 * time.Second}
+}
+
+// Validate reports impossible values.
+func (c Config) Validate() error {
+	switch {
+	case c.Size < 1 || c.Size > 9:
+		return fmt.Errorf("cluster size (%d) must be within 1–9", c.Size)
+	case c.TickMs == 0 || c.ElectionMs < 5*c.TickMs:
+		return fmt.Errorf("election timeout (%d ms) must be at least 5 × heartbeat (%d ms)", c.ElectionMs, c.TickMs)
+	}
+	return nil
+}
+
+// Cluster is a running etcd cluster. Its methods are safe for concurrent
+// use on different members.
+type Cluster struct {
+	cfg   Config
+	sup   *childproc.Supervisor
+	Dir   string
+	nodes []*Node
+}
+
+// Start allocates ports, starts every member in its own process and waits
+// until the cluster is healthy (a leader, every member answering). On error
+// every member started so far is killed.
+func Start(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allocator, cfg Config) (*Cluster, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	dir, err := sup.TempDir("sdchaos-etcd-*", cfg.Keep)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{cfg: cfg, sup: sup, Dir: dir}
+	if err := c.allocate(alloc); err != nil {
+		return nil, err
+	}
+	for _, n := range c.nodes {
+		if err := n.start(); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+	defer cancel()
+	if err := c.WaitHealthy(wctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("waiting for a healthy cluster (logs in %s): %w", dir, err)
+	}
+	return c, nil
+}
+
+func (c *Cluster) allocate(alloc *ports.Allocator) error {
+	var peers []string
+	for i := 0; i < c.cfg.Size; i++ {
+		name := fmt.Sprintf("n%d", i+1)
+		cp, err := alloc.Take("etcd " + name + " client")
+		if err != nil {
+			return err
+		}
+		pp, err := alloc.Take("etcd " + name + " peer")
+		if err != nil {
+			return err
+		}
+		c.nodes = append(c.nodes, &Node{c: c, Index: i, Name: name, ClientPort: cp, PeerPort: pp,
+			DataDir: filepath.Join(c.Dir, name), LogPath: filepath.Join(c.Dir, name+".log")})
+		u := loopbackURL(pp)
+		peers = append(peers, name+"="+u.String())
+	}
+	for _, n := range c.nodes {
+		n.initialCluster = strings.Join(peers, ",")
+	}
+	return nil
+}
+
+// Nodes returns the members, in order n1, n2, ….
+func (c *Cluster) Nodes() []*Node { return c.nodes }
+
+// Node returns member i (0-based).
+func (c *Cluster) Node(i int) *Node { return c.nodes[i] }
+
+// Size returns the number of members.
+func (c *Cluster) Size() int { return len(c.nodes) }
+
+// Endpoints returns every member's client URL.
+func (c *Cluster) Endpoints() []string {
+	eps := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		eps[i] = n.ClientURL()
+	}
+	return eps
+}
+
+// Close kills every member. Data dirs are removed by the supervisor.
+func (c *Cluster) Close() {
+	for _, n := range c.nodes {
+		n.Kill()
+	}
+}
