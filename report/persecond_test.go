@@ -13,7 +13,7 @@ func TestPerSecondBucketsByScheduledTime(t *testing.T) {
 		{Caller: "a", Scheduled: time.Second, Outcome: Fail},
 		{Caller: "a", Scheduled: 2 * time.Second, Outcome: Unknown},
 		{Caller: "a", Scheduled: 3 * time.Second, Outcome: OK}, // beyond range
-		{Caller: "zz", Scheduled: 0, Outcome: OK},               // unknown caller
+		{Caller: "zz", Scheduled: 0, Outcome: OK},              // unknown caller
 	}
 	s := PerSecond(ops, []string{"a", "b"}, 3)["a"]
 	tests := []struct {
