@@ -1,0 +1,208 @@
+// Package fakeservice runs fake service instances: real HTTP servers on
+// 127.0.0.1 that register themselves in etcd under /svc/<service>/<id> on a
+// lease and renew it on their own ticker, as the article's instances did.
+package fakeservice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sdchaos/ports"
+)
+
+// Prefix is the root of every service key.
+const Prefix = "/svc/"
+
+// MinTTL is etcd's smallest lease TTL with the default election timeout
+// (ceil(1.5 × 1s)); etcd silently raises shorter grants to it.
+const MinTTL = 2 * time.Second
+
+// Key returns the registry key of instance id of service.
+func Key(service, id string) string { return Prefix + service + "/" + id }
+
+// Config describes how instances register.
+type Config struct {
+	// Service is the service name (keys /svc/<Service>/<id>).
+	Service string
+	// TTL is the lease TTL; Renew the renewal interval (KeepAliveOnce on a ticker).
+	TTL, Renew time.Duration
+	// CallTimeout bounds every registry call (grant, put, renewal).
+	CallTimeout time.Duration
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// DefaultConfig returns the article's values: ttl 20s renewed every 2s.
+func DefaultConfig() Config {
+	return Config{Service: "api", TTL: 20 * time.Second, Renew: 2 * time.Second, CallTimeout: 2 * time.Second}
+}
+
+// Validate reports impossible values, quoting them.
+func (c Config) Validate() error {
+	switch {
+	case c.Service == "":
+		return errors.New("service name is empty")
+	case c.TTL < MinTTL:
+		return fmt.Errorf("ttl (%s) must be at least %s (etcd raises shorter lease TTLs to 1.5 × its 1s election timeout)", c.TTL, MinTTL)
+	case c.TTL%time.Second != 0:
+		return fmt.Errorf("ttl (%s) must be a whole number of seconds", c.TTL)
+	case c.Renew <= 0:
+		return fmt.Errorf("renew interval (%s) must be positive", c.Renew)
+	case c.Renew >= c.TTL:
+		return fmt.Errorf("renew interval (%s) must be shorter than the ttl (%s)", c.Renew, c.TTL)
+	case c.CallTimeout <= 0:
+		return fmt.Errorf("registry call timeout (%s) must be positive", c.CallTimeout)
+	}
+	return nil
+}
+
+// Stats counts an instance's registry activity.
+type Stats struct {
+	RenewOK, RenewFail, Registrations int64
+}
+
+// Instance is one fake service instance.
+type Instance struct {
+	ID, Addr string
+	cfg      Config
+	cli      *clientv3.Client
+	srv      *http.Server
+	lease    atomic.Int64
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+	crashed  atomic.Bool
+
+	renewOK, renewFail, regs atomic.Int64
+}
+
+// Start listens on 127.0.0.1:port, serves HTTP, registers in etcd through
+// its own client on endpoints and starts renewing. The first registration
+// must succeed.
+func Start(ctx context.Context, cfg Config, id string, port int, endpoints []string) (*Instance, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	ln, err := net.Listen("tcp", ports.Addr(port))
+	if err != nil {
+		return nil, fmt.Errorf("instance %s: listening: %w", id, err)
+	}
+	cli, err := newClient(endpoints)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("instance %s: %w", id, err)
+	}
+	in := &Instance{ID: id, Addr: ln.Addr().String(), cfg: cfg, cli: cli, stop: make(chan struct{}), done: make(chan struct{})}
+	in.srv = &http.Server{Handler: http.HandlerFunc(in.serve), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = in.srv.Serve(ln) }()
+	if err := in.register(ctx); err != nil {
+		in.Close()
+		return nil, fmt.Errorf("instance %s: registering: %w", id, err)
+	}
+	go in.renewLoop()
+	return in, nil
+}
+
+func (in *Instance) serve(w http.ResponseWriter, _ *http.Request) {
+	fmt.Fprintf(w, "ok %s\n", in.ID)
+}
+
+// Key returns the instance's registry key.
+func (in *Instance) Key() string { return Key(in.cfg.Service, in.ID) }
+
+// Lease returns the current lease id.
+func (in *Instance) Lease() clientv3.LeaseID { return clientv3.LeaseID(in.lease.Load()) }
+
+// Stats returns the instance's counters.
+func (in *Instance) Stats() Stats {
+	return Stats{RenewOK: in.renewOK.Load(), RenewFail: in.renewFail.Load(), Registrations: in.regs.Load()}
+}
+
+// Client returns the instance's etcd client.
+func (in *Instance) Client() *clientv3.Client { return in.cli }
+
+// register grants a new lease and puts the key on it.
+func (in *Instance) register(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, in.cfg.CallTimeout)
+	defer cancel()
+	g, err := in.cli.Grant(ctx, int64(in.cfg.TTL/time.Second))
+	if err != nil {
+		return fmt.Errorf("granting lease: %w", err)
+	}
+	if _, err := in.cli.Put(ctx, in.Key(), in.Addr, clientv3.WithLease(g.ID)); err != nil {
+		return fmt.Errorf("putting %s: %w", in.Key(), err)
+	}
+	in.lease.Store(int64(g.ID))
+	in.regs.Add(1)
+	return nil
+}
+
+// RenewOnce sends one KeepAliveOnce for the current lease, bounded by the
+// call timeout. When the lease is gone it registers again with a new lease.
+func (in *Instance) RenewOnce(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, in.cfg.CallTimeout)
+	_, err := in.cli.KeepAliveOnce(cctx, in.Lease())
+	cancel()
+	if err == nil {
+		in.renewOK.Add(1)
+		return nil
+	}
+	in.renewFail.Add(1)
+	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
+		in.cfg.Log.Info("lease gone; registering again", "instance", in.ID)
+		return in.register(ctx)
+	}
+	return fmt.Errorf("renewing lease of %s: %w", in.ID, err)
+}
+
+func (in *Instance) renewLoop() {
+	defer close(in.done)
+	t := time.NewTicker(in.cfg.Renew)
+	defer t.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { <-in.stop; cancel() }()
+	for {
+		select {
+		case <-in.stop:
+			return
+		case <-t.C:
+			if err := in.RenewOnce(ctx); err != nil && ctx.Err() == nil {
+				in.cfg.Log.Debug("renewal failed", "instance", in.ID, "err", err)
+			}
+		}
+	}
+}
+
+// Crash makes the instance stop answering at once (connections refused,
+// open ones closed) and stop renewing; its key stays until the lease expires.
+func (in *Instance) Crash() {
+	in.crashed.Store(true)
+	in.stopRenewing()
+	_ = in.srv.Close()
+}
+
+// Crashed reports whether Crash was called.
+func (in *Instance) Crashed() bool { return in.crashed.Load() }
+
+func (in *Instance) stopRenewing() {
+	in.stopOnce.Do(func() { close(in.stop) })
+}
+
+// Close stops serving and renewing and closes the etcd client. The lease is
+// left to expire (the cluster is torn down with the run anyway).
+func (in *Instance) Close() {
+	in.stopRenewing()
+	_ = in.srv.Close()
+	_ = in.cli.Close()
+}
