@@ -64,11 +64,11 @@ type Caller struct {
 	http *http.Client
 }
 
-// New returns a caller reading instances from src and recording into rec.
-func New(cfg Config, src Source, rec *report.Recorder) *Caller {
+// New returns a caller reading instances from src.
+func New(cfg Config, src Source) *Caller {
 	tr := &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 30 * time.Second,
 		DialContext: (&net.Dialer{Timeout: cfg.CallTimeout}).DialContext}
-	return &Caller{cfg: cfg, src: src, rec: rec, list: NewList(cfg.Policy), http: &http.Client{Transport: tr}}
+	return &Caller{cfg: cfg, src: src, list: NewList(cfg.Policy), http: &http.Client{Transport: tr}}
 }
 
 // Name returns the caller's name.
@@ -93,20 +93,24 @@ func (c *Caller) Prime(ctx context.Context) error {
 	return nil
 }
 
-// Run sends requests on the schedule starting at T0 = c.rec.T0() for d,
-// refreshing the list meanwhile, and returns when every call has ended.
-func (c *Caller) Run(ctx context.Context, d time.Duration) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// Run sends requests on the schedule starting at rec.T0() for d, refreshing
+// the list meanwhile, records every call and refresh into rec, and returns
+// when every call has ended. Run once per caller.
+func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+	c.rec = rec
+	rctx, stopRefresh := context.WithCancel(ctx)
+	defer stopRefresh()
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); c.refreshLoop(ctx, d) }()
+	go func() { defer wg.Done(); c.refreshLoop(rctx, d) }()
 	sched := Schedule{T0: c.rec.T0(), Rate: c.cfg.Rate}
+	// Calls get ctx, not rctx: the last calls of the schedule must finish
+	// (each has its own deadline) rather than be cut off when pacing ends.
 	err := sched.Pace(ctx, d, func(k int, due time.Time) {
 		wg.Add(1)
 		go func() { defer wg.Done(); c.call(ctx, k, due) }()
 	})
-	cancel()
+	stopRefresh()
 	wg.Wait()
 	return err
 }

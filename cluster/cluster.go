@@ -70,14 +70,23 @@ func Start(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allocato
 	if err := c.allocate(alloc); err != nil {
 		return nil, err
 	}
+	wctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+	defer cancel()
+	// Members start one after another, each once the previous one serves its
+	// peer port: a new member asks its peers whether it is already
+	// bootstrapped, and a peer that listens but does not serve yet costs it a
+	// full 1 s timeout per peer (2 s of start-up), while a refused or answered
+	// request costs nothing.
 	for _, n := range c.nodes {
 		if err := n.start(); err != nil {
 			c.Close()
 			return nil, err
 		}
+		if err := n.waitPeerServing(wctx); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("waiting for etcd %s (log %s): %w", n.Name, n.LogPath, err)
+		}
 	}
-	wctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
-	defer cancel()
 	if err := c.WaitHealthy(wctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("waiting for a healthy cluster (logs in %s): %w", dir, err)

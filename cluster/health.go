@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -162,6 +163,28 @@ func (n *Node) waitServing(ctx context.Context) error {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for etcd %s to serve: %w (last error: %v)", n.Name, ctx.Err(), s.Err)
 		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// waitPeerServing waits until the member answers HTTP on its peer port (its
+// bootstrap is done and it serves /members to the other members).
+func (n *Node) waitPeerServing(ctx context.Context) error {
+	u := loopbackURL(n.PeerPort)
+	hc := &http.Client{Timeout: 200 * time.Millisecond}
+	for {
+		resp, err := hc.Get(u.String() + "/members")
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		if n.Child().Exited() {
+			return fmt.Errorf("etcd %s exited during start-up", n.Name)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("peer port %d not serving: %w (last error: %v)", n.PeerPort, ctx.Err(), err)
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }

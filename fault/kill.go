@@ -1,0 +1,48 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sdchaos/cluster"
+)
+
+// KillNodes SIGKILLs etcd members; Heal restarts them on their data dirs
+// and waits until each answers on its client port (not for a leader).
+type KillNodes struct {
+	Nodes []*cluster.Node
+}
+
+// Name returns "SIGKILL etcd n1,n2".
+func (k KillNodes) Name() string { return "SIGKILL etcd " + nodeNames(k.Nodes) }
+
+// Inject kills the members (concurrently, so they die within microseconds of each other).
+func (k KillNodes) Inject(context.Context) error {
+	done := make(chan struct{}, len(k.Nodes))
+	for _, n := range k.Nodes {
+		go func() { n.Kill(); done <- struct{}{} }()
+	}
+	for range k.Nodes {
+		<-done
+	}
+	return nil
+}
+
+// Heal restarts the killed members.
+func (k KillNodes) Heal(ctx context.Context) error {
+	for _, n := range k.Nodes {
+		if err := n.Restart(ctx); err != nil {
+			return fmt.Errorf("restarting %s: %w", n.Name, err)
+		}
+	}
+	return nil
+}
+
+func nodeNames(ns []*cluster.Node) string {
+	names := make([]string, len(ns))
+	for i, n := range ns {
+		names[i] = n.Name
+	}
+	return strings.Join(names, ",")
+}

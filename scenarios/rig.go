@@ -1,0 +1,133 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"sdchaos/caller"
+	"sdchaos/cluster"
+	"sdchaos/fakeservice"
+	"sdchaos/fault"
+	"sdchaos/ports"
+	"sdchaos/report"
+)
+
+// rig is the common set-up of the etcd experiments: a 3-member cluster and
+// registered fake instances.
+type rig struct {
+	env     *Env
+	alloc   *ports.Allocator
+	cluster *cluster.Cluster
+	group   *fakeservice.Group
+	svc     fakeservice.Config
+}
+
+// startRig starts the cluster and the instances. Everything is released by
+// env.Close (the command calls it), and also by rig.close.
+func startRig(ctx context.Context, env *Env, sp serviceParams) (*rig, error) {
+	sup, err := env.Supervisor()
+	if err != nil {
+		return nil, fmt.Errorf("starting supervisor: %w", err)
+	}
+	r := &rig{env: env, alloc: ports.New(env.PortBase, "--port-base"), svc: sp.config()}
+	cfg := cluster.DefaultConfig()
+	cfg.Keep, cfg.Log = env.Keep, env.Log
+	start := time.Now()
+	if r.cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
+		return nil, fmt.Errorf("starting etcd: %w", err)
+	}
+	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d)", r.cluster.Size(), time.Since(start).Seconds(),
+		env.PortBase, env.PortBase+2*r.cluster.Size()-1)
+	if env.Keep {
+		env.Printf("keeping data dirs and etcd logs in %s", r.cluster.Dir)
+	}
+	r.svc.Log = env.Log
+	if r.group, err = fakeservice.StartGroup(ctx, r.svc, sp.Instances, r.alloc, r.cluster.Endpoints()); err != nil {
+		r.close()
+		return nil, fmt.Errorf("starting instances: %w", err)
+	}
+	env.Printf("%d instances registered under %s%s/ (ttl %s, renew every %s)", sp.Instances, fakeservice.Prefix,
+		r.svc.Service, r.svc.TTL, r.svc.Renew)
+	return r, nil
+}
+
+func (r *rig) close() {
+	if r.group != nil {
+		r.group.Close()
+	}
+	if r.cluster != nil {
+		r.cluster.Close()
+	}
+}
+
+// source returns a registry source over every member for the rig's service.
+func (r *rig) source() (caller.EtcdSource, error) {
+	cli, err := r.cluster.Client()
+	if err != nil {
+		return caller.EtcdSource{}, err
+	}
+	return caller.EtcdSource{Client: cli, Prefix: fakeservice.Prefix + r.svc.Service + "/"}, nil
+}
+
+// newCallers creates one caller per config, each with its own registry
+// client, and primes their lists.
+func (r *rig) newCallers(ctx context.Context, cfgs []caller.Config) ([]*caller.Caller, func(), error) {
+	var cs []*caller.Caller
+	var closers []func()
+	closeAll := func() {
+		for _, f := range closers {
+			f()
+		}
+	}
+	for _, cfg := range cfgs {
+		src, err := r.source()
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		c := caller.New(cfg, src)
+		closers = append(closers, func() { c.Close(); src.Client.Close() })
+		if err := c.Prime(ctx); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, closeAll, nil
+}
+
+// runTraffic runs the callers for d from rec.T0 while the timeline fires,
+// and waits for both.
+func runTraffic(ctx context.Context, rec *report.Recorder, cs []*caller.Caller, tl fault.Timeline, d time.Duration) error {
+	g, gctx := errgroup.WithContext(ctx)
+	for _, c := range cs {
+		g.Go(func() error { return c.Run(gctx, rec, d) })
+	}
+	g.Go(func() error { return tl.Run(gctx, rec.T0(), rec.MarkAt) })
+	return g.Wait()
+}
+
+// startLead is how far in the future time zero is set once everything is
+// ready, so the first sends are not late.
+const startLead = 100 * time.Millisecond
+
+// schedSlack is the allowance for timer and goroutine scheduling delays in
+// bounds derived from configured intervals.
+const schedSlack = 50 * time.Millisecond
+
+// seconds returns the number of table columns for a timeline of length d.
+func seconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
+
+// perSecondDue returns how many sends the schedule puts in each second.
+func perSecondDue(rate float64, secs int) []int {
+	s := caller.Schedule{T0: time.Unix(0, 0), Rate: rate}
+	out := make([]int, secs)
+	for i := range out {
+		out[i] = s.Count(time.Duration(i+1)*time.Second) - s.Count(time.Duration(i)*time.Second)
+	}
+	return out
+}
