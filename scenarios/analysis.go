@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"sdchaos/report"
@@ -55,4 +56,11 @@ func pct(a, b int) float64 {
 		return 0
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// sorted returns a sorted copy of ss.
+func sorted(ss []string) []string {
+	out := append([]string(nil), ss...)
+	sort.Strings(out)
+	return out
 }
