@@ -70,7 +70,9 @@ func TestPassiveEjectionJudge(t *testing.T) {
 			return (c == "none" && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
 		}, true, 80},
 		{"eject fails like none", func(c string, at time.Duration) bool { return third(at) }, false, 80},
-		{"none fails half", func(c string, at time.Duration) bool { return c == "none" && at >= 4*time.Second && int(at/(25*time.Millisecond))%2 == 0 }, false, 120},
+		{"none fails half", func(c string, at time.Duration) bool {
+			return c == "none" && at >= 4*time.Second && int(at/(25*time.Millisecond))%2 == 0
+		}, false, 120},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
