@@ -45,8 +45,8 @@ func (a *Allocator) Take(purpose string) (int, error) {
 	p := a.next
 	a.next++
 	if err := CheckFree(p); err != nil {
-		return 0, fmt.Errorf("port %d (%s) on %s is already in use; choose another range with %s: %w",
-			p, purpose, Host, a.flag, ErrInUse)
+		return 0, inUseError(fmt.Sprintf("port %d (%s) on %s is already in use; choose another range with %s",
+			p, purpose, Host, a.flag))
 	}
 	return p, nil
 }
@@ -62,3 +62,9 @@ func CheckFree(port int) error {
 
 // Addr returns "127.0.0.1:<port>".
 func Addr(port int) string { return net.JoinHostPort(Host, strconv.Itoa(port)) }
+
+// inUseError carries a full message and matches ErrInUse with errors.Is.
+type inUseError string
+
+func (e inUseError) Error() string        { return string(e) }
+func (e inUseError) Is(target error) bool { return target == ErrInUse }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/ports"
+)
+
+// envRunMain makes the test binary behave as the experiments command, so
+// tests can run it as a real process and signal it.
+const envRunMain = "SDCHAOS_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	if os.Getenv(envRunMain) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   string // substring expected on stdout
+		stderrRE string // substring expected on the one stderr line
+	}{
+		{nil, 2, "", "no command given"},
+		{[]string{"list"}, 0, "cache-on-failure", ""},
+		{[]string{"help"}, 0, "usage:", ""},
+		{[]string{"help", "minority"}, 0, "--outage", ""},
+		{[]string{"help", "nope"}, 2, "", `unknown scenario "nope"`},
+		{[]string{"nope"}, 2, "", `unknown scenario "nope"`},
+		{[]string{"cache-on-failure", "-h"}, 0, "--refresh-timeout", ""},
+		{[]string{"cache-on-failure", "--rate", "-1"}, 2, "", "--rate (-1)"},
+		{[]string{"cache-on-failure", "--bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"cache-on-failure", "--rate", "fast"}, 2, "", `invalid value "fast"`},
+		{[]string{"cache-on-failure", "extra"}, 2, "", `unexpected argument "extra"`},
+		{[]string{"cache-on-failure", "--ttl", "2s", "--renew", "5s"}, 2, "", "renew interval (5s) must be shorter than the ttl (2s)"},
+		{[]string{"cache-on-failure", "--format", "xml"}, 2, "", `--format "xml"`},
+		{[]string{"cache-on-failure", "--duration", "-1s"}, 2, "", "--duration (-1s)"},
+		{[]string{"cache-on-failure", "--port-base", "80"}, 2, "", "--port-base (80)"},
+		{[]string{"cache-on-failure", "--out", "/proc/no/such/dir"}, 2, "", "--out /proc/no/such/dir"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := exitCode(run(context.Background(), tc.args, &out, &errb), &errb)
+			if code != tc.code {
+				t.Fatalf("exit code %d, want %d (stderr %q)", code, tc.code, errb.String())
+			}
+			if !strings.Contains(out.String(), tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, out.String())
+			}
+			if tc.code == 2 {
+				lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+				last := lines[len(lines)-1]
+				if !strings.HasPrefix(last, "experiments: ") || !strings.Contains(last, tc.stderrRE) {
+					t.Errorf("error line %q lacks %q", last, tc.stderrRE)
+				}
+			}
+		})
+	}
+}
+
+func TestPortInUseExits2NamingThePort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("binds real ports")
+	}
+	const base = 9700
+	l, err := net.Listen("tcp", ports.Addr(base+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var out, errb bytes.Buffer
+	code := exitCode(run(context.Background(), []string{"cache-on-failure", "--port-base", strconv.Itoa(base)}, &out, &errb), &errb)
+	if code != 2 {
+		t.Fatalf("exit code %d, want 2", code)
+	}
+	if msg := errb.String(); !strings.Contains(msg, "port 9701") || !strings.Contains(msg, "--port-base") {
+		t.Errorf("message %q does not name the port and the flag", msg)
+	}
+	if err := ports.CheckFree(base); err != nil {
+		t.Errorf("port %d left in use: %v", base, err)
+	}
+}
+
+// TestInterruptedRunLeavesNothing starts the command as a real process,
+// interrupts it mid-run with SIGINT, SIGTERM or SIGKILL, and checks that no
+// child process, listening port or temp dir is left.
+func TestInterruptedRunLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real etcd processes")
+	}
+	tests := []struct {
+		sig  syscall.Signal
+		code int
+	}{
+		{syscall.SIGINT, exitInterrupted},
+		{syscall.SIGTERM, exitInterrupted},
+		{syscall.SIGKILL, -1},
+	}
+	for i, tc := range tests {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			base := 9720 + 20*i
+			tmp := t.TempDir()
+			exe, _ := os.Executable()
+			cmd := exec.Command(exe, "passive-ejection", "--port-base", strconv.Itoa(base), "--duration", "30s")
+			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForLine(t, stderr, "traffic for")
+			time.Sleep(1500 * time.Millisecond) // mid-run: the registry is down, faults active
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			code := cmd.ProcessState.ExitCode()
+			if code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
+			eventually(t, "listening ports", func() string { return busyPorts(base, base+10) })
+			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+		})
+	}
+}
+
+func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
+	t.Helper()
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		ok := false
+		for sc.Scan() {
+			if !ok && strings.Contains(sc.Text(), want) {
+				ok = true
+				found <- true
+			}
+		}
+		if !ok {
+			found <- false
+		}
+	}()
+	select {
+	case ok := <-found:
+		if !ok {
+			t.Fatalf("the command ended before printing %q", want)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no %q within 60s", want)
+	}
+}
+
+// eventually fails the test unless probe returns "" within 5 s.
+func eventually(t *testing.T, what string, probe func() string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := probe()
+		if left == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s left behind: %s", what, left)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// children lists live processes started by the harness with pid parent
+// (they carry its pid in their environment).
+func children(parent int) string {
+	marker := "SDCHAOS_PARENT_PID=" + strconv.Itoa(parent) + "\x00"
+	entries, _ := os.ReadDir("/proc")
+	var found []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !strings.Contains(string(env), marker) {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+			found = append(found, strconv.Itoa(pid))
+		}
+	}
+	return strings.Join(found, " ")
+}
+
+func busyPorts(from, to int) string {
+	var busy []string
+	for p := from; p < to; p++ {
+		if ports.CheckFree(p) != nil {
+			busy = append(busy, strconv.Itoa(p))
+		}
+	}
+	return strings.Join(busy, " ")
+}
+
+func leftovers(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
