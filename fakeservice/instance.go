@@ -17,6 +17,7 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/etcdcli"
 	"sdchaos/ports"
 )
 
@@ -97,7 +98,7 @@ func Start(ctx context.Context, cfg Config, id string, port int, endpoints []str
 	if err != nil {
 		return nil, fmt.Errorf("instance %s: listening: %w", id, err)
 	}
-	cli, err := newClient(endpoints)
+	cli, err := etcdcli.New(endpoints...)
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("instance %s: %w", id, err)

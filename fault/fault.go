@@ -66,7 +66,7 @@ func (tl Timeline) Run(ctx context.Context, t0 time.Time, mark Mark) error {
 }
 
 func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
-	if err := sleepUntil(ctx, t0.Add(s.At)); err != nil {
+	if err := SleepUntil(ctx, t0.Add(s.At)); err != nil {
 		return nil // the run ended first
 	}
 	at := time.Now()
@@ -77,7 +77,7 @@ func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
 	if s.For <= 0 {
 		return nil
 	}
-	if err := sleepUntil(ctx, t0.Add(s.At+s.For)); err != nil {
+	if err := SleepUntil(ctx, t0.Add(s.At+s.For)); err != nil {
 		return nil
 	}
 	at = time.Now()
@@ -88,7 +88,8 @@ func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
 	return nil
 }
 
-func sleepUntil(ctx context.Context, t time.Time) error {
+// SleepUntil waits until t or until ctx ends (returning its error).
+func SleepUntil(ctx context.Context, t time.Time) error {
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()
 	select {

@@ -58,25 +58,19 @@ func (s *cacheOnFailure) Validate(c Common) error {
 }
 
 func (s *cacheOnFailure) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	r, err := startRig(ctx, env, s.svc)
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
 	phase := s.call.phase(env)
-	cs, closeCallers, err := r.newCallers(ctx, []caller.Config{
-		s.call.config("keep", phase, caller.Policy{OnError: caller.KeepList}),
-		s.call.config("clear", phase, caller.Policy{OnError: caller.ClearList}),
+	env.Printf("refresh phase of both callers: %s", phase.Round(time.Millisecond))
+	rec, err := runTrafficPlan(ctx, env, s.svc, trafficPlan{
+		callers: []caller.Config{
+			s.call.config("keep", phase, caller.Policy{OnError: caller.KeepList}),
+			s.call.config("clear", phase, caller.Policy{OnError: caller.ClearList}),
+		},
+		timeline: func(r *rig) (fault.Timeline, error) {
+			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.cluster.Nodes()}}}, nil
+		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("starting callers: %w", err)
-	}
-	defer closeCallers()
-	tl := fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.cluster.Nodes()}}}
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	env.Printf("traffic for %s; all etcd members SIGKILLed at %s; refresh phase %s", env.Duration, s.OutageAt, phase.Round(time.Millisecond))
-	if err := runTraffic(ctx, rec, cs, tl, env.Duration); err != nil {
-		return nil, fmt.Errorf("running traffic: %w", err)
+		return nil, err
 	}
 	return s.judge(rec.Ops(), rec.Marks(), env.Duration), nil
 }

@@ -132,20 +132,20 @@ func (s *minority) Run(ctx context.Context, env *Env) (*report.Result, error) {
 	out := &minorityRun{survivor: surv.Name, expected: s.svc.Instances, timeline: env.Duration}
 	rec := report.NewRecorder(time.Now().Add(startLead))
 	kill := fault.KillNodes{Nodes: killed}
-	if err := sleepCtx(ctx, time.Until(rec.T0().Add(s.OutageAt))); err != nil {
+	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
 		return nil, err
 	}
 	rec.MarkAt(time.Now(), kill.Name())
 	_ = kill.Inject(ctx)
 	env.Printf("SIGKILLed %s; probing survivor %s (deadline %s each)", nodeList(killed), surv.Name, s.OpTimeout)
 	s.probe(ctx, survCli, r.group.Instances[0].Lease(), out)
-	if err := sleepCtx(ctx, time.Until(rec.T0().Add(s.OutageAt+s.Outage))); err != nil {
+	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
 		return nil, err
 	}
 	if err := s.recover(ctx, env, r, allCli, kill, rec, out); err != nil {
 		return nil, err
 	}
-	if err := sleepCtx(ctx, time.Until(rec.T0().Add(env.Duration))); err != nil {
+	if err := fault.SleepUntil(ctx, rec.T0().Add(env.Duration)); err != nil {
 		return nil, err
 	}
 	out.endPresent = countKeys(ctx, allCli, s.OpTimeout)
@@ -237,18 +237,4 @@ func countKeys(ctx context.Context, cli *clientv3.Client, timeout time.Duration)
 
 func nodeList(ns []*cluster.Node) string {
 	return fault.KillNodes{Nodes: ns}.Name()[len("SIGKILL etcd "):]
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -70,29 +70,22 @@ func (s *passiveEjection) Validate(c Common) error {
 }
 
 func (s *passiveEjection) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	r, err := startRig(ctx, env, s.svc)
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
 	phase := s.call.phase(env)
-	cs, closeCallers, err := r.newCallers(ctx, []caller.Config{
-		s.call.config("none", phase, caller.Policy{OnError: caller.KeepList}),
-		s.call.config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
+	victim := env.Rand.IntN(s.svc.Instances)
+	rec, err := runTrafficPlan(ctx, env, s.svc, trafficPlan{
+		callers: []caller.Config{
+			s.call.config("none", phase, caller.Policy{OnError: caller.KeepList}),
+			s.call.config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
+		},
+		timeline: func(r *rig) (fault.Timeline, error) {
+			return fault.Timeline{
+				{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.cluster.Nodes()}},
+				{At: s.CrashAt, Fault: fault.CrashInstance{Instance: r.group.Instances[victim]}},
+			}, nil
+		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("starting callers: %w", err)
-	}
-	defer closeCallers()
-	victim := r.group.Instances[env.Rand.IntN(len(r.group.Instances))]
-	tl := fault.Timeline{
-		{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.cluster.Nodes()}},
-		{At: s.CrashAt, Fault: fault.CrashInstance{Instance: victim}},
-	}
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	env.Printf("traffic for %s; etcd SIGKILLed at %s; instance %s crashes at %s", env.Duration, s.OutageAt, victim.ID, s.CrashAt)
-	if err := runTraffic(ctx, rec, cs, tl, env.Duration); err != nil {
-		return nil, fmt.Errorf("running traffic: %w", err)
+		return nil, err
 	}
 	return s.judge(rec.Ops(), rec.Marks(), env.Duration), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -109,6 +110,50 @@ func runTraffic(ctx context.Context, rec *report.Recorder, cs []*caller.Caller, 
 	}
 	g.Go(func() error { return tl.Run(gctx, rec.T0(), rec.MarkAt) })
 	return g.Wait()
+}
+
+// trafficPlan is a traffic experiment: callers side by side against the same
+// rig, and a fault timeline built once the rig is up.
+type trafficPlan struct {
+	callers  []caller.Config
+	timeline func(r *rig) (fault.Timeline, error)
+}
+
+// runTrafficPlan starts the rig, primes the callers, runs traffic for
+// env.Duration while the timeline fires, and returns the recorded history.
+func runTrafficPlan(ctx context.Context, env *Env, sp serviceParams, plan trafficPlan) (*report.Recorder, error) {
+	r, err := startRig(ctx, env, sp)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	cs, closeCallers, err := r.newCallers(ctx, plan.callers)
+	if err != nil {
+		return nil, fmt.Errorf("starting callers: %w", err)
+	}
+	defer closeCallers()
+	tl, err := plan.timeline(r)
+	if err != nil {
+		return nil, fmt.Errorf("building the fault timeline: %w", err)
+	}
+	rec := report.NewRecorder(time.Now().Add(startLead))
+	env.Printf("traffic for %s at %g req/s per caller; faults: %s", env.Duration, plan.callers[0].Rate, describeTimeline(tl))
+	if err := runTraffic(ctx, rec, cs, tl, env.Duration); err != nil {
+		return nil, fmt.Errorf("running traffic: %w", err)
+	}
+	return rec, nil
+}
+
+func describeTimeline(tl fault.Timeline) string {
+	parts := make([]string, 0, len(tl))
+	for _, st := range tl {
+		d := fmt.Sprintf("%s at %s", st.Fault.Name(), st.At)
+		if st.For > 0 {
+			d += " for " + st.For.String()
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // startLead is how far in the future time zero is set once everything is
