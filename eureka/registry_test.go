@@ -172,7 +172,7 @@ func TestSelfPreservationEngagesAtFirstRunAfterAQuietMinute(t *testing.T) {
 		t.Fatalf("threshold = %d, want 18", th)
 	}
 	g.heartbeats(insts, 15*time.Second, 180*time.Second) // 20 renewals in each of the first 3 minutes
-	g.to(300 * time.Second)                               // then nothing (a partition from 165 s)
+	g.to(300 * time.Second)                              // then nothing (a partition from 165 s)
 	runs := g.r.History().Evictions
 	want := []bool{true, true, true, false, false} // 240 s: its minute [180, 240) had 0 ≤ 18
 	var got []bool
