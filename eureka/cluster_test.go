@@ -1,0 +1,157 @@
+package eureka
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/ports"
+)
+
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	os.Exit(m.Run())
+}
+
+// testPortBase keeps this package's servers apart from other packages' tests.
+const testPortBase = 10000
+
+type testCluster struct {
+	scale   Scale
+	cfg     Config
+	alloc   *ports.Allocator
+	servers []*ServerProc
+	urls    []string
+}
+
+func startTestCluster(t *testing.T, factor float64, base int) *testCluster {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	sup, err := childproc.NewSupervisor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sup.Close() })
+	dir := t.TempDir()
+	tc := &testCluster{scale: NewScale(time.Now(), factor), cfg: DefaultConfig(), alloc: ports.New(base, "--port-base")}
+	tc.servers, err = StartCluster(context.Background(), sup, tc.alloc, ClusterSpec{Size: 3, Config: tc.cfg,
+		Scale: tc.scale, Seed: 1, LogDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range tc.servers {
+		tc.urls = append(tc.urls, s.URL)
+	}
+	return tc
+}
+
+func (tc *testCluster) client(id string, fetch bool, order ...int) *Client {
+	var urls []string
+	for _, i := range order {
+		urls = append(urls, tc.urls[i])
+	}
+	cfg := ClientConfig{Servers: urls, Config: tc.cfg, Scale: tc.scale, Fetch: fetch,
+		HeartbeatPhase: tc.cfg.RenewInterval, FetchPhase: tc.cfg.FetchInterval}
+	if id != "" {
+		cfg.Instance = Instance{App: "WORKER", ID: id, Addr: "127.0.0.1:1"}
+	}
+	return NewClient(cfg)
+}
+
+func TestReplicationReachesPeersAfterTheBatchDelay(t *testing.T) {
+	tc := startTestCluster(t, 10, testPortBase)
+	c := tc.client("r1", false, 0, 1, 2)
+	start := tc.scale.At(time.Now())
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	time.Sleep(tc.scale.Real(2 * time.Second))
+	for i, s := range tc.servers {
+		h, err := s.History()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reg *Event
+		for _, e := range h.Events {
+			if e.Kind == EventRegister && e.ID == "WORKER/r1" {
+				reg = &e
+				break
+			}
+		}
+		if reg == nil {
+			t.Fatalf("%s never got r1", s.Name)
+		}
+		lag := reg.At - start
+		if i == 0 && (reg.Replicated || lag > 200*time.Millisecond) {
+			t.Errorf("%s: direct register %+v, %s after the call", s.Name, reg, lag)
+		}
+		// 500 ms batching delay; the band allows 30 ms real of host noise at ×10.
+		if i > 0 && (!reg.Replicated || lag < 500*time.Millisecond || lag > 800*time.Millisecond) {
+			t.Errorf("%s: replicated register %+v, %s after the call, want 500–800 ms", s.Name, reg, lag)
+		}
+	}
+}
+
+func TestClientFailsOverWhenItsServerIsKilled(t *testing.T) {
+	tc := startTestCluster(t, 10, testPortBase+10)
+	w := tc.client("w1", false, 0, 1, 2)
+	sched := tc.client("", true, 0, 1, 2)
+	for _, c := range []*Client{w, sched} {
+		if err := c.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		defer c.Stop()
+	}
+	time.Sleep(tc.scale.Real(2 * time.Second)) // w1 replicated to s2 and s3
+	if sched.QueryServer() != tc.urls[0] {
+		t.Fatalf("sticky to %q, want %q", sched.QueryServer(), tc.urls[0])
+	}
+	tc.servers[0].Kill()
+	ev := sched.Fetch(context.Background())
+	if !ev.OK || sched.QueryServer() != tc.urls[1] || len(ev.Attempts) != 3 {
+		t.Fatalf("fetch after the kill: %+v, sticky %q; want ok on the 3rd attempt, on s2", ev, sched.QueryServer())
+	}
+	if b := w.Heartbeat(context.Background()); !b.OK {
+		t.Fatalf("heartbeat after the kill: %+v", b)
+	}
+	if got := sched.Instances(); len(got) != 1 || got[0].ID != "w1" {
+		t.Fatalf("registry after failover: %+v", got)
+	}
+}
+
+func TestHeartbeatReRegistersOn404AndStepIsRecorded(t *testing.T) {
+	tc := startTestCluster(t, 10, testPortBase+20)
+	w := tc.client("w1", false, 0, 1, 2)
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	// Let replication settle, then cancel on every server directly (replicated).
+	time.Sleep(tc.scale.Real(2 * time.Second))
+	for _, s := range tc.servers {
+		c := tc.client("", false, 0)
+		_, err := c.send(context.Background(), "DELETE", s.URL+AppsPath+"/WORKER/w1", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := w.Heartbeat(context.Background())
+	if !b.OK || !b.Reregistered {
+		t.Fatalf("heartbeat on an unknown lease: %+v, want re-registered", b)
+	}
+	if err := tc.servers[1].Step(2 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	st, err := tc.servers[1].Stats()
+	if err != nil || st.Skew != 2*time.Minute {
+		t.Fatalf("stats after step: %+v, %v", st, err)
+	}
+	if st, _ := tc.servers[0].Stats(); len(st.Peers) != 2 || st.Peers[0].Batches == 0 {
+		t.Fatalf("replication counters of s1: %+v", st.Peers)
+	}
+}
