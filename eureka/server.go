@@ -35,7 +35,7 @@ type Server struct {
 	reg   *Registry
 	peers []*peer
 	delay atomic.Int64 // injected latency per request, model ns
-	tasks Tasks // driven by Run only
+	tasks Tasks        // driven by Run only
 }
 
 // NewServer returns a server replicating to peerURLs; seed drives its
