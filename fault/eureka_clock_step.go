@@ -1,0 +1,25 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sdchaos/eureka"
+)
+
+// EurekaClockStep steps one server's wall clock by Step (model time): lease
+// timestamps and expiry checks use the new time, while the server's periodic
+// tasks keep their monotonic cadence. A step is not undone.
+type EurekaClockStep struct {
+	Server *eureka.ServerProc
+	Step   time.Duration
+}
+
+// Name returns "clock of eureka s1 steps +2m0s".
+func (c EurekaClockStep) Name() string {
+	return fmt.Sprintf("clock of eureka %s steps %+v", c.Server.Name, c.Step)
+}
+
+// Inject steps the clock.
+func (c EurekaClockStep) Inject(context.Context) error { return c.Server.Step(c.Step) }

@@ -1,0 +1,34 @@
+package fault
+
+import (
+	"context"
+
+	"sdchaos/eureka"
+)
+
+// PartitionEurekaClients cuts a group of clients off every Eureka server
+// while the servers keep replicating to each other: their requests hang
+// until the connect timeout, as with packets dropped by a firewall. It is a
+// model-level switch in the clients' transport (eureka.Link) rather than a
+// TCP proxy, so that the group's scheduler on the same host is not cut off.
+// Heal reconnects them.
+type PartitionEurekaClients struct {
+	Link *eureka.Link
+	// Who names the group in tables ("50 workers").
+	Who string
+}
+
+// Name returns "partition 50 workers | eureka servers".
+func (p PartitionEurekaClients) Name() string { return "partition " + p.Who + " | eureka servers" }
+
+// Inject cuts the link.
+func (p PartitionEurekaClients) Inject(context.Context) error {
+	p.Link.Block()
+	return nil
+}
+
+// Heal restores the link.
+func (p PartitionEurekaClients) Heal(context.Context) error {
+	p.Link.Unblock()
+	return nil
+}
