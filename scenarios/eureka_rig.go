@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"sdchaos/eureka"
@@ -245,12 +246,19 @@ func wallNote(factor float64, model time.Duration) string {
 		model.Seconds()/factor)
 }
 
-// fmtModel prints a model duration compactly (1m30s, 20m, 45s).
+// fmtModel prints a model duration compactly: 20m, 1m30s, 45s, 500ms
+// (whole seconds from one minute up, milliseconds below).
 func fmtModel(d time.Duration) string {
-	if d%time.Minute == 0 && d >= time.Minute {
-		return fmt.Sprintf("%dm", int(d/time.Minute))
+	if d >= time.Minute {
+		d = d.Round(time.Second)
+	} else {
+		d = d.Round(time.Millisecond)
 	}
-	return d.Round(time.Millisecond).String()
+	s := d.String()
+	if d >= time.Minute {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	return s
 }
 
 // binomialBand returns p ± (4σ + slack) for n trials, clamped to [0, 1].
