@@ -106,11 +106,13 @@ func (s *Server) Handler() http.Handler {
 	return s.delayed(mux)
 }
 
-// delayed applies the injected latency before a request is handled.
+// delayed applies the injected latency before a request is handled. Like
+// latency on the network path, it does not care whether the sender is still
+// waiting: a request whose sender timed out meanwhile is still applied.
 func (s *Server) delayed(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d := time.Duration(s.delay.Load()); d > 0 && sleepCtx(r.Context(), s.scale.Real(d)) != nil {
-			return
+		if d := time.Duration(s.delay.Load()); d > 0 {
+			time.Sleep(s.scale.Real(d))
 		}
 		h.ServeHTTP(w, r)
 	})

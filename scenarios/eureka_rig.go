@@ -255,7 +255,7 @@ func fmtModel(d time.Duration) string {
 		d = d.Round(time.Millisecond)
 	}
 	s := d.String()
-	if d >= time.Minute {
+	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
 	}
 	return s
