@@ -64,6 +64,8 @@ func (s *eurekaFailover) Validate(c Common) error {
 		return err
 	}
 	switch {
+	case s.eu.Workers < 1:
+		return Usagef("--workers (%d) must be at least 1", s.eu.Workers)
 	case len(s.Fetches) == 0 || slices.Min(s.Fetches) <= 0:
 		return Usagef("--fetch (%s) must list positive intervals", s.Fetches.String())
 	case s.Rate <= 0 || s.Rate > 1000:

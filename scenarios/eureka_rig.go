@@ -39,8 +39,8 @@ func (p eurekaParams) validate() error {
 	switch {
 	case p.Scale < 1 || p.Scale > 100:
 		return Usagef("--time-scale (%g) must be within 1–100", p.Scale)
-	case p.Workers < 1 || p.Workers > 200:
-		return Usagef("--workers (%d) must be within 1–200", p.Workers)
+	case p.Workers < 0 || p.Workers > 200:
+		return Usagef("--workers (%d) must be within 0–200", p.Workers)
 	}
 	if err := p.config().Validate(); err != nil {
 		return Usagef("%v (--peer-timeout %s)", err, p.PeerTimeout)
@@ -246,12 +246,15 @@ func wallNote(factor float64, model time.Duration) string {
 		model.Seconds()/factor)
 }
 
-// fmtModel prints a model duration compactly: 20m, 1m30s, 45s, 500ms
-// (whole seconds from one minute up, milliseconds below).
+// fmtModel prints a model duration compactly: 20m, 1m0.5s, 45s, 500ms
+// (whole seconds from 10 minutes up, tenths from one minute, ms below).
 func fmtModel(d time.Duration) string {
-	if d >= time.Minute {
+	switch {
+	case d >= 10*time.Minute:
 		d = d.Round(time.Second)
-	} else {
+	case d >= time.Minute:
+		d = d.Round(100 * time.Millisecond)
+	default:
 		d = d.Round(time.Millisecond)
 	}
 	s := d.String()
