@@ -16,9 +16,9 @@ type EurekaClockStep struct {
 	Step   time.Duration
 }
 
-// Name returns "clock of eureka s1 steps +2m0s".
+// Name returns "clock of eureka s1 steps 2m0s" (forward; "-2m0s" backward).
 func (c EurekaClockStep) Name() string {
-	return fmt.Sprintf("clock of eureka %s steps %+v", c.Server.Name, c.Step)
+	return fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name, c.Step)
 }
 
 // Inject steps the clock.
