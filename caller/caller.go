@@ -144,7 +144,7 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 	op := report.Op{Caller: c.cfg.Name + RefreshSuffix, Seq: k, Scheduled: c.rec.Offset(due),
 		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: report.OK, Target: fmt.Sprintf("%d listed", len(eps))}
 	if err != nil {
-		op.Outcome, op.Err, op.Target = classify(err), err.Error(), ""
+		op.Outcome, op.Err, op.Target = Classify(err), err.Error(), ""
 	}
 	c.rec.Add(op)
 }
@@ -161,19 +161,25 @@ func (c *Caller) call(ctx context.Context, k int, due time.Time) {
 	op.End = c.rec.Offset(time.Now())
 	op.Outcome = report.OK
 	if err != nil {
-		op.Outcome, op.Err = classify(err), err.Error()
+		op.Outcome, op.Err = Classify(err), err.Error()
 	}
 	c.rec.Add(op)
 }
 
 func (c *Caller) get(ctx context.Context, ep Endpoint) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	return Get(ctx, c.http, ep, c.cfg.CallTimeout)
+}
+
+// Get sends one GET to ep's root through client with the given timeout and
+// drains the answer; an answer other than 200 is an error naming ep.
+func Get(ctx context.Context, client *http.Client, ep Endpoint, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ep.Addr+"/", nil)
 	if err != nil {
 		return err
 	}
-	resp, err := c.http.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}
@@ -185,8 +191,8 @@ func (c *Caller) get(ctx context.Context, ep Endpoint) error {
 	return nil
 }
 
-// classify maps an error to an outcome: a deadline is Unknown, the rest Fail.
-func classify(err error) report.Outcome {
+// Classify maps a call error to an outcome: a deadline is Unknown, the rest Fail.
+func Classify(err error) report.Outcome {
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
 		return report.Unknown

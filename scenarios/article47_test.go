@@ -38,28 +38,18 @@ func configure(t *testing.T, name string, args ...string) (Config, Common, error
 	return cfg, c, cfg.Validate(c)
 }
 
-func TestArticle47FlagValidation(t *testing.T) {
-	tests := []struct {
-		scenario string
-		args     []string
-		wantErr  string // "" = valid
-	}{
-		{"cache-on-failure", nil, ""},
-		{"cache-on-failure", []string{"--rate", "-5"}, "--rate (-5)"},
-		{"cache-on-failure", []string{"--ttl", "2s", "--renew", "3s"}, "renew interval (3s) must be shorter than the ttl (2s)"},
-		{"cache-on-failure", []string{"--ttl", "1s"}, "ttl (1s) must be at least 2s"},
-		{"cache-on-failure", []string{"--outage-at", "12s"}, "--outage-at (12s)"},
-		{"cache-on-failure", []string{"--refresh", "1s", "--refresh-timeout", "2s"}, "--refresh-timeout (2s)"},
-		{"cache-on-failure", []string{"--instances", "0"}, "--instances (0)"},
-		{"passive-ejection", nil, ""},
-		{"passive-ejection", []string{"--crash-at", "10s"}, "--crash-at (10s)"},
-		{"passive-ejection", []string{"--eject", "0s"}, "--eject (0s)"},
-		{"passive-ejection", []string{"--instances", "1"}, "--instances (1) must be at least 2"},
-		{"minority", nil, ""},
-		{"minority", []string{"--outage", "30s"}, "--duration (12s) must be at least"},
-		{"minority", []string{"--outage", "30s", "--duration", "34s"}, ""},
-		{"minority", []string{"--outage", "1s"}, "--outage (1s) must be longer than --op-timeout (2s)"},
-	}
+// flagCase is one flag-validation case: the scenario's flags and the error
+// wanted ("" = valid).
+type flagCase struct {
+	scenario string
+	args     []string
+	wantErr  string
+}
+
+// checkFlagCases parses and validates each case as the command does and
+// requires its error (wrapping ErrUsage) or its absence.
+func checkFlagCases(t *testing.T, tests []flagCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
 			_, _, err := configure(t, tc.scenario, tc.args...)
@@ -75,17 +65,44 @@ func TestArticle47FlagValidation(t *testing.T) {
 	}
 }
 
+func TestArticle47FlagValidation(t *testing.T) {
+	checkFlagCases(t, []flagCase{
+		{"cache-on-failure", nil, ""},
+		{"cache-on-failure", []string{"--rate", "-5"}, "--rate (-5)"},
+		{"cache-on-failure", []string{"--ttl", "2s", "--renew", "3s"}, "renew interval (3s) must be shorter than the ttl (2s)"},
+		{"cache-on-failure", []string{"--ttl", "1s"}, "ttl (1s) must be at least 2s"},
+		{"cache-on-failure", []string{"--outage-at", "12s"}, "--outage-at (12s)"},
+		{"cache-on-failure", []string{"--refresh", "1s", "--refresh-timeout", "2s"}, "--refresh-timeout (2s)"},
+		{"cache-on-failure", []string{"--instances", "0"}, "--instances (0)"},
+		{"passive-ejection", nil, ""},
+		{"passive-ejection", []string{"--crash-at", "10s"}, "--crash-at (10s)"},
+		{"passive-ejection", []string{"--eject", "0s"}, "--eject (0s)"},
+		{"passive-ejection", []string{"--instances", "1"}, "--instances (1) must be at least 2"},
+		{"minority", nil, ""},
+		{"minority", []string{"--outage", "30s"}, "--duration (12s) must be at least"},
+		{"minority", []string{"--outage", "30s", "--duration", "34s"}, ""},
+		{"minority", []string{"--outage", "1s"}, "--outage (1s) must be longer than --op-timeout (2s)"},
+	})
+}
+
 // runScenario runs a scenario against real etcd processes.
 func runScenario(t *testing.T, name string, args ...string) *report.Result {
 	t.Helper()
+	return runScenarioAt(t, testPortBase, "runs real etcd processes", name, args...)
+}
+
+// runScenarioAt runs a scenario with its ports from base, skipped under
+// -short (skip says why), and logs its checks.
+func runScenarioAt(t *testing.T, base int, skip, name string, args ...string) *report.Result {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("runs real etcd processes")
+		t.Skip(skip)
 	}
 	cfg, c, err := configure(t, name, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.PortBase = testPortBase
+	c.PortBase = base
 	env := NewEnv(c, nil, nil)
 	defer env.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -2,9 +2,6 @@ package scenarios
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -63,41 +60,13 @@ func (d *dispatcher) task(ctx context.Context, rec *report.Recorder, k int, due 
 	var tried []string
 	for _, i := range order[:min(len(order), d.retries+1)] {
 		tried = append(tried, insts[i].ID)
-		if err = d.call(ctx, insts[i].Addr); err == nil {
+		if err = caller.Get(ctx, d.httpc, caller.Endpoint{ID: insts[i].ID, Addr: insts[i].Addr}, d.timeout); err == nil {
 			break
 		}
 	}
 	op.End, op.Target, op.Outcome = rec.Offset(time.Now()), strings.Join(tried, ">"), report.OK
 	if err != nil {
-		op.Outcome, op.Err = outcomeOf(err), err.Error()
+		op.Outcome, op.Err = caller.Classify(err), err.Error()
 	}
 	return op
-}
-
-func (d *dispatcher) call(ctx context.Context, addr string) error {
-	ctx, cancel := context.WithTimeout(ctx, d.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := d.httpc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s answered %s", addr, resp.Status)
-	}
-	return nil
-}
-
-// outcomeOf maps a task error to an outcome: a deadline is Unknown.
-func outcomeOf(err error) report.Outcome {
-	var ne net.Error
-	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return report.Unknown
-	}
-	return report.Fail
 }

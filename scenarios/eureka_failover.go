@@ -99,18 +99,11 @@ type failoverRun struct {
 }
 
 func (s *eurekaFailover) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, err := newEurekaRig(env, s.eu.Scale)
+	rig, cl, err := startEurekaRun(ctx, env, s.eu)
 	if err != nil {
 		return nil, err
 	}
 	defer rig.close()
-	cl, err := rig.startCluster(ctx, "", s.eu.config(), s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
-	if err := rig.settle(ctx, 2*time.Second); err != nil {
-		return nil, err
-	}
 	order := rig.shuffled(cl.urls)
 	var dispatchers []*dispatcher
 	var clients []*eureka.Client

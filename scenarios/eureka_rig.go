@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/fault"
 	"sdchaos/ports"
 	"sdchaos/report"
 )
@@ -90,6 +91,25 @@ func newEurekaRig(env *Env, factor float64) (*eurekaRig, error) {
 		env.Printf("keeping eureka server logs in %s", dir)
 	}
 	return &eurekaRig{env: env, scale: eureka.NewScale(time.Now(), factor), alloc: ports.New(env.PortBase, "--port-base"), dir: dir}, nil
+}
+
+// startEurekaRun starts a rig and one cluster of eu's model with eu.Workers
+// workers, and lets registration and replication settle for 2 s of model
+// time. The caller closes the rig.
+func startEurekaRun(ctx context.Context, env *Env, eu eurekaParams) (*eurekaRig, *eurekaCluster, error) {
+	rig, err := newEurekaRig(env, eu.Scale)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := rig.startCluster(ctx, "", eu.config(), eu.Workers)
+	if err == nil {
+		err = rig.settle(ctx, 2*time.Second)
+	}
+	if err != nil {
+		rig.close()
+		return nil, nil, err
+	}
+	return rig, cl, nil
 }
 
 // close stops every in-process client and worker (the server processes are
@@ -186,18 +206,7 @@ func (r *eurekaRig) shuffled(urls []string) []string {
 
 // settle waits d of model time (replication and first renewals).
 func (r *eurekaRig) settle(ctx context.Context, d time.Duration) error {
-	return sleepReal(ctx, r.scale.Real(d))
-}
-
-func sleepReal(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return fault.SleepUntil(ctx, time.Now().Add(r.scale.Real(d)))
 }
 
 // histories reads every server's history (a killed server is skipped).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/fault"
 	"sdchaos/report"
 )
 
@@ -110,15 +111,11 @@ type lagRun struct {
 }
 
 func (s *replicationLag) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, err := newEurekaRig(env, s.eu.Scale)
+	rig, cl, err := startEurekaRun(ctx, env, s.eu)
 	if err != nil {
 		return nil, err
 	}
 	defer rig.close()
-	cl, err := rig.startCluster(ctx, "", s.eu.config(), s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
 	fetchers, names, err := s.startFetchers(ctx, rig, cl)
 	if err != nil {
 		return nil, err
@@ -129,7 +126,7 @@ func (s *replicationLag) Run(ctx context.Context, env *Env) (*report.Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := sleepReal(ctx, time.Until(rec.T0().Add(mc.real(env.Duration)))); err != nil {
+	if err := fault.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
 		return nil, err
 	}
 	run := &lagRun{factor: s.eu.Scale, duration: env.Duration, origin: cl.servers[0].Name, ids: ids, fetchers: map[string][]eureka.FetchEvent{}}
@@ -175,7 +172,7 @@ func (s *replicationLag) register(ctx context.Context, env *Env, rig *eurekaRig,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if sleepReal(ctx, time.Until(rec.T0().Add(mc.real(at)))) == nil {
+			if fault.SleepUntil(ctx, rec.T0().Add(mc.real(at))) == nil {
 				if err := c.Register(ctx); err != nil {
 					errs <- fmt.Errorf("registering %s: %w", cc.Instance.ID, err)
 				}

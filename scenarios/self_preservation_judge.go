@@ -173,8 +173,8 @@ func (s *selfPreservation) judgeDead(res *report.Result, run *spRun) {
 	hi := lo + minutes(2*c.EvictionInterval+c.CacheUpdate+c.FetchInterval) + 0.2
 	res.AddCheck(report.Between("dead worker listed in r0's registry after it died", "listed for the rest of the partition",
 		listed, lo, hi, " min"))
-	n, fail := opsBetween(run, run.r0, run.deathAt, gone)
-	_, fail3 := opsBetween(run, run.r3, 0, run.duration)
+	n, fail := opsInWindow(run.ops, run.r0, run.mc, run.deathAt, gone)
+	_, fail3 := opsInWindow(run.ops, run.r3, run.mc, 0, run.duration)
 	m["r0.tasks_while_listed"], m["r0.fail_while_listed"], m["r3.fail"] = float64(n), float64(fail), float64(fail3)
 	p := 1 / float64(run.workers)
 	blo, bhi := binomialBand(p, n, 0.002)
@@ -186,22 +186,6 @@ func (s *selfPreservation) judgeDead(res *report.Result, run *spRun) {
 	res.AddCheck(report.Between("r0 (no retry): failed share while the dead worker is listed", "callers keep hitting it",
 		rate, blo, bhi, ""),
 		report.Equal("r3 (3 retries on other workers): failed tasks", "recovered by retries", float64(fail3), 0, ""))
-}
-
-// opsBetween counts a caller's tasks scheduled in [from, to) (model) and
-// the failed ones.
-func opsBetween(run *spRun, caller string, from, to time.Duration) (n, fail int) {
-	for _, op := range report.Filter(run.ops, caller) {
-		at := run.mc.ofReal(op.Scheduled)
-		if at < from || at >= to {
-			continue
-		}
-		n++
-		if op.Outcome != report.OK {
-			fail++
-		}
-	}
-	return n, fail
 }
 
 // runIn returns a server's eviction run in [from, to).
