@@ -68,13 +68,17 @@ func leaseFactor(bug bool) time.Duration {
 // offBand is when the "off" registries must be empty, in minutes after the
 // partition: the first leases expire at k × lease after their last renewal
 // (renewed within one renew interval before the partition), all are expired
-// by k × lease + one eviction interval, and the cap needs capRuns runs.
+// by k × lease + one eviction interval, and the cap needs capRuns runs. The
+// upper end allows each fixed-delay run 0.5 s of lateness (the task is
+// rescheduled from when it actually ran, so lateness adds up), both ends 6 s
+// for replicated renewals arriving after the partition began.
 func offBand(cfg eureka.Config, workers int) (lo, hi float64) {
 	k := leaseFactor(cfg.LeaseBug)
 	runs := time.Duration(capRuns(workers, cfg.RenewalPercent) - 1)
 	lo = minutes(k*cfg.LeaseDuration - cfg.RenewInterval + runs*cfg.EvictionInterval)
 	hi = minutes(k*cfg.LeaseDuration + cfg.EvictionInterval + runs*cfg.EvictionInterval)
-	return lo - 0.1, hi + 0.1
+	drift := minutes((runs + 3) * 500 * time.Millisecond)
+	return lo - 0.1, hi + 0.1 + drift
 }
 
 // listedUntil returns when the first successful fetch after from no longer
