@@ -28,11 +28,13 @@ func (r *Registry) Expire() int {
 // scanLocked removes every instance whose deadline is at or before now.
 func (r *Registry) scanLocked(now int64) int {
 	n := 0
-	for _, e := range r.byID {
-		if e.deadline.Load() <= now {
-			r.remove(e)
-			n++
+	for i := 0; i < len(r.slots); {
+		if r.slots[i].deadline > now {
+			i++
+			continue
 		}
+		r.remove(r.slots[i].e) // moves the last slot to i: look at i again
+		n++
 	}
 	return n
 }
@@ -43,7 +45,7 @@ func (r *Registry) popDueLocked(now int64) int {
 	n := 0
 	for len(r.heap) > 0 && r.heap[0].deadline <= now {
 		it := r.heap.pop()
-		if it.e.removed || it.e.deadline.Load() != it.deadline {
+		if it.e.slot < 0 || r.deadline(it.e) != it.deadline {
 			continue
 		}
 		r.remove(it.e)
@@ -58,7 +60,7 @@ func (r *Registry) pushLocked(e *entry) {
 	if r.strategy != Heap {
 		return
 	}
-	d := e.deadline.Load()
+	d := r.deadline(e)
 	r.heap.push(heapItem{deadline: d, e: e})
 	if d < r.armed {
 		select {

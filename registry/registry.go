@@ -96,8 +96,15 @@ type Stats struct {
 type entry struct {
 	service, id, addr string
 	ttl               int64
-	deadline          atomic.Int64 // ns since Registry.epoch
-	removed           bool         // guarded by Registry.mu
+	slot              int // index in Registry.slots, -1 once removed; guarded by Registry.mu
+}
+
+// slot holds one instance's deadline (ns since Registry.epoch). Deadlines
+// live in a dense slice rather than in the entries so that a full scan
+// streams through memory instead of chasing a pointer per instance.
+type slot struct {
+	deadline int64 // written atomically under the read lock by Heartbeat
+	e        *entry
 }
 
 // Registry is an in-memory lease registry; create it with New and stop it
@@ -110,6 +117,7 @@ type Registry struct {
 	mu        sync.RWMutex
 	byID      map[string]*entry
 	byService map[string]map[string]*entry
+	slots     []slot
 	heap      deadlineHeap
 	armed     int64 // deadline the heap loop sleeps until (math.MaxInt64: none)
 	stats     Stats
@@ -164,7 +172,8 @@ func (r *Registry) Register(service, id, addr string, ttl time.Duration) error {
 	if old := r.byID[id]; old != nil {
 		r.remove(old)
 	}
-	e.deadline.Store(r.now() + e.ttl)
+	e.slot = len(r.slots)
+	r.slots = append(r.slots, slot{deadline: r.now() + e.ttl, e: e})
 	r.byID[id] = e
 	svc := r.byService[service]
 	if svc == nil {
@@ -191,7 +200,7 @@ func (r *Registry) Heartbeat(id string) error {
 	if e == nil {
 		return fmt.Errorf("heartbeat %q: %w", id, ErrNotFound)
 	}
-	e.deadline.Store(r.now() + e.ttl)
+	atomic.StoreInt64(&r.slots[e.slot].deadline, r.now()+e.ttl)
 	r.pushLocked(e)
 	return nil
 }
@@ -236,7 +245,7 @@ func (r *Registry) listLocked(service string, now int64) ([]Instance, bool) {
 	out := make([]Instance, 0, len(svc))
 	due := false
 	for _, e := range svc {
-		d := e.deadline.Load()
+		d := r.deadline(e)
 		if d <= now {
 			due = true
 			continue
@@ -252,7 +261,7 @@ func (r *Registry) collectService(service string) {
 	defer r.mu.Unlock()
 	now := r.now()
 	for _, e := range r.byService[service] {
-		if e.deadline.Load() <= now {
+		if r.deadline(e) <= now {
 			r.remove(e)
 			r.stats.Expired++
 		}
@@ -282,9 +291,18 @@ func (r *Registry) Stats() Stats {
 	return s
 }
 
-// remove unlinks e from the maps; a heap entry pointing at it becomes stale.
+// deadline returns e's current deadline; the caller holds r.mu (either mode).
+func (r *Registry) deadline(e *entry) int64 { return atomic.LoadInt64(&r.slots[e.slot].deadline) }
+
+// remove unlinks e from the maps and from slots (the last slot moves into
+// its place); a heap entry pointing at it becomes stale.
 func (r *Registry) remove(e *entry) {
-	e.removed = true
+	last := len(r.slots) - 1
+	r.slots[e.slot] = r.slots[last]
+	r.slots[e.slot].e.slot = e.slot
+	r.slots[last] = slot{}
+	r.slots = r.slots[:last]
+	e.slot = -1
 	delete(r.byID, e.id)
 	svc := r.byService[e.service]
 	delete(svc, e.id)
