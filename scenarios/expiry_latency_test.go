@@ -79,11 +79,7 @@ func TestExpiryLatencyJudge(t *testing.T) {
 			runs, dereg := good()
 			tc.mutate(runs, dereg)
 			res := c.judge(c.arms(), runs, dereg)
-			var failed []string
-			for _, f := range res.Failed() {
-				failed = append(failed, f.Name)
-			}
-			if !slices.Equal(failed, tc.failed) {
+			if failed := failedNames(res); !slices.Equal(failed, tc.failed) {
 				t.Fatalf("failed checks %q, want %q", failed, tc.failed)
 			}
 			if got := res.Metrics["scan_slow.median_s"]; got != runs[1][1].latency.Seconds() {

@@ -48,11 +48,7 @@ func TestExpiryScanCostJudge(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := c.judge(tc.scan, tc.heap)
-			var failed []string
-			for _, f := range res.Failed() {
-				failed = append(failed, f.Name)
-			}
-			if !slices.Equal(failed, tc.failed) {
+			if failed := failedNames(res); !slices.Equal(failed, tc.failed) {
 				t.Fatalf("failed checks %q, want %q", failed, tc.failed)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -50,12 +51,8 @@ func TestTTLFalseRemovalJudgeFailsFarFromTheory(t *testing.T) {
 	// 2000 runs of 2 losses and none longer: k=2 count 2000 (theory 2700),
 	// k=3 and k=5 zero (theory 270 and 2.7).
 	res := c.judge(sim, lease.LossRuns{ByLength: []int64{0, 24000, 2000, 0, 0, 0}}, time.Millisecond)
-	var failed []string
-	for _, f := range res.Failed() {
-		failed = append(failed, f.Name)
-	}
 	want := []string{"removals@1.5", "removals@2", "removals@3"}
-	if len(failed) != len(want) || failed[0] != want[0] || failed[1] != want[1] || failed[2] != want[2] {
+	if failed := failedNames(res); !slices.Equal(failed, want) {
 		t.Fatalf("failed checks %v, want %v (2.7 ± 4σ+5 admits 0)", failed, want)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sdchaos/report"
 )
 
 // parseScenario binds, parses and validates a scenario's flags the way the
@@ -29,6 +31,15 @@ func parseScenario(name string, args ...string) (Config, Common, error) {
 		return nil, common, Usagef("%v", err)
 	}
 	return cfg, common, cfg.Validate(common)
+}
+
+// failedNames returns the names of the checks outside their bands.
+func failedNames(res *report.Result) []string {
+	var out []string
+	for _, f := range res.Failed() {
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 func TestArticle40FlagValidation(t *testing.T) {
