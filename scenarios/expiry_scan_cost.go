@@ -210,9 +210,9 @@ func (c *expiryScanCostConfig) conclude(res *report.Result, scan, heap []passCos
 	res.Conclude(fmt.Sprintf("The full scan took %s at N=%s and %s at N=%s: ×%.3g for ×%.3g instances, %.2f ns per instance at the largest N.",
 		fmtMsCost(scan[lo].ms), fmtThousands(nLo), fmtMsCost(scan[hi].ms), fmtThousands(nHi), scan[hi].ms/scan[lo].ms, grow,
 		scan[hi].ms*1e6/float64(nHi)))
-	if share := heap[lo].ms / scan[lo].ms; share > 0.2 {
-		res.Conclude(fmt.Sprintf("At N=%s removing the %d due instances is a large part of the scan: the heap pass, which does little else, costs %.0f %% of it, so the scan grows less than N there.",
-			fmtThousands(nLo), c.Due, 100*share))
+	if heap[lo].ms > 0.2*scan[lo].ms {
+		res.Conclude(fmt.Sprintf("At N=%s removing the %d due instances is a large part of the scan: the heap pass, which does little but that, took %s against the scan's %s, so the scan grows less than N there.",
+			fmtThousands(nLo), c.Due, fmtMsCost(heap[lo].ms), fmtMsCost(scan[lo].ms)))
 	}
 	hlo, hhi := minMaxMs(heap)
 	res.Conclude(fmt.Sprintf("The heap pass stayed within %s–%s across N (it touches only the due entries); at N=%s it cost 1/%.0f of the scan.",
