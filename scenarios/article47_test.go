@@ -35,6 +35,11 @@ func configure(t *testing.T, name string, args ...string) (Config, Common, error
 	if err := fs.Parse(args); err != nil {
 		return nil, c, err
 	}
+	c.Explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.Explicit[f.Name] = true })
+	if r, ok := cfg.(Resolver); ok {
+		r.Resolve(&c)
+	}
 	return cfg, c, cfg.Validate(c)
 }
 
@@ -56,7 +61,8 @@ func TestArticle47FlagValidation(t *testing.T) {
 		{"passive-ejection", []string{"--eject", "0s"}, "--eject (0s)"},
 		{"passive-ejection", []string{"--instances", "1"}, "--instances (1) must be at least 2"},
 		{"minority", nil, ""},
-		{"minority", []string{"--outage", "30s"}, "--duration (12s) must be at least"},
+		{"minority", []string{"--outage", "30s"}, ""},
+		{"minority", []string{"--outage", "30s", "--duration", "12s"}, "--duration (12s) must be at least"},
 		{"minority", []string{"--outage", "30s", "--duration", "34s"}, ""},
 		{"minority", []string{"--outage", "1s"}, "--outage (1s) must be longer than --op-timeout (2s)"},
 	}

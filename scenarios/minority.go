@@ -24,7 +24,8 @@ func init() {
 with a --op-timeout deadline and at the same moment: a linearizable read, a serializable read of
 /svc/, a put, and a KeepAliveOnce of an instance's lease. After --outage the two members restart on
 their data dirs; as soon as a leader exists the instance keys and each lease's remaining TTL are
-read; at --duration (the end of the timeline) the keys are read once more.
+read; at --duration (the end of the timeline; by default --outage-at + --outage + 2s) the keys
+are read once more.
 
 Reproduced when: the linearizable read fails after about the deadline (deadline −100 ms … +500 ms),
 the serializable read succeeds in < 50 ms and sees every instance key, the put and the keepalive
@@ -49,6 +50,14 @@ const recoveryAllowance = 2 * time.Second
 
 func (s *minority) Defaults(c *Common) {
 	c.Duration = s.OutageAt + s.Outage + recoveryAllowance
+}
+
+// Resolve derives the timeline from --outage-at and --outage unless
+// --duration was given.
+func (s *minority) Resolve(c *Common) {
+	if !c.Explicit["duration"] {
+		c.Duration = s.OutageAt + s.Outage + recoveryAllowance
+	}
 }
 
 func (s *minority) Flags(fs *flag.FlagSet) {

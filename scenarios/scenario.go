@@ -50,6 +50,8 @@ type Common struct {
 	Format string
 	// Out, when set, is a directory where <scenario>.md and <scenario>.json are also written.
 	Out string
+	// Explicit holds the names of the flags given on the command line.
+	Explicit map[string]bool
 }
 
 // DefaultCommon returns the defaults of the common flags.
@@ -131,6 +133,14 @@ type Defaulter interface {
 	Defaults(c *Common)
 }
 
+// Resolver is implemented by a Config whose timeline length follows from its
+// own flags (an outage plus a recovery, say). Resolve runs after parsing and
+// before Validate; it sets c.Duration unless --duration was given
+// (c.Explicit["duration"]), in which case Validate checks it.
+type Resolver interface {
+	Resolve(c *Common)
+}
+
 // Spec describes a registered scenario.
 type Spec struct {
 	// Name is the sub-command, e.g. "cache-on-failure".
@@ -145,7 +155,7 @@ type Spec struct {
 	New func() Config
 }
 
-var registry = map[string]Spec{}
+var specs = map[string]Spec{}
 
 // Register adds a scenario; it panics on a duplicate or incomplete spec
 // (a programming error caught at start-up).
@@ -153,22 +163,22 @@ func Register(s Spec) {
 	if s.Name == "" || s.New == nil || s.Summary == "" {
 		panic(fmt.Sprintf("scenarios: incomplete spec %+v", s))
 	}
-	if _, dup := registry[s.Name]; dup {
+	if _, dup := specs[s.Name]; dup {
 		panic("scenarios: duplicate scenario " + s.Name)
 	}
-	registry[s.Name] = s
+	specs[s.Name] = s
 }
 
 // Lookup returns the scenario called name.
 func Lookup(name string) (Spec, bool) {
-	s, ok := registry[name]
+	s, ok := specs[name]
 	return s, ok
 }
 
 // All returns every registered scenario sorted by article, then name.
 func All() []Spec {
-	out := make([]Spec, 0, len(registry))
-	for _, s := range registry {
+	out := make([]Spec, 0, len(specs))
+	for _, s := range specs {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -116,6 +116,11 @@ func parse(spec scenarios.Spec, args []string, stdout io.Writer) (*scenarios.Com
 	if fs.NArg() > 0 {
 		return nil, nil, nil, scenarios.Usagef("%s: unexpected argument %q; see 'experiments help %s'", spec.Name, fs.Arg(0), spec.Name)
 	}
+	common.Explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { common.Explicit[f.Name] = true })
+	if r, ok := cfg.(scenarios.Resolver); ok {
+		r.Resolve(common)
+	}
 	if err := validateCommon(*common); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
@@ -128,5 +133,6 @@ func parse(spec scenarios.Spec, args []string, stdout io.Writer) (*scenarios.Com
 			params[f.Name] = f.Value.String()
 		}
 	})
+	params["duration"] = common.Duration.String() // a Resolver may have derived it
 	return common, cfg, params, nil
 }
