@@ -11,8 +11,8 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/cluster"
-	"sdchaos/fakeservice"
 	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
