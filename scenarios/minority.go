@@ -8,6 +8,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -141,20 +142,20 @@ func (s *minority) Run(ctx context.Context, env *Env) (*report.Result, error) {
 	out := &minorityRun{survivor: surv.Name, expected: s.svc.Instances, timeline: env.Duration}
 	rec := report.NewRecorder(time.Now().Add(startLead))
 	kill := fault.KillNodes{Nodes: killed}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
 		return nil, err
 	}
 	rec.MarkAt(time.Now(), kill.Name())
 	_ = kill.Inject(ctx)
 	env.Printf("SIGKILLed %s; probing survivor %s (deadline %s each)", nodeList(killed), surv.Name, s.OpTimeout)
 	s.probe(ctx, survCli, r.group.Instances[0].Lease(), out)
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
 		return nil, err
 	}
 	if err := s.recover(ctx, env, r, allCli, kill, rec, out); err != nil {
 		return nil, err
 	}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(env.Duration)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(env.Duration)); err != nil {
 		return nil, err
 	}
 	out.endPresent = countKeys(ctx, allCli, s.OpTimeout)

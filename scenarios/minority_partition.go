@@ -8,6 +8,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/report"
@@ -122,7 +123,7 @@ func (s *minorityPartition) Run(ctx context.Context, env *Env) (*report.Result, 
 	out := &partitionRun{iso: iso.Name, wasLeader: s.Isolate == "leader", timeline: env.Duration}
 	rec := report.NewRecorder(time.Now().Add(startLead))
 	part := fault.PartitionPeer{Cluster: r.cluster, Node: iso, OneWay: s.OneWay}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.PartitionAt)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.PartitionAt)); err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -135,7 +136,7 @@ func (s *minorityPartition) Run(ctx context.Context, env *Env) (*report.Result, 
 		return nil, err
 	}
 	s.probeIsolated(ctx, isoCli, out)
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.PartitionAt+s.Partition)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.PartitionAt+s.Partition)); err != nil {
 		return nil, err
 	}
 	healed := time.Now()
@@ -264,7 +265,7 @@ func waitForKey(ctx context.Context, cli *clientv3.Client, key string, deadline 
 		if err == nil && len(resp.Kvs) > 0 {
 			return true, report.Ms(time.Since(start))
 		}
-		if fault.SleepUntil(ctx, time.Now().Add(50*time.Millisecond)) != nil {
+		if clock.SleepUntil(ctx, time.Now().Add(50*time.Millisecond)) != nil {
 			break
 		}
 	}

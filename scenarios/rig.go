@@ -143,6 +143,10 @@ func (r *rig) newCallers(ctx context.Context, cfgs []caller.Config) ([]*caller.C
 		}
 		c := caller.New(cfg, src)
 		closers = append(closers, func() { c.Close(); src.Client.Close() })
+		if cfg.Start > 0 {
+			cs = append(cs, c) // a caller that (re)starts later begins cold
+			continue
+		}
 		if err := c.Prime(ctx); err != nil {
 			closeAll()
 			return nil, nil, err
