@@ -36,8 +36,8 @@ registry is back, and is all ok in the last second; snap fails nothing.`,
 
 // snapshotAtStart is the Nacos article's load-cache-at-start remedy.
 type snapshotAtStart struct {
-	svc                          serviceParams
-	call                         callerParams
+	svc                         serviceParams
+	call                        callerParams
 	OutageAt, Outage, RestartAt time.Duration
 }
 
