@@ -65,6 +65,9 @@ func startRig(ctx context.Context, env *Env, sp serviceParams, opts ...rigOption
 		}
 	}
 	r.svc.Log = env.Log
+	if sp.Instances == 0 {
+		return r, nil
+	}
 	if r.group, err = fakeservice.StartGroup(ctx, r.svc, sp.Instances, r.alloc, r.endpoints()); err != nil {
 		r.close()
 		return nil, fmt.Errorf("starting instances: %w", err)
