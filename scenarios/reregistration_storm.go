@@ -47,8 +47,13 @@ as measured: where etcd starts to hurt on this machine.`,
 type reregistrationStorm struct {
 	Sizes                   IntList
 	TTL, Renew, CallTimeout time.Duration
-	Base, Cap, Settle       time.Duration
+	Base, Cap               time.Duration
+	// settle bounds each re-registration phase (--duration).
+	settle time.Duration
 }
+
+// Defaults makes --duration (the bound of each re-registration phase) 60s.
+func (s *reregistrationStorm) Defaults(c *Common) { c.Duration = time.Minute }
 
 func (s *reregistrationStorm) Flags(fs *flag.FlagSet) {
 	fs.Var(&s.Sizes, "instances", "registrants, or a comma-separated list of sizes (one row each): 1000,5000,20000")
