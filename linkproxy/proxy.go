@@ -97,8 +97,13 @@ func (p *Proxy) serve(ln net.Listener) {
 		defer p.wg.Done()
 		for {
 			c, err := ln.Accept()
-			if err != nil {
+			if errors.Is(err, net.ErrClosed) {
 				return
+			}
+			if err != nil {
+				// Out of file descriptors and the like: keep serving.
+				time.Sleep(10 * time.Millisecond)
+				continue
 			}
 			p.accept(c)
 		}
@@ -112,7 +117,7 @@ func (p *Proxy) accept(c net.Conn) {
 		reset(c)
 		return
 	}
-	l := &link{p: p, client: c}
+	l := &link{p: p, client: c, quit: make(chan struct{})}
 	p.conns[l] = struct{}{}
 	p.wg.Add(1)
 	go func() { defer p.wg.Done(); l.run() }()
