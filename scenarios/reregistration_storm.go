@@ -37,7 +37,7 @@ Reproduced when: for every size both strategies re-register all N within --durat
 strategy's peak calls per 100 ms is lower than the immediate one's. Everything else is reported
 as measured: where etcd starts to hurt on this machine.`,
 		New: func() Config {
-			return &reregistrationStorm{Sizes: IntList{1000}, TTL: 6 * time.Second, Renew: 2 * time.Second,
+			return &reregistrationStorm{Sizes: IntList{1000}, TTL: 10 * time.Second, Renew: 3 * time.Second,
 				CallTimeout: 5 * time.Second, Base: time.Second, Cap: 10 * time.Second}
 		},
 	})

@@ -178,8 +178,14 @@ func (f *Fleet) Close() {
 	f.close.Do(func() {
 		close(f.stop)
 		f.wg.Wait()
+		// Closing thousands of clients one by one takes tens of seconds.
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 256)
 		for _, c := range f.clis {
-			c.Close()
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() { defer func() { <-sem; wg.Done() }(); c.Close() }()
 		}
+		wg.Wait()
 	})
 }
