@@ -69,7 +69,7 @@ func TestRegistryJitterLeasesExpire(t *testing.T) {
 }
 
 func TestMinorityPartitionReproduces(t *testing.T) {
-	res := runScenario(t, "minority-partition", "--partition", "5s")
+	res := runScenario(t, "minority-partition", "--partition", "6s")
 	if !res.Reproduced {
 		t.Errorf("not reproduced: %+v", res.Failed())
 	}
