@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"errors"
-	"flag"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -13,24 +11,17 @@ import (
 )
 
 // parseScenario binds, parses and validates a scenario's flags the way the
-// command does, with the scenario's common defaults.
+// command does.
 func parseScenario(name string, args ...string) (Config, Common, error) {
 	spec, ok := Lookup(name)
 	if !ok {
 		return nil, Common{}, errors.New("no scenario " + name)
 	}
-	cfg, common := spec.New(), DefaultCommon()
-	if d, ok := cfg.(Defaulter); ok {
-		d.Defaults(&common)
+	common, cfg, _, err := Parse(spec, args)
+	if err != nil {
+		return nil, Common{}, err
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.DurationVar(&common.Duration, "duration", common.Duration, "")
-	cfg.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		return nil, common, Usagef("%v", err)
-	}
-	return cfg, common, cfg.Validate(common)
+	return cfg, *common, nil
 }
 
 // failedNames returns the names of the checks outside their bands.

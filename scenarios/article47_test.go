@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"context"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -15,40 +13,46 @@ import (
 // packages' tests, which go test runs in parallel.
 const testPortBase = 9500
 
-// configure returns the named scenario's config after parsing args, and the
-// common flags, as the command does.
+// configure parses args for the named scenario as the command does.
 func configure(t *testing.T, name string, args ...string) (Config, Common, error) {
 	t.Helper()
 	spec, ok := Lookup(name)
 	if !ok {
 		t.Fatalf("scenario %s not registered", name)
 	}
-	cfg := spec.New()
-	c := DefaultCommon()
-	if d, ok := cfg.(Defaulter); ok {
-		d.Defaults(&c)
+	c, cfg, _, err := Parse(spec, args)
+	if err != nil {
+		return nil, Common{}, err
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.DurationVar(&c.Duration, "duration", c.Duration, "")
-	cfg.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		return nil, c, err
+	return cfg, *c, nil
+}
+
+// validationCase is one command line and the error it must give ("" = valid).
+type validationCase struct {
+	scenario string
+	args     []string
+	wantErr  string
+}
+
+func checkValidation(t *testing.T, tests []validationCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
+			_, _, err := configure(t, tc.scenario, tc.args...)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+			case err != nil && !isUsage(err):
+				t.Fatalf("err %v does not wrap ErrUsage", err)
+			}
+		})
 	}
-	c.Explicit = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { c.Explicit[f.Name] = true })
-	if r, ok := cfg.(Resolver); ok {
-		r.Resolve(&c)
-	}
-	return cfg, c, cfg.Validate(c)
 }
 
 func TestArticle47FlagValidation(t *testing.T) {
-	tests := []struct {
-		scenario string
-		args     []string
-		wantErr  string // "" = valid
-	}{
+	checkValidation(t, []validationCase{
 		{"cache-on-failure", nil, ""},
 		{"cache-on-failure", []string{"--rate", "-5"}, "--rate (-5)"},
 		{"cache-on-failure", []string{"--ttl", "2s", "--renew", "3s"}, "renew interval (3s) must be shorter than the ttl (2s)"},
@@ -65,20 +69,7 @@ func TestArticle47FlagValidation(t *testing.T) {
 		{"minority", []string{"--outage", "30s", "--duration", "12s"}, "--duration (12s) must be at least"},
 		{"minority", []string{"--outage", "30s", "--duration", "34s"}, ""},
 		{"minority", []string{"--outage", "1s"}, "--outage (1s) must be longer than --op-timeout (2s)"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
-			_, _, err := configure(t, tc.scenario, tc.args...)
-			switch {
-			case tc.wantErr == "" && err != nil:
-				t.Fatalf("unexpected error: %v", err)
-			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
-			case err != nil && !isUsage(err):
-				t.Fatalf("err %v does not wrap ErrUsage", err)
-			}
-		})
-	}
+	})
 }
 
 // runScenario runs a scenario against real etcd processes.

@@ -53,14 +53,6 @@ func (s *minority) Defaults(c *Common) {
 	c.Duration = s.OutageAt + s.Outage + recoveryAllowance
 }
 
-// Resolve derives the timeline from --outage-at and --outage unless
-// --duration was given.
-func (s *minority) Resolve(c *Common) {
-	if !c.Explicit["duration"] {
-		c.Duration = s.OutageAt + s.Outage + recoveryAllowance
-	}
-}
-
 func (s *minority) Flags(fs *flag.FlagSet) {
 	s.svc.bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when 2 of the 3 etcd members are SIGKILLed")

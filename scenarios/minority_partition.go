@@ -54,13 +54,6 @@ func (s *minorityPartition) Defaults(c *Common) {
 	c.Duration = s.PartitionAt + s.Partition + catchUpAllowance
 }
 
-// Resolve derives the timeline unless --duration was given.
-func (s *minorityPartition) Resolve(c *Common) {
-	if !c.Explicit["duration"] {
-		c.Duration = s.PartitionAt + s.Partition + catchUpAllowance
-	}
-}
-
 func (s *minorityPartition) Flags(fs *flag.FlagSet) {
 	s.svc.bind(fs)
 	fs.StringVar(&s.Isolate, "isolate", s.Isolate, "which member to cut off: leader or follower")

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -9,11 +8,7 @@ import (
 )
 
 func TestNacosFlagValidation(t *testing.T) {
-	tests := []struct {
-		scenario string
-		args     []string
-		wantErr  string
-	}{
+	checkValidation(t, []validationCase{
 		{"registry-jitter", nil, ""},
 		{"registry-jitter", []string{"--jitter", "0s"}, "--jitter (0s)"},
 		{"registry-jitter", []string{"--duration", "5s"}, "--duration (5s) must be at least"},
@@ -29,20 +24,7 @@ func TestNacosFlagValidation(t *testing.T) {
 		{"reregistration-storm", []string{"--instances", "0"}, "size 0"},
 		{"reregistration-storm", []string{"--backoff-base", "2s", "--backoff-cap", "1s"}, "--backoff-base (2s)"},
 		{"reregistration-storm", []string{"--ttl", "1s"}, "--ttl (1s)"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
-			_, _, err := configure(t, tc.scenario, tc.args...)
-			switch {
-			case tc.wantErr == "" && err != nil:
-				t.Fatalf("unexpected error: %v", err)
-			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
-			case err != nil && !isUsage(err):
-				t.Fatalf("err %v does not wrap ErrUsage", err)
-			}
-		})
-	}
+	})
 }
 
 func TestRegistryJitterShort(t *testing.T) {

@@ -60,13 +60,6 @@ var jitterCallers = []struct {
 
 func (s *registryJitter) Defaults(c *Common) { c.Duration = s.JitterAt + s.Jitter + s.After }
 
-// Resolve derives the timeline unless --duration was given.
-func (s *registryJitter) Resolve(c *Common) {
-	if !c.Explicit["duration"] {
-		c.Duration = s.JitterAt + s.Jitter + s.After
-	}
-}
-
 func (s *registryJitter) Flags(fs *flag.FlagSet) {
 	s.svc.bind(fs)
 	s.call.bind(fs)

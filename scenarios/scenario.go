@@ -129,16 +129,11 @@ type Config interface {
 // Defaulter is implemented by a Config that wants other defaults for the
 // common flags (a simulation whose --duration defaults to 300s, say).
 type Defaulter interface {
-	// Defaults adjusts the common defaults before flags are bound.
+	// Defaults adjusts the common defaults before flags are bound. It is
+	// called again after parsing when --duration was not given, and the
+	// Duration it sets then is used: a timeline derived from the scenario's
+	// own flags (an outage plus a recovery) follows them.
 	Defaults(c *Common)
-}
-
-// Resolver is implemented by a Config whose timeline length follows from its
-// own flags (an outage plus a recovery, say). Resolve runs after parsing and
-// before Validate; it sets c.Duration unless --duration was given
-// (c.Explicit["duration"]), in which case Validate checks it.
-type Resolver interface {
-	Resolve(c *Common)
 }
 
 // Spec describes a registered scenario.

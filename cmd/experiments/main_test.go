@@ -114,7 +114,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 		{"passive-ejection", syscall.SIGTERM, exitInterrupted},
 		{"passive-ejection", syscall.SIGKILL, -1},
 		{"registry-jitter", syscall.SIGINT, exitInterrupted}, // client links blackholed
-		{"minority-partition", syscall.SIGKILL, -1},         // a member cut off from its peers
+		{"minority-partition", syscall.SIGKILL, -1},          // a member cut off from its peers
 	}
 	for i, tc := range tests {
 		t.Run(tc.scenario+" "+tc.sig.String(), func(t *testing.T) {
