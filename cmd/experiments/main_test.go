@@ -200,8 +200,7 @@ func children(parent int) string {
 		if err != nil || !strings.Contains(string(env), marker) {
 			continue
 		}
-		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+		if childproc.Alive(pid) {
 			found = append(found, strconv.Itoa(pid))
 		}
 	}
