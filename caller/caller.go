@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/report"
 )
 
@@ -27,6 +29,19 @@ type Config struct {
 	// CallTimeout bounds each request to an instance.
 	CallTimeout time.Duration
 	Policy      Policy
+	// Start and Stop bound the caller's life on the run's timeline: it sends
+	// (and refreshes) from T0+Start until T0+Stop (until the end of the run
+	// when Stop is 0). A caller that starts late is a process that (re)started
+	// then: it begins with an empty list, or with its snapshot.
+	Start, Stop time.Duration
+	// Snapshot, when set, is a file the caller writes its list to whenever
+	// the list changes (atomically).
+	Snapshot string
+	// LoadSnapshot makes the caller start from Snapshot (a missing or corrupt
+	// file is a logged warning and an empty start).
+	LoadSnapshot bool
+	// Log receives warnings; nil discards them.
+	Log *slog.Logger
 }
 
 // DefaultConfig returns the article's caller: 40 req/s, refresh every 1s.
@@ -48,6 +63,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("call timeout (%s) must be positive", c.CallTimeout)
 	case c.RefreshPhase < 0 || c.RefreshPhase >= c.Refresh:
 		return fmt.Errorf("refresh phase (%s) must be within [0, refresh %s)", c.RefreshPhase, c.Refresh)
+	case c.Start < 0 || (c.Stop != 0 && c.Stop <= c.Start):
+		return fmt.Errorf("start (%s) and stop (%s): want 0 ≤ start < stop", c.Start, c.Stop)
+	case c.LoadSnapshot && c.Snapshot == "":
+		return errors.New("LoadSnapshot needs a Snapshot path")
 	}
 	return nil
 }
@@ -66,6 +85,9 @@ type Caller struct {
 
 // New returns a caller reading instances from src.
 func New(cfg Config, src Source) *Caller {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	tr := &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 30 * time.Second,
 		DialContext: (&net.Dialer{Timeout: cfg.CallTimeout}).DialContext}
 	return &Caller{cfg: cfg, src: src, list: NewList(cfg.Policy), http: &http.Client{Transport: tr}}
@@ -89,8 +111,29 @@ func (c *Caller) Prime(ctx context.Context) error {
 	if len(eps) == 0 {
 		return fmt.Errorf("caller %s: first refresh listed no instance", c.cfg.Name)
 	}
-	c.list.Apply(eps, nil)
+	c.apply(eps, nil)
 	return nil
+}
+
+// apply applies a refresh result and writes the snapshot if the list changed.
+func (c *Caller) apply(eps []Endpoint, err error) {
+	if !c.list.Apply(eps, err) || c.cfg.Snapshot == "" || c.cfg.LoadSnapshot {
+		return
+	}
+	if err := SaveSnapshot(c.cfg.Snapshot, c.list.Snapshot()); err != nil {
+		c.cfg.Log.Warn("caller could not write its snapshot", "caller", c.cfg.Name, "err", err)
+	}
+}
+
+// restore fills the list from the snapshot; a missing or bad file is a
+// warning and an empty start.
+func (c *Caller) restore() {
+	eps, err := LoadSnapshot(c.cfg.Snapshot)
+	if err != nil {
+		c.cfg.Log.Warn("caller starts with an empty list", "caller", c.cfg.Name, "err", err)
+		return
+	}
+	c.list.Apply(eps, nil)
 }
 
 // Run sends requests on the schedule starting at rec.T0() for d, refreshing
@@ -98,6 +141,15 @@ func (c *Caller) Prime(ctx context.Context) error {
 // when every call has ended. Run once per caller.
 func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
 	c.rec = rec
+	if c.cfg.Stop > 0 {
+		d = min(d, c.cfg.Stop)
+	}
+	if err := clock.SleepUntil(ctx, rec.T0().Add(c.cfg.Start)); err != nil {
+		return err
+	}
+	if c.cfg.LoadSnapshot {
+		c.restore()
+	}
 	rctx, stopRefresh := context.WithCancel(ctx)
 	defer stopRefresh()
 	var wg sync.WaitGroup
@@ -106,7 +158,7 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 	sched := Schedule{T0: c.rec.T0(), Rate: c.cfg.Rate}
 	// Calls get ctx, not rctx: the last calls of the schedule must finish
 	// (each has its own deadline) rather than be cut off when pacing ends.
-	err := sched.Pace(ctx, d, func(k int, due time.Time) {
+	err := sched.PaceFrom(ctx, c.cfg.Start, d, func(k int, due time.Time) {
 		wg.Add(1)
 		go func() { defer wg.Done(); c.call(ctx, k, due) }()
 	})
@@ -118,14 +170,16 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 func (c *Caller) refreshLoop(ctx context.Context, d time.Duration) {
 	t0 := c.rec.T0()
 	for k := 0; ; k++ {
-		due := t0.Add(c.cfg.RefreshPhase + time.Duration(k)*c.cfg.Refresh)
-		if due.Sub(t0) >= d {
+		at := c.cfg.RefreshPhase + time.Duration(k)*c.cfg.Refresh
+		if at < c.cfg.Start {
+			continue
+		}
+		if at >= d {
 			return
 		}
-		select {
-		case <-ctx.Done():
+		due := t0.Add(at)
+		if clock.SleepUntil(ctx, due) != nil {
 			return
-		case <-time.After(time.Until(due)):
 		}
 		c.refresh(ctx, k, due)
 	}
@@ -140,7 +194,7 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 	if ctx.Err() != nil {
 		return // the run is over; do not count a cancelled refresh
 	}
-	c.list.Apply(eps, err)
+	c.apply(eps, err)
 	op := report.Op{Caller: c.cfg.Name + RefreshSuffix, Seq: k, Scheduled: c.rec.Offset(due),
 		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: report.OK, Target: fmt.Sprintf("%d listed", len(eps))}
 	if err != nil {

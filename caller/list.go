@@ -6,6 +6,7 @@ package caller
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"time"
 )
@@ -65,10 +66,12 @@ type List struct {
 // NewList returns an empty list with the given policy.
 func NewList(p Policy) *List { return &List{policy: p, ejectedAt: map[string]time.Time{}} }
 
-// Apply applies a refresh result: eps if err is nil, else the failure.
-func (l *List) Apply(eps []Endpoint, err error) {
+// Apply applies a refresh result: eps if err is nil, else the failure. It
+// reports whether the listed instances changed.
+func (l *List) Apply(eps []Endpoint, err error) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	before := l.eps
 	switch {
 	case err != nil:
 		if l.policy.OnError == ClearList {
@@ -81,6 +84,7 @@ func (l *List) Apply(eps []Endpoint, err error) {
 			l.lastFull = l.eps
 		}
 	}
+	return !slices.Equal(before, l.eps)
 }
 
 // Len returns the number of listed instances.

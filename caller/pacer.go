@@ -41,10 +41,15 @@ const spinSlack = time.Millisecond
 // finish: send must return quickly (start a goroutine for slow work). It
 // returns early if ctx ends.
 func (s Schedule) Pace(ctx context.Context, d time.Duration, send func(k int, due time.Time)) error {
+	return s.PaceFrom(ctx, 0, d, send)
+}
+
+// PaceFrom is Pace for the sends due in [T0+from, T0+d).
+func (s Schedule) PaceFrom(ctx context.Context, from, d time.Duration, send func(k int, due time.Time)) error {
 	n := s.Count(d)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	for k := 0; k < n; k++ {
+	for k := s.Count(from); k < n; k++ {
 		due := s.At(k)
 		if wait := time.Until(due) - spinSlack; wait > 0 {
 			timer.Reset(wait)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,16 +45,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func alive(pid int) bool {
-	// A zombie still answers signal 0, so read its state.
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2 && f[2] != "Z"
-}
-
 func waitGone(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -86,7 +75,7 @@ func TestCloseKillsStoppedChildrenAndRemovesDirs(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if alive(c.Pid()) {
+	if Alive(c.Pid()) {
 		t.Error("child alive after Close")
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
@@ -149,12 +138,12 @@ func TestHarnessSIGKILLLeavesNothing(t *testing.T) {
 	if _, err := fmt.Sscan(line, &a, &b, &dir); err != nil {
 		t.Fatalf("parsing %q: %v", line, err)
 	}
-	if !alive(a) || !alive(b) {
+	if !Alive(a) || !Alive(b) {
 		t.Fatal("children not running")
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	waitGone(t, "child a", func() bool { return !alive(a) })
-	waitGone(t, "child b (frozen)", func() bool { return !alive(b) })
+	waitGone(t, "child a", func() bool { return !Alive(a) })
+	waitGone(t, "child b (frozen)", func() bool { return !Alive(b) })
 	waitGone(t, "temp dir", func() bool { _, err := os.Stat(dir); return os.IsNotExist(err) })
 }

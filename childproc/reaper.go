@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 const reaperCmd = "__reaper"
@@ -34,17 +35,40 @@ func reaperMain([]string) int {
 			return 0
 		}
 	}
+	var killed []int
 	for pid, live := range pids {
 		if live && isOurChild(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
+			killed = append(killed, pid)
+		}
+	}
+	// A dying child may still create files in its data dir: wait until the
+	// killed ones are gone, and retry the removal a few times.
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range killed {
+		for Alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
 	for d, live := range dirs {
-		if live {
-			_ = os.RemoveAll(d)
+		for i := 0; live && i < 20; i++ {
+			if os.RemoveAll(d) == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	return 0
+}
+
+// Alive reports whether process pid still runs (a zombie counts as gone).
+func Alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
 }
 
 // isOurChild guards against pid reuse: the process must carry our

@@ -3,7 +3,10 @@
 // simulations, and on the real clock in experiments.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock is the time source. Real() returns the wall/monotonic clock;
 // NewVirtual() returns a clock that only moves when told to.
@@ -63,3 +66,16 @@ type realTicker struct{ t *time.Ticker }
 
 func (r realTicker) C() <-chan time.Time { return r.t.C }
 func (r realTicker) Stop()               { r.t.Stop() }
+
+// SleepUntil waits on the real clock until t or until ctx ends, returning
+// ctx's error in that case.
+func SleepUntil(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}

@@ -38,11 +38,6 @@ func startCluster(t *testing.T) (*Cluster, *childproc.Supervisor) {
 	return c, sup
 }
 
-func pidAlive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err == nil && !strings.Contains(strings.SplitN(string(b), ")", 2)[1][:3], "Z")
-}
-
 func TestKillLeaderRestartPause(t *testing.T) {
 	c, sup := startCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -111,7 +106,7 @@ func TestKillLeaderRestartPause(t *testing.T) {
 	dir := c.Dir
 	sup.Close()
 	for _, p := range pids {
-		if pidAlive(p) {
+		if childproc.Alive(p) {
 			t.Errorf("pid %d alive after Close", p)
 		}
 	}

@@ -4,20 +4,35 @@ import (
 	"fmt"
 	"strings"
 
+	"go.etcd.io/etcd/client/pkg/v3/types"
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
-// control answers the harness's commands inside a node process.
-// Commands: "id" → this member's id in hex.
+// control answers the harness's commands inside a node process:
+//
+//	id          → this member's id (hex)
+//	cut <id>    → stop exchanging raft messages with member <id>
+//	mend <id>   → exchange them again
 type control struct{ e *embed.Etcd }
 
 func newControl(e *embed.Etcd) *control { return &control{e: e} }
 
 func (c *control) handle(line string) (string, error) {
-	verb, _, _ := strings.Cut(line, " ")
+	verb, arg, _ := strings.Cut(line, " ")
 	switch verb {
 	case "id":
 		return c.e.Server.MemberID().String(), nil
+	case "cut", "mend":
+		id, err := types.IDFromString(arg)
+		if err != nil {
+			return "", fmt.Errorf("bad member id %q: %w", arg, err)
+		}
+		if verb == "cut" {
+			c.e.Server.CutPeer(id)
+		} else {
+			c.e.Server.MendPeer(id)
+		}
+		return verb + " " + id.String(), nil
 	}
 	return "", fmt.Errorf("unknown command %q", verb)
 }

@@ -24,6 +24,7 @@ type Node struct {
 	mu     sync.Mutex
 	child  *childproc.Child
 	paused bool
+	id     string // raft member id (hex), cached
 }
 
 // ClientURL returns "http://127.0.0.1:<client port>".

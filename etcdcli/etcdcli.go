@@ -1,5 +1,9 @@
 // Package etcdcli creates the harness's etcd clients: silent logger, lazy
-// dialing, keep-alive pings so a dead connection is noticed within seconds.
+// dialing, keep-alive pings so a dead connection is noticed within seconds,
+// and a reconnect back-off capped at 1 s. gRPC's default back-off grows to
+// 120 s, so after a long link fault a client could stay disconnected for
+// minutes after the fault ended; the harness's clients must recover by
+// themselves within a few seconds (every call also has its own deadline).
 package etcdcli
 
 import (
@@ -8,6 +12,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 )
 
 // New returns a client for endpoints. Dialing never blocks; every call must
@@ -19,6 +25,10 @@ func New(endpoints ...string) (*clientv3.Client, error) {
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),
+		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
+			MinConnectTimeout: time.Second,
+		})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating etcd client for %v: %w", endpoints, err)

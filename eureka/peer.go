@@ -102,7 +102,7 @@ func (p *peer) run(ctx context.Context) {
 			continue
 		case <-timer.C:
 		}
-		if pause := p.sendDue(ctx); pause > 0 && sleepCtx(ctx, p.scale.Real(pause)) != nil {
+		if pause := p.sendDue(ctx); pause > 0 && sleepFor(ctx, p.scale.Real(pause)) != nil {
 			return
 		}
 	}
@@ -200,14 +200,7 @@ func (p *peer) post(ctx context.Context, batch []replTask) ([]int, error) {
 	return out.Statuses, nil
 }
 
-// sleepCtx sleeps d (real time) or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+// sleepFor sleeps d of real time or until ctx ends (returning its error).
+func sleepFor(ctx context.Context, d time.Duration) error {
+	return clock.SleepUntil(ctx, time.Now().Add(d))
 }

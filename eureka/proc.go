@@ -99,7 +99,7 @@ func (p *ServerProc) waitReady(ctx context.Context) error {
 		if p.child.Exited() || time.Now().After(deadline) {
 			return fmt.Errorf("eureka %s did not answer on %s within 10 s (exited: %v): %v", p.Name, p.URL, p.child.Exited(), err)
 		}
-		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+		if err := sleepFor(ctx, 10*time.Millisecond); err != nil {
 			return err
 		}
 	}

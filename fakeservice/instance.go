@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sdchaos/etcdcli"
@@ -77,14 +76,14 @@ type Instance struct {
 	ID, Addr string
 	cfg      Config
 	cli      *clientv3.Client
+	reg      *Registrant
 	srv      *http.Server
-	lease    atomic.Int64
 	stop     chan struct{}
 	stopOnce sync.Once
 	done     chan struct{}
 	crashed  atomic.Bool
 
-	renewOK, renewFail, regs atomic.Int64
+	renewOK, renewFail atomic.Int64
 }
 
 // Start listens on 127.0.0.1:port, serves HTTP, registers in etcd through
@@ -104,6 +103,7 @@ func Start(ctx context.Context, cfg Config, id string, port int, endpoints []str
 		return nil, fmt.Errorf("instance %s: %w", id, err)
 	}
 	in := &Instance{ID: id, Addr: ln.Addr().String(), cfg: cfg, cli: cli, stop: make(chan struct{}), done: make(chan struct{})}
+	in.reg = NewRegistrant(cli, Key(cfg.Service, id), in.Addr, cfg.TTL, cfg.CallTimeout, nil)
 	in.srv = &http.Server{Handler: http.HandlerFunc(in.serve), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = in.srv.Serve(ln) }()
 	if err := in.register(ctx); err != nil {
@@ -122,48 +122,32 @@ func (in *Instance) serve(w http.ResponseWriter, _ *http.Request) {
 func (in *Instance) Key() string { return Key(in.cfg.Service, in.ID) }
 
 // Lease returns the current lease id.
-func (in *Instance) Lease() clientv3.LeaseID { return clientv3.LeaseID(in.lease.Load()) }
+func (in *Instance) Lease() clientv3.LeaseID { return in.reg.Lease() }
 
 // Stats returns the instance's counters.
 func (in *Instance) Stats() Stats {
-	return Stats{RenewOK: in.renewOK.Load(), RenewFail: in.renewFail.Load(), Registrations: in.regs.Load()}
+	return Stats{RenewOK: in.renewOK.Load(), RenewFail: in.renewFail.Load(), Registrations: in.reg.Registrations()}
 }
 
 // Client returns the instance's etcd client.
 func (in *Instance) Client() *clientv3.Client { return in.cli }
 
-// register grants a new lease and puts the key on it.
-func (in *Instance) register(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, in.cfg.CallTimeout)
-	defer cancel()
-	g, err := in.cli.Grant(ctx, int64(in.cfg.TTL/time.Second))
-	if err != nil {
-		return fmt.Errorf("granting lease: %w", err)
-	}
-	if _, err := in.cli.Put(ctx, in.Key(), in.Addr, clientv3.WithLease(g.ID)); err != nil {
-		return fmt.Errorf("putting %s: %w", in.Key(), err)
-	}
-	in.lease.Store(int64(g.ID))
-	in.regs.Add(1)
-	return nil
-}
+func (in *Instance) register(ctx context.Context) error { return in.reg.Register(ctx) }
 
 // RenewOnce sends one KeepAliveOnce for the current lease, bounded by the
 // call timeout. When the lease is gone it registers again with a new lease.
 func (in *Instance) RenewOnce(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, in.cfg.CallTimeout)
-	_, err := in.cli.KeepAliveOnce(cctx, in.Lease())
-	cancel()
+	err := in.reg.Renew(ctx)
 	if err == nil {
 		in.renewOK.Add(1)
 		return nil
 	}
 	in.renewFail.Add(1)
-	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
+	if errors.Is(err, ErrLeaseGone) {
 		in.cfg.Log.Info("lease gone; registering again", "instance", in.ID)
 		return in.register(ctx)
 	}
-	return fmt.Errorf("renewing lease of %s: %w", in.ID, err)
+	return err
 }
 
 func (in *Instance) renewLoop() {

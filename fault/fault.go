@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"sdchaos/clock"
 )
 
 // Fault is one injectable failure.
@@ -66,7 +68,7 @@ func (tl Timeline) Run(ctx context.Context, t0 time.Time, mark Mark) error {
 }
 
 func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
-	if err := SleepUntil(ctx, t0.Add(s.At)); err != nil {
+	if err := clock.SleepUntil(ctx, t0.Add(s.At)); err != nil {
 		return nil // the run ended first
 	}
 	at := time.Now()
@@ -77,7 +79,7 @@ func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
 	if s.For <= 0 {
 		return nil
 	}
-	if err := SleepUntil(ctx, t0.Add(s.At+s.For)); err != nil {
+	if err := clock.SleepUntil(ctx, t0.Add(s.At+s.For)); err != nil {
 		return nil
 	}
 	at = time.Now()
@@ -86,16 +88,4 @@ func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
 	}
 	mark(at, "healed: "+s.Fault.Name())
 	return nil
-}
-
-// SleepUntil waits until t or until ctx ends (returning its error).
-func SleepUntil(ctx context.Context, t time.Time) error {
-	timer := time.NewTimer(time.Until(t))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
 }

@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"context"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -15,40 +13,30 @@ import (
 // packages' tests, which go test runs in parallel.
 const testPortBase = 9500
 
-// configure returns the named scenario's config after parsing args, and the
-// common flags, as the command does.
+// configure parses args for the named scenario as the command does.
 func configure(t *testing.T, name string, args ...string) (Config, Common, error) {
 	t.Helper()
 	spec, ok := Lookup(name)
 	if !ok {
 		t.Fatalf("scenario %s not registered", name)
 	}
-	cfg := spec.New()
-	c := DefaultCommon()
-	if d, ok := cfg.(Defaulter); ok {
-		d.Defaults(&c)
+	c, cfg, _, err := Parse(spec, args)
+	if err != nil {
+		return nil, Common{}, err
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.DurationVar(&c.Duration, "duration", c.Duration, "")
-	cfg.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		return nil, c, err
-	}
-	return cfg, c, cfg.Validate(c)
+	return cfg, *c, nil
 }
 
-// flagCase is one flag-validation case: the scenario's flags and the error
-// wanted ("" = valid).
-type flagCase struct {
+// validationCase is one command line and the error it must give ("" = valid).
+type validationCase struct {
 	scenario string
 	args     []string
 	wantErr  string
 }
 
-// checkFlagCases parses and validates each case as the command does and
+// checkValidation parses and validates each case as the command does and
 // requires its error (wrapping ErrUsage) or its absence.
-func checkFlagCases(t *testing.T, tests []flagCase) {
+func checkValidation(t *testing.T, tests []validationCase) {
 	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
@@ -66,7 +54,7 @@ func checkFlagCases(t *testing.T, tests []flagCase) {
 }
 
 func TestArticle47FlagValidation(t *testing.T) {
-	checkFlagCases(t, []flagCase{
+	checkValidation(t, []validationCase{
 		{"cache-on-failure", nil, ""},
 		{"cache-on-failure", []string{"--rate", "-5"}, "--rate (-5)"},
 		{"cache-on-failure", []string{"--ttl", "2s", "--renew", "3s"}, "renew interval (3s) must be shorter than the ttl (2s)"},
@@ -79,7 +67,8 @@ func TestArticle47FlagValidation(t *testing.T) {
 		{"passive-ejection", []string{"--eject", "0s"}, "--eject (0s)"},
 		{"passive-ejection", []string{"--instances", "1"}, "--instances (1) must be at least 2"},
 		{"minority", nil, ""},
-		{"minority", []string{"--outage", "30s"}, "--duration (12s) must be at least"},
+		{"minority", []string{"--outage", "30s"}, ""},
+		{"minority", []string{"--outage", "30s", "--duration", "12s"}, "--duration (12s) must be at least"},
 		{"minority", []string{"--outage", "30s", "--duration", "34s"}, ""},
 		{"minority", []string{"--outage", "1s"}, "--outage (1s) must be longer than --op-timeout (2s)"},
 	})

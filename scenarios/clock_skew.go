@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/report"
@@ -165,7 +166,7 @@ func (s *clockSkew) Run(ctx context.Context, env *Env) (*report.Result, error) {
 	if err := tl.Run(ctx, rec.T0(), rec.MarkAt); err != nil {
 		return nil, fmt.Errorf("stepping clocks: %w", err)
 	}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
 		return nil, err
 	}
 	run, err := s.collect(cases, rec, mc)

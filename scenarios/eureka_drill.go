@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"sdchaos/eureka"
@@ -37,7 +35,7 @@ tasks, and R = 3 reaches 99 % (article: "with at least 3 retries the job success
 above 99 %").`,
 		New: func() Config {
 			return &eurekaDrill{eu: defaultEurekaParams(4), Dead: 0.2, Latency: 200 * time.Millisecond,
-				Retries: intList{0, 1, 3}, Rate: 40, FaultAt: 40 * time.Second, Fetch: 30 * time.Second}
+				Retries: IntList{0, 1, 3}, Rate: 40, FaultAt: 40 * time.Second, Fetch: 30 * time.Second}
 		},
 	})
 }
@@ -47,7 +45,7 @@ type eurekaDrill struct {
 	eu      eurekaParams
 	Dead    float64
 	Latency time.Duration
-	Retries intList
+	Retries IntList
 	Rate    float64
 	FaultAt time.Duration
 	Fetch   time.Duration
@@ -177,28 +175,4 @@ func (s *eurekaDrill) collect(rec *report.Recorder, mc modelClock, ds []*dispatc
 		run.faultAt, run.faultOK = mc.ofReal(m.At), true
 	}
 	return run
-}
-
-// intList is a comma-separated list of integers as a flag value.
-type intList []int
-
-func (l *intList) String() string {
-	parts := make([]string, len(*l))
-	for i, v := range *l {
-		parts[i] = strconv.Itoa(v)
-	}
-	return strings.Join(parts, ",")
-}
-
-func (l *intList) Set(v string) error {
-	var out intList
-	for _, p := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil {
-			return err
-		}
-		out = append(out, n)
-	}
-	*l = out
-	return nil
 }

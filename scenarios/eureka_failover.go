@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -34,7 +33,7 @@ Reproduced when: each scheduler switches within its fetch interval (+1 s), with 
 failed attempts the source's RetryableEurekaHttpClient makes with 3 servers, no task fails and
 no worker is lost. Article: "switches in about 15–30 s, scheduling never stops, no worker lost".`,
 		New: func() Config {
-			return &eurekaFailover{eu: defaultEurekaParams(5), Fetches: durationList{15 * time.Second, 30 * time.Second},
+			return &eurekaFailover{eu: defaultEurekaParams(5), Fetches: SecondsList{15 * time.Second, 30 * time.Second},
 				Rate: 40, KillAt: 20 * time.Second}
 		},
 	})
@@ -43,7 +42,7 @@ no worker is lost. Article: "switches in about 15–30 s, scheduling never stops
 // eurekaFailover is the Eureka article's test 4.1.
 type eurekaFailover struct {
 	eu      eurekaParams
-	Fetches durationList
+	Fetches SecondsList
 	Rate    float64
 	KillAt  time.Duration
 }
@@ -54,7 +53,7 @@ func (s *eurekaFailover) Defaults(c *Common) {
 
 func (s *eurekaFailover) Flags(fs *flag.FlagSet) {
 	s.eu.bind(fs)
-	fs.Var(&s.Fetches, "fetch", "comma-separated registry fetch intervals, one scheduler each (model time)")
+	fs.Var(&s.Fetches, "fetch", "comma-separated registry fetch intervals in seconds, one scheduler each (model time)")
 	fs.Float64Var(&s.Rate, "rate", s.Rate, "tasks per real second of each scheduler")
 	fs.DurationVar(&s.KillAt, "kill-at", s.KillAt, "when the schedulers' server is SIGKILLed (model time)")
 }
@@ -176,28 +175,4 @@ func finalSizes(c *eurekaCluster) map[string]int {
 		}
 	}
 	return out
-}
-
-// durationList is a comma-separated list of durations as a flag value.
-type durationList []time.Duration
-
-func (l *durationList) String() string {
-	parts := make([]string, len(*l))
-	for i, d := range *l {
-		parts[i] = d.String()
-	}
-	return strings.Join(parts, ",")
-}
-
-func (l *durationList) Set(v string) error {
-	var out durationList
-	for _, p := range strings.Split(v, ",") {
-		d, err := time.ParseDuration(strings.TrimSpace(p))
-		if err != nil {
-			return err
-		}
-		out = append(out, d)
-	}
-	*l = out
-	return nil
 }

@@ -69,7 +69,7 @@ func (s *eurekaFailover) judge(run *failoverRun) *report.Result {
 		} else {
 			lost = run.workers
 		}
-		t.Rows = append(t.Rows, []string{f.name, hostOf(o.to), fmtAt(o.switched, o.switchAt), fmtSec(sw),
+		t.Rows = append(t.Rows, []string{f.name, hostOf(o.to), fmtAt(o.switched, o.switchAt), secStr(sw),
 			fmt.Sprintf("next fetch tick: 0–%s", fmtModel(f.fetch)), fmt.Sprint(o.failed), fmt.Sprintf("%d/%d", ok, fail),
 			fmt.Sprintf("%d of %d", max(o.minListed, 0), run.workers), "switch in about 15–30 s"})
 		res.AddCheck(report.Between("switch after the kill ("+f.name+")", "about 15–30 s", sw, 0, f.fetch.Seconds()+1, " s"),
@@ -106,13 +106,6 @@ func fmtAt(ok bool, at time.Duration) string {
 		return "none"
 	}
 	return fmt.Sprintf("at %.1f s", at.Seconds())
-}
-
-func fmtSec(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.1f s", v)
 }
 
 func fmtSizes(m map[string]int) string {

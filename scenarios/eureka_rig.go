@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/eureka"
-	"sdchaos/fault"
 	"sdchaos/ports"
 	"sdchaos/report"
 )
@@ -206,7 +206,7 @@ func (r *eurekaRig) shuffled(urls []string) []string {
 
 // settle waits d of model time (replication and first renewals).
 func (r *eurekaRig) settle(ctx context.Context, d time.Duration) error {
-	return fault.SleepUntil(ctx, time.Now().Add(r.scale.Real(d)))
+	return clock.SleepUntil(ctx, time.Now().Add(r.scale.Real(d)))
 }
 
 // histories reads every server's history (a killed server is skipped).

@@ -13,20 +13,22 @@ import (
 const eurekaTestPortBase = 10200
 
 func TestEurekaFlagValidation(t *testing.T) {
-	checkFlagCases(t, []flagCase{
+	checkValidation(t, []validationCase{
 		{"eureka-failover", nil, ""},
 		{"eureka-failover", []string{"--time-scale", "0.5"}, "--time-scale (0.5)"},
 		{"eureka-failover", []string{"--workers", "0"}, "--workers (0) must be at least 1"},
 		{"eureka-failover", []string{"--workers", "500"}, "--workers (500)"},
-		{"eureka-failover", []string{"--fetch", "15s,0s"}, "--fetch (15s,0s)"},
-		{"eureka-failover", []string{"--fetch", "90s"}, "--duration (1m20s) must be at least"},
+		{"eureka-failover", []string{"--fetch", "15s,0s"}, "--fetch (15,0)"},
+		{"eureka-failover", []string{"--fetch", "90"}, ""}, // the timeline follows the longest fetch
+		{"eureka-failover", []string{"--fetch", "90", "--duration", "80s"}, "--duration (1m20s) must be at least"},
 		{"eureka-failover", []string{"--peer-timeout", "0s"}, "peer timeout (0s) must be positive"},
 		{"eureka-failover", []string{"--rate", "0"}, "--rate (0)"},
 		{"self-preservation", nil, ""},
 		{"self-preservation", []string{"--death-at", "25m"}, "--death-at (25m0s) must be within (0, --partition 20m0s)"},
 		{"self-preservation", []string{"--partition-at", "30s"}, "--partition-at (30s)"},
 		{"self-preservation", []string{"--after", "1m"}, "--after (1m0s)"},
-		{"self-preservation", []string{"--partition", "30m"}, "--duration (28m30s) must be at least"},
+		{"self-preservation", []string{"--partition", "30m"}, ""},
+		{"self-preservation", []string{"--partition", "30m", "--duration", "28m30s"}, "--duration (28m30s) must be at least"},
 		{"self-preservation", []string{"--workers", "1"}, "--workers (1) must be at least 2"},
 		{"eureka-drill", nil, ""},
 		{"eureka-drill", []string{"--dead", "1"}, "--dead (1)"},
@@ -133,7 +135,7 @@ func synthFailover(switchAfter []time.Duration, failedTask bool, listed int) *fa
 }
 
 func TestEurekaFailoverJudge(t *testing.T) {
-	s := &eurekaFailover{eu: defaultEurekaParams(5), Fetches: durationList{15 * time.Second, 30 * time.Second}, Rate: 40, KillAt: 20 * time.Second}
+	s := &eurekaFailover{eu: defaultEurekaParams(5), Fetches: SecondsList{15 * time.Second, 30 * time.Second}, Rate: 40, KillAt: 20 * time.Second}
 	tests := []struct {
 		name       string
 		run        *failoverRun
@@ -178,7 +180,7 @@ func synthDrill(fails map[int]int) *drillRun {
 }
 
 func TestEurekaDrillJudge(t *testing.T) {
-	s := &eurekaDrill{eu: defaultEurekaParams(4), Dead: 0.2, Latency: 200 * time.Millisecond, Retries: intList{0, 1, 3},
+	s := &eurekaDrill{eu: defaultEurekaParams(4), Dead: 0.2, Latency: 200 * time.Millisecond, Retries: IntList{0, 1, 3},
 		Rate: 40, FaultAt: 40 * time.Second, Fetch: 30 * time.Second}
 	tests := []struct {
 		name       string

@@ -8,6 +8,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -24,7 +25,8 @@ func init() {
 with a --op-timeout deadline and at the same moment: a linearizable read, a serializable read of
 /svc/, a put, and a KeepAliveOnce of an instance's lease. After --outage the two members restart on
 their data dirs; as soon as a leader exists the instance keys and each lease's remaining TTL are
-read; at --duration (the end of the timeline) the keys are read once more.
+read; at --duration (the end of the timeline; by default --outage-at + --outage + 2s) the keys
+are read once more.
 
 Reproduced when: the linearizable read fails after about the deadline (deadline −100 ms … +500 ms),
 the serializable read succeeds in < 50 ms and sees every instance key, the put and the keepalive
@@ -132,20 +134,20 @@ func (s *minority) Run(ctx context.Context, env *Env) (*report.Result, error) {
 	out := &minorityRun{survivor: surv.Name, expected: s.svc.Instances, timeline: env.Duration}
 	rec := report.NewRecorder(time.Now().Add(startLead))
 	kill := fault.KillNodes{Nodes: killed}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
 		return nil, err
 	}
 	rec.MarkAt(time.Now(), kill.Name())
 	_ = kill.Inject(ctx)
 	env.Printf("SIGKILLed %s; probing survivor %s (deadline %s each)", nodeList(killed), surv.Name, s.OpTimeout)
 	s.probe(ctx, survCli, r.group.Instances[0].Lease(), out)
-	if err := fault.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
 		return nil, err
 	}
 	if err := s.recover(ctx, env, r, allCli, kill, rec, out); err != nil {
 		return nil, err
 	}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(env.Duration)); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(env.Duration)); err != nil {
 		return nil, err
 	}
 	out.endPresent = countKeys(ctx, allCli, s.OpTimeout)

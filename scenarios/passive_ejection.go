@@ -22,7 +22,7 @@ members are SIGKILLed at --outage-at; one instance (drawn from --seed) crashes a
 (connection refused, no more renewals). "none" keeps sending to it round-robin; "eject" skips an
 instance locally for --eject after a failed call to it.
 
-Reproduced when: none fails, in every full second after the crash, rate/instances of its
+Reproduced when: none fails, in every whole second after the crash, rate/instances of its
 requests (rounded down or up; 13–14 at 40/s), and rate × (duration − crash-at) / instances in
 total within ±25 % (article 80 of 400); eject fails at most 2 per ejection period after the
 crash (article 1 of 400); neither fails before the crash.`,
@@ -128,7 +128,7 @@ func (s *passiveEjection) checkBeforeCrash(res *report.Result, ops []report.Op, 
 func (s *passiveEjection) checkNone(res *report.Result, crash report.Mark, d time.Duration) {
 	series, n := res.Series["none"], float64(s.svc.Instances)
 	due := perSecondDue(s.call.Rate, seconds(d))
-	firstFull := int(math.Ceil((crash.At - schedSlack).Seconds()))
+	firstFull := int(math.Ceil(crash.At.Seconds())) // the crash lands just after its second began
 	lo, hi, worst, pass := 0, 0, "", true
 	for i := firstFull; i < len(series.Fail) && i < int(d/time.Second); i++ {
 		lo, hi = int(math.Floor(float64(due[i])/n)), int(math.Ceil(float64(due[i])/n))

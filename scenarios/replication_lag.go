@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/eureka"
-	"sdchaos/fault"
 	"sdchaos/report"
 )
 
@@ -126,7 +126,7 @@ func (s *replicationLag) Run(ctx context.Context, env *Env) (*report.Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := fault.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
 		return nil, err
 	}
 	run := &lagRun{factor: s.eu.Scale, duration: env.Duration, origin: cl.servers[0].Name, ids: ids, fetchers: map[string][]eureka.FetchEvent{}}
@@ -172,7 +172,7 @@ func (s *replicationLag) register(ctx context.Context, env *Env, rig *eurekaRig,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if fault.SleepUntil(ctx, rec.T0().Add(mc.real(at))) == nil {
+			if clock.SleepUntil(ctx, rec.T0().Add(mc.real(at))) == nil {
 				if err := c.Register(ctx); err != nil {
 					errs <- fmt.Errorf("registering %s: %w", cc.Instance.ID, err)
 				}

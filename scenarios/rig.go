@@ -11,8 +11,10 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/cluster"
+	"sdchaos/etcdcli"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
+	"sdchaos/linkproxy"
 	"sdchaos/ports"
 	"sdchaos/report"
 )
@@ -25,11 +27,21 @@ type rig struct {
 	cluster *cluster.Cluster
 	group   *fakeservice.Group
 	svc     fakeservice.Config
+	// proxies, when the rig is proxied, sit between every client (callers
+	// and instances) and each member: proxies[i] forwards to member i.
+	proxies []*linkproxy.Proxy
+}
+
+// rigOptions changes how the rig is built.
+type rigOptions struct {
+	// proxied puts a linkproxy in front of each member's client port and
+	// gives every client the proxy addresses.
+	proxied bool
 }
 
 // startRig starts the cluster and the instances. Everything is released by
 // env.Close (the command calls it), and also by rig.close.
-func startRig(ctx context.Context, env *Env, sp serviceParams) (*rig, error) {
+func startRig(ctx context.Context, env *Env, sp serviceParams, opts ...rigOptions) (*rig, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, fmt.Errorf("starting supervisor: %w", err)
@@ -46,8 +58,17 @@ func startRig(ctx context.Context, env *Env, sp serviceParams) (*rig, error) {
 	if env.Keep {
 		env.Printf("keeping data dirs and etcd logs in %s", r.cluster.Dir)
 	}
+	if len(opts) > 0 && opts[0].proxied {
+		if err := r.startProxies(); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	r.svc.Log = env.Log
-	if r.group, err = fakeservice.StartGroup(ctx, r.svc, sp.Instances, r.alloc, r.cluster.Endpoints()); err != nil {
+	if sp.Instances == 0 {
+		return r, nil
+	}
+	if r.group, err = fakeservice.StartGroup(ctx, r.svc, sp.Instances, r.alloc, r.endpoints()); err != nil {
 		r.close()
 		return nil, fmt.Errorf("starting instances: %w", err)
 	}
@@ -60,14 +81,47 @@ func (r *rig) close() {
 	if r.group != nil {
 		r.group.Close()
 	}
+	for _, p := range r.proxies {
+		p.Close()
+	}
 	if r.cluster != nil {
 		r.cluster.Close()
 	}
 }
 
-// source returns a registry source over every member for the rig's service.
+// startProxies puts a loopback proxy in front of each member's client port.
+func (r *rig) startProxies() error {
+	for _, n := range r.cluster.Nodes() {
+		port, err := r.alloc.Take("client proxy to etcd " + n.Name)
+		if err != nil {
+			return err
+		}
+		p, err := linkproxy.New(ports.Addr(port), ports.Addr(n.ClientPort))
+		if err != nil {
+			return fmt.Errorf("starting the client proxy to %s: %w", n.Name, err)
+		}
+		r.proxies = append(r.proxies, p)
+	}
+	r.env.Printf("clients reach etcd through loopback proxies on %s", r.endpoints())
+	return nil
+}
+
+// endpoints returns what clients dial: the proxies when the rig is proxied,
+// the members otherwise.
+func (r *rig) endpoints() []string {
+	if len(r.proxies) == 0 {
+		return r.cluster.Endpoints()
+	}
+	eps := make([]string, len(r.proxies))
+	for i, p := range r.proxies {
+		eps[i] = "http://" + p.Addr()
+	}
+	return eps
+}
+
+// source returns a registry source over every client endpoint for the rig's service.
 func (r *rig) source() (caller.EtcdSource, error) {
-	cli, err := r.cluster.Client()
+	cli, err := etcdcli.New(r.endpoints()...)
 	if err != nil {
 		return caller.EtcdSource{}, err
 	}
@@ -92,6 +146,10 @@ func (r *rig) newCallers(ctx context.Context, cfgs []caller.Config) ([]*caller.C
 		}
 		c := caller.New(cfg, src)
 		closers = append(closers, func() { c.Close(); src.Client.Close() })
+		if cfg.Start > 0 {
+			cs = append(cs, c) // a caller that (re)starts later begins cold
+			continue
+		}
 		if err := c.Prime(ctx); err != nil {
 			closeAll()
 			return nil, nil, err
@@ -117,12 +175,16 @@ func runTraffic(ctx context.Context, rec *report.Recorder, cs []*caller.Caller, 
 type trafficPlan struct {
 	callers  []caller.Config
 	timeline func(r *rig) (fault.Timeline, error)
+	rig      rigOptions
+	// after, if set, runs once the traffic has ended, before the rig is
+	// torn down (to read state that only the rig knows).
+	after func(r *rig)
 }
 
 // runTrafficPlan starts the rig, primes the callers, runs traffic for
 // env.Duration while the timeline fires, and returns the recorded history.
 func runTrafficPlan(ctx context.Context, env *Env, sp serviceParams, plan trafficPlan) (*report.Recorder, error) {
-	r, err := startRig(ctx, env, sp)
+	r, err := startRig(ctx, env, sp, plan.rig)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +202,9 @@ func runTrafficPlan(ctx context.Context, env *Env, sp serviceParams, plan traffi
 	env.Printf("traffic for %s at %g req/s per caller; faults: %s", env.Duration, plan.callers[0].Rate, describeTimeline(tl))
 	if err := runTraffic(ctx, rec, cs, tl, env.Duration); err != nil {
 		return nil, fmt.Errorf("running traffic: %w", err)
+	}
+	if plan.after != nil {
+		plan.after(r)
 	}
 	return rec, nil
 }

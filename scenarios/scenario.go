@@ -50,6 +50,8 @@ type Common struct {
 	Format string
 	// Out, when set, is a directory where <scenario>.md and <scenario>.json are also written.
 	Out string
+	// Explicit holds the names of the flags given on the command line.
+	Explicit map[string]bool
 }
 
 // DefaultCommon returns the defaults of the common flags.
@@ -127,7 +129,10 @@ type Config interface {
 // Defaulter is implemented by a Config that wants other defaults for the
 // common flags (a simulation whose --duration defaults to 300s, say).
 type Defaulter interface {
-	// Defaults adjusts the common defaults before flags are bound.
+	// Defaults adjusts the common defaults before flags are bound. It is
+	// called again after parsing when --duration was not given, and the
+	// Duration it sets then is used: a timeline derived from the scenario's
+	// own flags (an outage plus a recovery) follows them.
 	Defaults(c *Common)
 }
 
@@ -145,7 +150,7 @@ type Spec struct {
 	New func() Config
 }
 
-var registry = map[string]Spec{}
+var specs = map[string]Spec{}
 
 // Register adds a scenario; it panics on a duplicate or incomplete spec
 // (a programming error caught at start-up).
@@ -153,22 +158,22 @@ func Register(s Spec) {
 	if s.Name == "" || s.New == nil || s.Summary == "" {
 		panic(fmt.Sprintf("scenarios: incomplete spec %+v", s))
 	}
-	if _, dup := registry[s.Name]; dup {
+	if _, dup := specs[s.Name]; dup {
 		panic("scenarios: duplicate scenario " + s.Name)
 	}
-	registry[s.Name] = s
+	specs[s.Name] = s
 }
 
 // Lookup returns the scenario called name.
 func Lookup(name string) (Spec, bool) {
-	s, ok := registry[name]
+	s, ok := specs[name]
 	return s, ok
 }
 
 // All returns every registered scenario sorted by article, then name.
 func All() []Spec {
-	out := make([]Spec, 0, len(registry))
-	for _, s := range registry {
+	out := make([]Spec, 0, len(specs))
+	for _, s := range specs {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -54,7 +52,7 @@ func help(w io.Writer, name string) error {
 	if err != nil {
 		return err
 	}
-	fs, _, _ := newFlagSet(spec)
+	fs, _, _ := scenarios.NewFlagSet(spec)
 	writeHelp(w, spec, fs)
 	return nil
 }
@@ -69,64 +67,13 @@ func writeHelp(w io.Writer, spec scenarios.Spec, fs *flag.FlagSet) {
 	fs.PrintDefaults()
 }
 
-// newFlagSet binds the common flags and the scenario's own flags.
-func newFlagSet(spec scenarios.Spec) (*flag.FlagSet, *scenarios.Common, scenarios.Config) {
-	cfg := spec.New()
-	common := scenarios.DefaultCommon()
-	if d, ok := cfg.(scenarios.Defaulter); ok {
-		d.Defaults(&common)
-	}
-	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Int64Var(&common.Seed, "seed", common.Seed, "seed of the run's random source")
-	fs.DurationVar(&common.Duration, "duration", common.Duration, "length of the measured timeline")
-	fs.IntVar(&common.PortBase, "port-base", common.PortBase, "first loopback port the run may listen on (≥ 9150)")
-	fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
-	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
-	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md and <scenario>.json into this directory")
-	cfg.Flags(fs)
-	return fs, &common, cfg
-}
-
-// commonFlags are not experiment parameters and stay out of Result.Params.
-var commonFlags = []string{"seed", "format", "out", "keep", "port-base"}
-
-func validateCommon(c scenarios.Common) error {
-	switch {
-	case c.Duration <= 0:
-		return scenarios.Usagef("--duration (%s) must be positive", c.Duration)
-	case c.PortBase < 9150 || c.PortBase > 65000:
-		return scenarios.Usagef("--port-base (%d) must be within 9150–65000", c.PortBase)
-	case !slices.Contains(report.Formats, c.Format):
-		return scenarios.Usagef("--format %q: want one of %s", c.Format, strings.Join(report.Formats, ", "))
-	}
-	return nil
-}
-
-// parse binds and parses a scenario's flags and validates them.
+// parse parses and validates a scenario's flags; -h prints its help.
 func parse(spec scenarios.Spec, args []string, stdout io.Writer) (*scenarios.Common, scenarios.Config, map[string]string, error) {
-	fs, common, cfg := newFlagSet(spec)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeHelp(stdout, spec, fs)
-			return nil, nil, nil, errHelp
-		}
-		return nil, nil, nil, scenarios.Usagef("%s: %v; see 'experiments help %s'", spec.Name, err, spec.Name)
+	common, cfg, params, err := scenarios.Parse(spec, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs, _, _ := scenarios.NewFlagSet(spec)
+		writeHelp(stdout, spec, fs)
+		return nil, nil, nil, errHelp
 	}
-	if fs.NArg() > 0 {
-		return nil, nil, nil, scenarios.Usagef("%s: unexpected argument %q; see 'experiments help %s'", spec.Name, fs.Arg(0), spec.Name)
-	}
-	if err := validateCommon(*common); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
-	}
-	if err := cfg.Validate(*common); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
-	}
-	params := map[string]string{}
-	fs.VisitAll(func(f *flag.Flag) {
-		if !slices.Contains(commonFlags, f.Name) {
-			params[f.Name] = f.Value.String()
-		}
-	})
-	return common, cfg, params, nil
+	return common, cfg, params, err
 }

@@ -106,26 +106,29 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 		t.Skip("runs real etcd processes")
 	}
 	tests := []struct {
-		sig  syscall.Signal
-		code int
+		scenario string
+		sig      syscall.Signal
+		code     int
 	}{
-		{syscall.SIGINT, exitInterrupted},
-		{syscall.SIGTERM, exitInterrupted},
-		{syscall.SIGKILL, -1},
+		{"passive-ejection", syscall.SIGINT, exitInterrupted}, // members SIGKILLed, an instance crashed
+		{"passive-ejection", syscall.SIGTERM, exitInterrupted},
+		{"passive-ejection", syscall.SIGKILL, -1},
+		{"registry-jitter", syscall.SIGINT, exitInterrupted}, // client links blackholed
+		{"minority-partition", syscall.SIGKILL, -1},          // a member cut off from its peers
 	}
 	for i, tc := range tests {
-		t.Run(tc.sig.String(), func(t *testing.T) {
-			base := 9720 + 20*i
+		t.Run(tc.scenario+" "+tc.sig.String(), func(t *testing.T) {
+			base := 9900 + 20*i
 			tmp := t.TempDir()
 			exe, _ := os.Executable()
-			cmd := exec.Command(exe, "passive-ejection", "--port-base", strconv.Itoa(base), "--duration", "30s")
+			cmd := exec.Command(exe, tc.scenario, "--port-base", strconv.Itoa(base), "--duration", "30s")
 			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitForLine(t, stderr, "traffic for")
-			time.Sleep(1500 * time.Millisecond) // mid-run: the registry is down, faults active
+			waitForLine(t, stderr, "instances registered")
+			time.Sleep(3 * time.Second) // mid-run: faults active (each scenario injects at 1–2 s)
 			_ = cmd.Process.Signal(tc.sig)
 			err := cmd.Wait()
 			code := cmd.ProcessState.ExitCode()
@@ -133,7 +136,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
 			}
 			eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
-			eventually(t, "listening ports", func() string { return busyPorts(base, base+10) })
+			eventually(t, "listening ports", func() string { return busyPorts(base, base+20) })
 			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
 		})
 	}
@@ -197,8 +200,7 @@ func children(parent int) string {
 		if err != nil || !strings.Contains(string(env), marker) {
 			continue
 		}
-		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+		if childproc.Alive(pid) {
 			found = append(found, strconv.Itoa(pid))
 		}
 	}

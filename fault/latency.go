@@ -1,0 +1,28 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sdchaos/linkproxy"
+)
+
+// Latency adds Delay to each direction of every client link to the registry.
+type Latency struct {
+	Proxies []*linkproxy.Proxy
+	Delay   time.Duration
+}
+
+// Name returns "+200ms latency on client links to N etcd members".
+func (l Latency) Name() string {
+	return fmt.Sprintf("+%s latency on client links to %d etcd members", l.Delay, len(l.Proxies))
+}
+
+// Inject sets the delay on every proxy.
+func (l Latency) Inject(context.Context) error {
+	return eachProxy(l.Proxies, func(p *linkproxy.Proxy) error { p.Delay(l.Delay); return nil })
+}
+
+// Heal removes the delay.
+func (l Latency) Heal(context.Context) error { return healLinks(l.Proxies) }

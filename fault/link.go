@@ -1,0 +1,25 @@
+package fault
+
+import (
+	"errors"
+
+	"sdchaos/linkproxy"
+)
+
+// The link faults (Blackhole, Reject, Latency) break the client paths to the
+// registry: every client (callers and instances) reaches each etcd member
+// through a linkproxy, and these faults switch the proxies. The members and
+// their peer traffic are untouched. Each heals by letting bytes pass again
+// without added latency.
+
+func eachProxy(ps []*linkproxy.Proxy, f func(*linkproxy.Proxy) error) error {
+	var errs []error
+	for _, p := range ps {
+		errs = append(errs, f(p))
+	}
+	return errors.Join(errs...)
+}
+
+func healLinks(ps []*linkproxy.Proxy) error {
+	return eachProxy(ps, func(p *linkproxy.Proxy) error { p.Delay(0); return p.Heal() })
+}

@@ -1,0 +1,31 @@
+package fault
+
+import (
+	"context"
+
+	"sdchaos/cluster"
+)
+
+// PartitionPeer isolates one etcd member from the others (raft traffic
+// only; clients still reach it) with etcd's CutPeer/MendPeer inside the
+// member processes; see the cluster package for the limits. OneWay cuts only
+// the isolated member's side.
+type PartitionPeer struct {
+	Cluster *cluster.Cluster
+	Node    *cluster.Node
+	OneWay  bool
+}
+
+// Name returns "partition n1 from its peers".
+func (p PartitionPeer) Name() string {
+	if p.OneWay {
+		return "one-way partition " + p.Node.Name + " → peers"
+	}
+	return "partition " + p.Node.Name + " from its peers"
+}
+
+// Inject cuts the member off.
+func (p PartitionPeer) Inject(context.Context) error { return p.Cluster.Isolate(p.Node, p.OneWay) }
+
+// Heal reconnects it.
+func (p PartitionPeer) Heal(context.Context) error { return p.Cluster.Rejoin(p.Node, p.OneWay) }

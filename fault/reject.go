@@ -1,0 +1,27 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+
+	"sdchaos/linkproxy"
+)
+
+// Reject refuses new client connections to the registry and resets the
+// open ones (RST), like a registry whose port is closed.
+type Reject struct {
+	Proxies []*linkproxy.Proxy
+}
+
+// Name returns "reject client links to N etcd members".
+func (r Reject) Name() string {
+	return fmt.Sprintf("reject client links to %d etcd members", len(r.Proxies))
+}
+
+// Inject switches every proxy to reject.
+func (r Reject) Inject(context.Context) error {
+	return eachProxy(r.Proxies, (*linkproxy.Proxy).Reject)
+}
+
+// Heal accepts connections again.
+func (r Reject) Heal(context.Context) error { return healLinks(r.Proxies) }

@@ -1,0 +1,155 @@
+package linkproxy
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// link is one proxied connection: client ↔ proxy ↔ server. The server side
+// is dialled when bytes may first pass, so a connection accepted during a
+// blackhole holds no server connection.
+type link struct {
+	p      *Proxy
+	client net.Conn
+	quit   chan struct{} // closed by close/reset: readers stop queueing
+	mu     sync.Mutex
+	server net.Conn
+	done   bool
+}
+
+// chunk is a piece of the byte stream and when it may be delivered.
+type chunk struct {
+	b  []byte
+	at time.Time
+}
+
+func (l *link) run() {
+	defer l.p.forget(l)
+	defer l.close()
+	up := l.reader(l.client) // client → server, queued from the start
+	select {
+	case <-l.p.gate():
+	case <-l.closed(up):
+		return // the client gave up while the link was blackholed
+	}
+	server, err := net.DialTimeout("tcp", l.p.target, 5*time.Second)
+	if err != nil {
+		reset(l.client)
+		return
+	}
+	if !l.setServer(server) {
+		reset(server)
+		return
+	}
+	down := l.reader(server)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); l.writer(up, server) }()
+	go func() { defer wg.Done(); l.writer(down, l.client) }()
+	wg.Wait()
+}
+
+// queue is one direction's chunks and a channel closed when its reader ends.
+type queue struct {
+	ch  chan chunk
+	eof chan struct{}
+}
+
+// reader reads src into a queue, stamping each chunk with its delivery time.
+func (l *link) reader(src net.Conn) queue {
+	q := queue{ch: make(chan chunk, 64), eof: make(chan struct{})}
+	go func() {
+		defer close(q.ch)
+		defer close(q.eof)
+		for {
+			buf := make([]byte, 32<<10)
+			n, err := src.Read(buf)
+			if n > 0 {
+				select {
+				case q.ch <- chunk{b: buf[:n], at: time.Now().Add(l.p.currentDelay())}:
+				case <-l.quit:
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return q
+}
+
+// closed returns a channel closed when q's reader has ended.
+func (l *link) closed(q queue) <-chan struct{} { return q.eof }
+
+// writer delivers q to dst, each chunk at its time and only while the gate
+// is open. When its source has ended and the link is blackholed, the held
+// bytes are dropped with the connection (its sender is gone).
+func (l *link) writer(q queue, dst net.Conn) {
+	defer l.close()
+	for c := range q.ch {
+		if d := time.Until(c.at); d > 0 {
+			time.Sleep(d)
+		}
+		select {
+		case <-l.p.gate():
+		case <-q.eof:
+			select {
+			case <-l.p.gate():
+			default:
+				return
+			}
+		}
+		if l.isDone() {
+			return
+		}
+		if _, err := dst.Write(c.b); err != nil {
+			return
+		}
+	}
+}
+
+func (l *link) setServer(s net.Conn) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return false
+	}
+	l.server = s
+	return true
+}
+
+func (l *link) isDone() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.done
+}
+
+func (l *link) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.finish()
+	_ = l.client.Close()
+	if l.server != nil {
+		_ = l.server.Close()
+	}
+}
+
+func (l *link) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.finish()
+	reset(l.client)
+	if l.server != nil {
+		reset(l.server)
+	}
+}
+
+// finish marks the link done and stops its readers; l.mu is held.
+func (l *link) finish() {
+	if !l.done {
+		l.done = true
+		close(l.quit)
+	}
+}

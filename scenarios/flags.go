@@ -1,0 +1,87 @@
+package scenarios
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"sdchaos/report"
+)
+
+// NewFlagSet returns a fresh Config of spec and a flag set with the common
+// flags and the scenario's own bound to it (the flag set prints nothing).
+func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
+	cfg := spec.New()
+	common := DefaultCommon()
+	if d, ok := cfg.(Defaulter); ok {
+		d.Defaults(&common)
+	}
+	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Int64Var(&common.Seed, "seed", common.Seed, "seed of the run's random source")
+	fs.DurationVar(&common.Duration, "duration", common.Duration, "length of the measured timeline")
+	fs.IntVar(&common.PortBase, "port-base", common.PortBase, "first loopback port the run may listen on (≥ 9150)")
+	fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
+	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
+	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md and <scenario>.json into this directory")
+	cfg.Flags(fs)
+	return fs, &common, cfg
+}
+
+// nonParams are common flags that are not experiment parameters and stay
+// out of Result.Params.
+var nonParams = []string{"seed", "format", "out", "keep", "port-base"}
+
+func validateCommon(c Common) error {
+	switch {
+	case c.Duration <= 0:
+		return Usagef("--duration (%s) must be positive", c.Duration)
+	case c.PortBase < 9150 || c.PortBase > 65000:
+		return Usagef("--port-base (%d) must be within 9150–65000", c.PortBase)
+	case !slices.Contains(report.Formats, c.Format):
+		return Usagef("--format %q: want one of %s", c.Format, strings.Join(report.Formats, ", "))
+	}
+	return nil
+}
+
+// Parse parses a scenario's command-line args and validates the result. It
+// returns the common flags, the config, and the experiment parameters (flag
+// → value, for Result.Params). -h yields an error wrapping flag.ErrHelp;
+// every other error wraps ErrUsage.
+func Parse(spec Spec, args []string) (*Common, Config, map[string]string, error) {
+	fs, common, cfg := NewFlagSet(spec)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil, nil, err
+		}
+		return nil, nil, nil, Usagef("%s: %v; see 'experiments help %s'", spec.Name, err, spec.Name)
+	}
+	if fs.NArg() > 0 {
+		return nil, nil, nil, Usagef("%s: unexpected argument %q; see 'experiments help %s'", spec.Name, fs.Arg(0), spec.Name)
+	}
+	common.Explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { common.Explicit[f.Name] = true })
+	if d, ok := cfg.(Defaulter); ok && !common.Explicit["duration"] {
+		// A timeline derived from the scenario's own flags follows them.
+		scratch := *common
+		d.Defaults(&scratch)
+		common.Duration = scratch.Duration
+	}
+	if err := validateCommon(*common); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	if err := cfg.Validate(*common); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	params := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(nonParams, f.Name) {
+			params[f.Name] = f.Value.String()
+		}
+	})
+	params["duration"] = common.Duration.String() // it may have been derived
+	return common, cfg, params, nil
+}

@@ -1,0 +1,132 @@
+package storm
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"sdchaos/fakeservice"
+	"sdchaos/report"
+)
+
+// Record is one registry call, with times as offsets from the log's zero.
+type Record struct {
+	Call       fakeservice.Call
+	Start, End time.Duration
+	Outcome    report.Outcome
+}
+
+// Log collects registry calls; safe for concurrent use. Only calls that
+// start at or after the zero are kept once Arm has been called.
+type Log struct {
+	mu    sync.Mutex
+	t0    time.Time
+	armed bool
+	recs  []Record
+}
+
+// Arm sets the zero (the moment the link returns) and starts keeping calls.
+func (l *Log) Arm(t0 time.Time) {
+	l.mu.Lock()
+	l.t0, l.armed, l.recs = t0, true, nil
+	l.mu.Unlock()
+}
+
+// Disarm stops keeping calls.
+func (l *Log) Disarm() {
+	l.mu.Lock()
+	l.armed = false
+	l.mu.Unlock()
+}
+
+// Observe is a fakeservice.Observer.
+func (l *Log) Observe(call fakeservice.Call, start, end time.Time, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.armed || start.Before(l.t0) {
+		return
+	}
+	o := report.OK
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		o = report.Unknown
+	case err != nil:
+		o = report.Fail
+	}
+	l.recs = append(l.recs, Record{Call: call, Start: start.Sub(l.t0), End: end.Sub(l.t0), Outcome: o})
+}
+
+// Records returns the kept calls sorted by start.
+func (l *Log) Records() []Record {
+	l.mu.Lock()
+	out := append([]Record(nil), l.recs...)
+	l.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// Buckets returns, for n buckets of width from zero, how many calls started
+// in each and the most calls in flight at once during each.
+func Buckets(recs []Record, width time.Duration, n int) (started, inflight []int) {
+	started, inflight = make([]int, n), make([]int, n)
+	type ev struct {
+		at    time.Duration
+		delta int
+	}
+	evs := make([]ev, 0, 2*len(recs))
+	for _, r := range recs {
+		if b := int(r.Start / width); b >= 0 && b < n {
+			started[b]++
+		}
+		evs = append(evs, ev{r.Start, +1}, ev{r.End, -1})
+	}
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].at != evs[j].at {
+			return evs[i].at < evs[j].at
+		}
+		return evs[i].delta < evs[j].delta // an end before a start at the same instant
+	})
+	cur, b := 0, 0
+	for _, e := range evs {
+		for b < n && e.at >= time.Duration(b+1)*width {
+			b++
+			if b < n {
+				inflight[b] = cur // carried over from the previous bucket
+			}
+		}
+		cur += e.delta
+		if b < n && cur > inflight[b] {
+			inflight[b] = cur
+		}
+	}
+	for b++; b < n; b++ {
+		inflight[b] = cur
+	}
+	return started, inflight
+}
+
+// Summary condenses the calls of one storm.
+type Summary struct {
+	Calls, Errors, Timeouts int
+	P50ms, P99ms            float64
+}
+
+// Summarize returns the call count, errors (failed calls, timeouts included),
+// timeouts, and p50/p99 latency of all calls.
+func Summarize(recs []Record) Summary {
+	s := Summary{Calls: len(recs)}
+	lat := make([]float64, 0, len(recs))
+	for _, r := range recs {
+		lat = append(lat, report.Ms(r.End-r.Start))
+		if r.Outcome != report.OK {
+			s.Errors++
+		}
+		if r.Outcome == report.Unknown {
+			s.Timeouts++
+		}
+	}
+	s.P50ms, s.P99ms = report.Percentile(lat, 50), report.Percentile(lat, 99)
+	return s
+}
