@@ -26,7 +26,7 @@ type testCluster struct {
 	urls    []string
 }
 
-func startTestCluster(t *testing.T, factor float64, base int) *testCluster {
+func startTestCluster(t *testing.T, factor float64, base int, edit ...func(*Config)) *testCluster {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts server processes")
@@ -38,6 +38,9 @@ func startTestCluster(t *testing.T, factor float64, base int) *testCluster {
 	t.Cleanup(func() { sup.Close() })
 	dir := t.TempDir()
 	tc := &testCluster{scale: NewScale(time.Now(), factor), cfg: DefaultConfig(), alloc: ports.New(base, "--port-base")}
+	for _, e := range edit {
+		e(&tc.cfg)
+	}
 	tc.servers, err = StartCluster(context.Background(), sup, tc.alloc, ClusterSpec{Size: 3, Config: tc.cfg,
 		Scale: tc.scale, Seed: 1, LogDir: dir})
 	if err != nil {
@@ -153,5 +156,40 @@ func TestHeartbeatReRegistersOn404AndStepIsRecorded(t *testing.T) {
 	}
 	if st, _ := tc.servers[0].Stats(); len(st.Peers) != 2 || st.Peers[0].Batches == 0 {
 		t.Fatalf("replication counters of s1: %+v", st.Peers)
+	}
+}
+
+func TestFailedFetchKeepsTheRegistryAndEmptyReplacesIt(t *testing.T) {
+	tc := startTestCluster(t, 10, testPortBase+30, func(c *Config) { c.ResponseCache = false })
+	w := tc.client("w1", false, 0, 1, 2)
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	time.Sleep(tc.scale.Real(2 * time.Second))
+	cfg := ClientConfig{Servers: tc.urls, Config: tc.cfg, Scale: tc.scale, Link: &Link{}}
+	c := NewClient(cfg)
+	if ev := c.Fetch(context.Background()); !ev.OK || len(c.Instances()) != 1 {
+		t.Fatalf("first fetch %+v", ev)
+	}
+	cfg.Link.Block()
+	start := time.Now()
+	ev := c.Fetch(context.Background())
+	took := time.Since(start)
+	connect := tc.scale.RealNet(tc.cfg.ConnectTimeout)
+	if ev.OK || len(ev.Attempts) != 3 || len(c.Instances()) != 1 {
+		t.Fatalf("partitioned fetch %+v kept %d instances; want 3 failed attempts and the old registry", ev, len(c.Instances()))
+	}
+	if took < 3*connect || took > 3*connect+time.Second {
+		t.Errorf("partitioned fetch took %s, want 3 connect timeouts (%s)", took, 3*connect)
+	}
+	cfg.Link.Unblock()
+	for _, s := range tc.servers { // cancel everywhere (each cancel also replicates)
+		if _, err := c.send(context.Background(), "DELETE", s.URL+AppsPath+"/WORKER/w1", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ev := c.Fetch(context.Background()); !ev.OK || len(c.Instances()) != 0 {
+		t.Fatalf("empty fetch %+v left %d instances; an empty answer must replace the registry", ev, len(c.Instances()))
 	}
 }
