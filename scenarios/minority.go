@@ -21,9 +21,11 @@ func init() {
 		Article: "article 47.3",
 		Summary: "2 of 3 etcd members die: what the survivor still serves, and what is left when the majority returns",
 		Help: `Setup: 3 etcd members, --instances instances on leases (--ttl, renewed every --renew). At
---outage-at two members (the survivor is drawn from --seed) are SIGKILLed. On the survivor, each
-with a --op-timeout deadline and at the same moment: a linearizable read, a serializable read of
-/svc/, a put, and a KeepAliveOnce of an instance's lease. After --outage the two members restart on
+--outage-at two members (the survivor is drawn from --seed) are SIGKILLed. Once the survivor
+reports no leader (a leader that lost its quorum keeps renewing leases locally until CheckQuorum
+steps it down, about one election timeout), on the survivor, each with a --op-timeout deadline
+and at the same moment: a linearizable read, a serializable read of /svc/, a put, and a
+KeepAliveOnce of an instance's lease. After --outage the two members restart on
 their data dirs; as soon as a leader exists the instance keys and each lease's remaining TTL are
 read; at --duration (the end of the timeline; by default --outage-at + --outage + 2s) the keys
 are read once more.
@@ -99,6 +101,7 @@ func timed(f func() (int, error)) probe {
 // minorityRun holds what one run measured.
 type minorityRun struct {
 	survivor                      string
+	leaderlessMs                  float64
 	lin, ser, put, keepalive      probe
 	leaderMs                      float64
 	present, endPresent, expected int
@@ -137,9 +140,18 @@ func (s *minority) Run(ctx context.Context, env *Env) (*report.Result, error) {
 	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt)); err != nil {
 		return nil, err
 	}
-	rec.MarkAt(time.Now(), kill.Name())
+	killedAt := time.Now()
+	rec.MarkAt(killedAt, kill.Name())
 	_ = kill.Inject(ctx)
-	env.Printf("SIGKILLed %s; probing survivor %s (deadline %s each)", nodeList(killed), surv.Name, s.OpTimeout)
+	// A leader that lost its quorum still renews leases locally until
+	// CheckQuorum steps it down (about one election timeout): probe once the
+	// survivor knows it has no leader.
+	if err := waitLeaderless(ctx, surv, survCli, 10*time.Second); err != nil {
+		return nil, err
+	}
+	out.leaderlessMs = report.Ms(time.Since(killedAt))
+	env.Printf("SIGKILLed %s; survivor %s without a leader after %.0f ms; probing it (deadline %s each)",
+		nodeList(killed), surv.Name, out.leaderlessMs, s.OpTimeout)
 	s.probe(ctx, survCli, r.group.Instances[0].Lease(), out)
 	if err := clock.SleepUntil(ctx, rec.T0().Add(s.OutageAt+s.Outage)); err != nil {
 		return nil, err
@@ -225,6 +237,23 @@ func (s *minority) recover(ctx context.Context, env *Env, r *rig, cli *clientv3.
 	}
 	env.Printf("majority back: leader %.0f ms after the restart; %d keys, remaining TTLs %v s", out.leaderMs, out.present, out.ttls)
 	return nil
+}
+
+// waitLeaderless waits until member n reports no leader.
+func waitLeaderless(ctx context.Context, n *cluster.Node, cli *clientv3.Client, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		st := n.Status(ctx, cli, 300*time.Millisecond)
+		if st.Err == nil && st.Leader == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("survivor %s still reports a leader %s after losing its peers", n.Name, limit)
+		}
+		if err := clock.SleepUntil(ctx, time.Now().Add(20*time.Millisecond)); err != nil {
+			return err
+		}
+	}
 }
 
 func countKeys(ctx context.Context, cli *clientv3.Client, timeout time.Duration) int {

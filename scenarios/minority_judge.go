@@ -16,6 +16,7 @@ func (s *minority) judge(o *minorityRun) *report.Result {
 		m[name+".ok"], m[name+".ms"] = report.B2F(p.ok), p.ms
 	}
 	m["ser_read.keys"] = float64(o.ser.keys)
+	m["survivor.leaderless_ms"] = o.leaderlessMs
 	m["after.present"] = float64(o.present)
 	m["after.leader_ms"] = o.leaderMs
 	m["end.present"] = float64(o.endPresent)
@@ -53,6 +54,7 @@ func (s *minority) table(o *minorityRun) report.Table {
 	t := report.Table{Title: fmt.Sprintf("On the survivor %s, each with a %s deadline (article 47.3)", o.survivor, s.OpTimeout),
 		Header: []string{"operation", "article", "measured"}}
 	t.Rows = [][]string{
+		{"survivor reports no leader", "—", fmt.Sprintf("%.0f ms after the kill", o.leaderlessMs)},
 		row("linearizable read (default)", "fails: timeout (2002 ms)", o.lin, ""),
 		row("serializable read (local)", "succeeds (1 ms), sees the /svc/ keys (6: 3 + 3 left over)", o.ser, fmt.Sprintf(", sees %d keys", o.ser.keys)),
 		row("write", "fails: timeout (2002 ms)", o.put, ""),
