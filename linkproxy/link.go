@@ -62,12 +62,13 @@ func (l *link) reader(src net.Conn) queue {
 	go func() {
 		defer close(q.ch)
 		defer close(q.eof)
+		buf := make([]byte, 32<<10)
 		for {
-			buf := make([]byte, 32<<10)
 			n, err := src.Read(buf)
 			if n > 0 {
+				b := append([]byte(nil), buf[:n]...) // queued: it needs its own copy
 				select {
-				case q.ch <- chunk{b: buf[:n], at: time.Now().Add(l.p.currentDelay())}:
+				case q.ch <- chunk{b: b, at: time.Now().Add(l.p.currentDelay())}:
 				case <-l.quit:
 					return
 				}
