@@ -189,3 +189,4 @@ func (f *Fleet) Close() {
 		wg.Wait()
 	})
 }
+
