@@ -34,10 +34,9 @@ latency of every re-registration call; errors and timeouts; the time until all N
 again (bounded by --duration, default 60s per phase).
 
 Reproduced when, for every size, the jitter strategy's peak calls per 100 ms is lower than the
-immediate one's and it has no more failed calls (the article: the synchronized storm is what knocks
-the recovering registry over; jittered back-off is the remedy). Whether everyone is back within
---duration, the latencies and the errors are reported as measured: where etcd starts to hurt on
-this machine (whose two cores also run the clients and the proxies).`,
+immediate one's (the article's remedy spreads the storm). Whether everyone is back within
+--duration, the latencies and the errors are reported as measured, not judged: they say where
+etcd starts to hurt on this machine (whose two cores also run the clients and the proxies).`,
 		New: func() Config {
 			return &reregistrationStorm{Sizes: IntList{1000}, TTL: 10 * time.Second, Renew: 3 * time.Second,
 				CallTimeout: 5 * time.Second, Base: time.Second, Cap: 10 * time.Second}

@@ -189,4 +189,3 @@ func (f *Fleet) Close() {
 		wg.Wait()
 	})
 }
-
