@@ -13,9 +13,9 @@ import (
 func (s *reregistrationStorm) judge(rows []stormRow) *report.Result {
 	res := report.NewResult("")
 	t := report.Table{Title: "Re-registration after the registry returns (times from the moment the link heals)",
-		Header: []string{"N", "connections", "strategy", "peak calls/100ms", "peak in flight", "p50 ms", "p99 ms", "errors", "timeouts", "registered again", "all back after"}}
+		Header: []string{"N", "connections", "strategy", "listed at the loss", "left at the heal", "peak calls/100ms", "peak in flight", "p50 ms", "p99 ms", "errors", "timeouts", "registered again", "all back after"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(r.n), strconv.Itoa(r.clients), r.strategy,
+		t.Rows = append(t.Rows, []string{strconv.Itoa(r.n), strconv.Itoa(r.clients), r.strategy, strconv.Itoa(r.keysBefore), strconv.Itoa(r.keysLeft),
 			strconv.Itoa(peak(r.started)), strconv.Itoa(peak(r.flight)), fmt.Sprintf("%.0f", r.summary.P50ms), fmt.Sprintf("%.0f", r.summary.P99ms),
 			strconv.Itoa(r.summary.Errors), strconv.Itoa(r.summary.Timeouts), fmt.Sprintf("%d/%d", r.converged, r.n), fmt.Sprintf("%.2f s", r.convergeS)})
 		s.metrics(res.Metrics, r, r.n == rows[0].n)
@@ -39,6 +39,7 @@ func (s *reregistrationStorm) metrics(m report.Metrics, r stormRow, first bool) 
 		"peak_per_100ms": float64(peak(r.started)), "peak_in_flight": float64(peak(r.flight)),
 		"p50_ms": r.summary.P50ms, "p99_ms": r.summary.P99ms, "errors": float64(r.summary.Errors),
 		"timeouts": float64(r.summary.Timeouts), "converge_s": r.convergeS, "registered": float64(r.converged),
+		"listed_at_loss": float64(r.keysBefore), "left_at_heal": float64(r.keysLeft),
 	}
 	for k, v := range vals {
 		m[fmt.Sprintf("%s.%s@%d", r.strategy, k, r.n)] = v
@@ -72,6 +73,13 @@ func (s *reregistrationStorm) conclude(res *report.Result, imm, jit stormRow) {
 		imm.n, peak(imm.started), imm.summary.P99ms, imm.summary.Errors, imm.converged, imm.n, imm.convergeS,
 		peak(jit.started), jit.summary.P99ms, jit.summary.Errors, jit.converged, jit.n, jit.convergeS))
 	for _, r := range []stormRow{imm, jit} {
+		if r.keysBefore < r.n {
+			res.Conclude(fmt.Sprintf("At N = %d only %d of %d keys were listed when the link was cut (%s phase): the steady renewals alone (%d per %s) already overloaded the registry on this machine.",
+				r.n, r.keysBefore, r.n, r.strategy, r.n, s.Renew))
+		}
+		if r.keysLeft > 0 {
+			res.Conclude(fmt.Sprintf("At N = %d, %d keys were still listed when the link healed (%s phase): the leases did not drain within ttl + %s.", r.n, r.keysLeft, r.strategy, drainAllowance))
+		}
 		if r.converged < r.n {
 			res.Conclude(fmt.Sprintf("At N = %d the %s storm overloaded the registry: only %d of %d were registered again within %s (%d calls timed out). The harness's clients and proxies share this machine's cores with the three members, as the recovering registry shared its CPU with the storm in the incident.",
 				r.n, r.strategy, r.converged, r.n, s.settle, r.summary.Timeouts))
