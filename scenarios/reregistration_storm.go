@@ -166,23 +166,23 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *Env, n int, limi
 	}
 	var rows []stormRow
 	for _, b := range []storm.Backoff{storm.Immediate{}, storm.FullJitter{Base: s.Base, Cap: s.Cap}} {
-		row, err := s.storm(ctx, env, r, fleet, log, direct, b)
+		row, err := s.storm(ctx, env, r, fleet, log, direct, b, n)
 		if err != nil {
 			return nil, err
 		}
-		row.n, row.clients = n, fleet.Clients()
+		row.clients = fleet.Clients()
 		rows = append(rows, row)
 	}
 	return rows, nil
 }
 
 // storm runs one outage and one re-registration with backoff b.
-func (s *reregistrationStorm) storm(ctx context.Context, env *Env, r *rig, fleet *storm.Fleet, log *storm.Log, direct *clientv3.Client, b storm.Backoff) (stormRow, error) {
+func (s *reregistrationStorm) storm(ctx context.Context, env *Env, r *rig, fleet *storm.Fleet, log *storm.Log, direct *clientv3.Client, b storm.Backoff, n int) (stormRow, error) {
 	name := "immediate"
 	if _, ok := b.(storm.FullJitter); ok {
 		name = "jitter"
 	}
-	row := stormRow{strategy: name}
+	row := stormRow{strategy: name, n: n}
 	link := fault.Blackhole{Proxies: r.proxies}
 	row.keysBefore = countPrefix(ctx, direct, stormPrefix)
 	start := time.Now()
@@ -195,8 +195,10 @@ func (s *reregistrationStorm) storm(ctx context.Context, env *Env, r *rig, fleet
 		return row, ctx.Err()
 	}
 	row.expireS = time.Since(start).Seconds()
-	if row.keysLeft > 0 {
-		env.Printf("%s: %d keys still listed %.0f s after the loss; healing anyway", name, row.keysLeft, row.expireS)
+	if row.keysLeft != 0 {
+		env.Printf("%s: %s keys still listed %.0f s after the loss; healing anyway", name, count(row.keysLeft), row.expireS)
+	} else {
+		env.Printf("%s: every lease expired %.1f s after the loss; healing the links", name, row.expireS)
 	}
 	if err := link.Heal(ctx); err != nil {
 		return row, err
@@ -213,8 +215,8 @@ func (s *reregistrationStorm) storm(ctx context.Context, env *Env, r *rig, fleet
 	row.summary = storm.Summarize(recs)
 	row.started, row.flight = storm.Buckets(recs, bucketWidth, bucketCount)
 	row.keysAfter = countPrefix(ctx, direct, stormPrefix)
-	env.Printf("%s: %d registered again in %.2f s after the link returned (leases all gone %.1f s after the loss; %d keys now)",
-		name, row.converged, row.convergeS, row.expireS, row.keysAfter)
+	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned (%s keys listed now)",
+		name, row.converged, row.n, row.convergeS, count(row.keysAfter))
 	return row, nil
 }
 

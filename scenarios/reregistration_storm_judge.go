@@ -15,12 +15,17 @@ func (s *reregistrationStorm) judge(rows []stormRow) *report.Result {
 	t := report.Table{Title: "Re-registration after the registry returns (times from the moment the link heals)",
 		Header: []string{"N", "connections", "strategy", "listed at the loss", "left at the heal", "peak calls/100ms", "peak in flight", "p50 ms", "p99 ms", "errors", "timeouts", "registered again", "all back after"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(r.n), strconv.Itoa(r.clients), r.strategy, strconv.Itoa(r.keysBefore), strconv.Itoa(r.keysLeft),
+		back := fmt.Sprintf("%.2f s", r.convergeS)
+		if r.converged < r.n {
+			back = fmt.Sprintf("not within %s", s.settle)
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(r.n), strconv.Itoa(r.clients), r.strategy, count(r.keysBefore), count(r.keysLeft),
 			strconv.Itoa(peak(r.started)), strconv.Itoa(peak(r.flight)), fmt.Sprintf("%.0f", r.summary.P50ms), fmt.Sprintf("%.0f", r.summary.P99ms),
-			strconv.Itoa(r.summary.Errors), strconv.Itoa(r.summary.Timeouts), fmt.Sprintf("%d/%d", r.converged, r.n), fmt.Sprintf("%.2f s", r.convergeS)})
+			strconv.Itoa(r.summary.Errors), strconv.Itoa(r.summary.Timeouts), fmt.Sprintf("%d/%d", r.converged, r.n), back})
 		s.metrics(res.Metrics, r, r.n == rows[0].n)
 	}
 	t.Notes = []string{storm.Immediate{}.String(), storm.FullJitter{Base: s.Base, Cap: s.Cap}.String(),
+		"? = the registry did not answer the count (5 s deadline)",
 		"a re-registration is two calls (grant, put); latencies are per call; errors include timeouts"}
 	res.AddTable(t)
 	res.AddTable(s.bucketsTable(rows))
@@ -73,12 +78,12 @@ func (s *reregistrationStorm) conclude(res *report.Result, imm, jit stormRow) {
 		imm.n, peak(imm.started), imm.summary.P99ms, imm.summary.Errors, imm.converged, imm.n, imm.convergeS,
 		peak(jit.started), jit.summary.P99ms, jit.summary.Errors, jit.converged, jit.n, jit.convergeS))
 	for _, r := range []stormRow{imm, jit} {
-		if r.keysBefore < r.n {
+		if r.keysBefore >= 0 && r.keysBefore < r.n {
 			res.Conclude(fmt.Sprintf("At N = %d only %d of %d keys were listed when the link was cut (%s phase): the steady renewals alone (%d per %s) already overloaded the registry on this machine.",
 				r.n, r.keysBefore, r.n, r.strategy, r.n, s.Renew))
 		}
-		if r.keysLeft > 0 {
-			res.Conclude(fmt.Sprintf("At N = %d, %d keys were still listed when the link healed (%s phase): the leases did not drain within ttl + %s.", r.n, r.keysLeft, r.strategy, drainAllowance))
+		if r.keysLeft != 0 {
+			res.Conclude(fmt.Sprintf("At N = %d, %s keys were still listed when the link healed (%s phase): the leases did not drain within ttl + %s.", r.n, count(r.keysLeft), r.strategy, drainAllowance))
 		}
 		if r.converged < r.n {
 			res.Conclude(fmt.Sprintf("At N = %d the %s storm overloaded the registry: only %d of %d were registered again within %s (%d calls timed out). The harness's clients and proxies share this machine's cores with the three members, as the recovering registry shared its CPU with the storm in the incident.",
@@ -107,6 +112,14 @@ func hurt(imm, jit stormRow) string {
 		parts = append(parts, fmt.Sprintf("p99 latency %.0f× the jittered one", imm.summary.P99ms/jit.summary.P99ms))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// count prints a key count, "?" when the registry did not answer.
+func count(n int) string {
+	if n < 0 {
+		return "?"
+	}
+	return strconv.Itoa(n)
 }
 
 func peak(xs []int) int {
