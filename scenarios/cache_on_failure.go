@@ -26,29 +26,24 @@ Reproduced when: keep has rate ok / 0 fail in every second; clear is all ok befo
 fails first no later than refresh + refresh-timeout (+ one send interval) after it, and never
 succeeds again (the bound has 50 ms of slack for timer and scheduling delays). Article: keep 40/0 every second, clear 1/39 at s2 then 0/40.`,
 		New: func() Config {
-			return &cacheOnFailure{svc: defaultServiceParams(), call: defaultCallerParams(), OutageAt: 2 * time.Second}
+			return &cacheOnFailure{trafficParams: defaultTrafficParams(), OutageAt: 2 * time.Second}
 		},
 	})
 }
 
 // cacheOnFailure is article 47.1.
 type cacheOnFailure struct {
-	svc      serviceParams
-	call     callerParams
+	trafficParams
 	OutageAt time.Duration
 }
 
 func (s *cacheOnFailure) Flags(fs *flag.FlagSet) {
-	s.svc.bind(fs)
-	s.call.bind(fs)
+	s.trafficParams.bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 }
 
 func (s *cacheOnFailure) Validate(c Common) error {
-	if err := s.svc.validate(); err != nil {
-		return err
-	}
-	if err := s.call.validate(); err != nil {
+	if err := s.trafficParams.validate(); err != nil {
 		return err
 	}
 	if s.OutageAt <= 0 || s.OutageAt >= c.Duration {

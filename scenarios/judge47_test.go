@@ -27,7 +27,7 @@ func synth(callers []string, rate int, d time.Duration, fail func(caller string,
 }
 
 func TestCacheOnFailureJudge(t *testing.T) {
-	s := &cacheOnFailure{svc: defaultServiceParams(), call: defaultCallerParams(), OutageAt: 2 * time.Second}
+	s := &cacheOnFailure{trafficParams: defaultTrafficParams(), OutageAt: 2 * time.Second}
 	marks := []report.Mark{{At: 2 * time.Second, Label: "SIGKILL etcd n1,n2,n3"}}
 	tests := []struct {
 		name       string
@@ -56,7 +56,7 @@ func TestCacheOnFailureJudge(t *testing.T) {
 }
 
 func TestPassiveEjectionJudge(t *testing.T) {
-	s := &passiveEjection{svc: defaultServiceParams(), call: defaultCallerParams(), OutageAt: time.Second,
+	s := &passiveEjection{trafficParams: defaultTrafficParams(), OutageAt: time.Second,
 		CrashAt: 4 * time.Second, Eject: 30 * time.Second}
 	marks := []report.Mark{{At: time.Second, Label: "SIGKILL etcd n1,n2,n3"}, {At: 4 * time.Second, Label: "crash instance j2"}}
 	third := func(at time.Duration) bool { return at >= 4*time.Second && int(at/(25*time.Millisecond))%3 == 1 }

@@ -84,7 +84,7 @@ func TestReregistrationStormSmall(t *testing.T) {
 // TestRegistryJitterJudgeEmptyWindow: keep's failures after the jitter are
 // judged against the time its own refreshes saw the registry empty.
 func TestRegistryJitterJudgeEmptyWindow(t *testing.T) {
-	s := &registryJitter{svc: defaultServiceParams(), call: defaultCallerParams(), JitterAt: 2 * time.Second, Jitter: 4 * time.Second, After: 4 * time.Second}
+	s := &registryJitter{trafficParams: defaultTrafficParams(), JitterAt: 2 * time.Second, Jitter: 4 * time.Second, After: 4 * time.Second}
 	marks := []report.Mark{{At: 2 * time.Second, Label: "blackhole client links"}, {At: 6 * time.Second, Label: "healed: blackhole client links"}}
 	refresh := func(at time.Duration, listed string) report.Op {
 		return report.Op{Caller: "keep/refresh", Scheduled: at, End: at + 10*time.Millisecond, Target: listed}

@@ -83,3 +83,25 @@ func (p callerParams) config(name string, phase time.Duration, pol caller.Policy
 func (p callerParams) phase(env *Env) time.Duration {
 	return time.Duration(env.Rand.Int64N(int64(p.Refresh)))
 }
+
+// trafficParams are the flags of the experiments with instances and callers.
+type trafficParams struct {
+	svc  serviceParams
+	call callerParams
+}
+
+func defaultTrafficParams() trafficParams {
+	return trafficParams{svc: defaultServiceParams(), call: defaultCallerParams()}
+}
+
+func (p *trafficParams) bind(fs *flag.FlagSet) {
+	p.svc.bind(fs)
+	p.call.bind(fs)
+}
+
+func (p trafficParams) validate() error {
+	if err := p.svc.validate(); err != nil {
+		return err
+	}
+	return p.call.validate()
+}

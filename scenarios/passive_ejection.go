@@ -27,7 +27,7 @@ requests (rounded down or up; 13–14 at 40/s), and rate × (duration − crash-
 total within ±25 % (article 80 of 400); eject fails at most 2 per ejection period after the
 crash (article 1 of 400); neither fails before the crash.`,
 		New: func() Config {
-			return &passiveEjection{svc: defaultServiceParams(), call: defaultCallerParams(),
+			return &passiveEjection{trafficParams: defaultTrafficParams(),
 				OutageAt: time.Second, CrashAt: 4 * time.Second, Eject: 30 * time.Second}
 		},
 	})
@@ -35,25 +35,20 @@ crash (article 1 of 400); neither fails before the crash.`,
 
 // passiveEjection is article 47.2.
 type passiveEjection struct {
-	svc               serviceParams
-	call              callerParams
+	trafficParams
 	OutageAt, CrashAt time.Duration
 	Eject             time.Duration
 }
 
 func (s *passiveEjection) Flags(fs *flag.FlagSet) {
-	s.svc.bind(fs)
-	s.call.bind(fs)
+	s.trafficParams.bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 	fs.DurationVar(&s.CrashAt, "crash-at", s.CrashAt, "when one instance crashes")
 	fs.DurationVar(&s.Eject, "eject", s.Eject, "how long the eject caller skips an instance after a failed call")
 }
 
 func (s *passiveEjection) Validate(c Common) error {
-	if err := s.svc.validate(); err != nil {
-		return err
-	}
-	if err := s.call.validate(); err != nil {
+	if err := s.trafficParams.validate(); err != nil {
 		return err
 	}
 	switch {

@@ -34,7 +34,7 @@ when its refreshes saw the registry empty (measured), and not otherwise; every c
 the last second (clients recover by themselves). The timeline is --jitter-at + --jitter + --after
 unless --duration is given.`,
 		New: func() Config {
-			return &registryJitter{svc: defaultServiceParams(), call: defaultCallerParams(),
+			return &registryJitter{trafficParams: defaultTrafficParams(),
 				JitterAt: 2 * time.Second, Jitter: 18 * time.Second, After: 7 * time.Second}
 		},
 	})
@@ -42,8 +42,7 @@ unless --duration is given.`,
 
 // registryJitter is the Nacos article's incident.
 type registryJitter struct {
-	svc                     serviceParams
-	call                    callerParams
+	trafficParams
 	JitterAt, Jitter, After time.Duration
 }
 
@@ -61,18 +60,14 @@ var jitterCallers = []struct {
 func (s *registryJitter) Defaults(c *Common) { c.Duration = s.JitterAt + s.Jitter + s.After }
 
 func (s *registryJitter) Flags(fs *flag.FlagSet) {
-	s.svc.bind(fs)
-	s.call.bind(fs)
+	s.trafficParams.bind(fs)
 	fs.DurationVar(&s.JitterAt, "jitter-at", s.JitterAt, "when every client loses the registry")
 	fs.DurationVar(&s.Jitter, "jitter", s.Jitter, "how long the client links are blackholed")
 	fs.DurationVar(&s.After, "after", s.After, "observation after the links heal")
 }
 
 func (s *registryJitter) Validate(c Common) error {
-	if err := s.svc.validate(); err != nil {
-		return err
-	}
-	if err := s.call.validate(); err != nil {
+	if err := s.trafficParams.validate(); err != nil {
 		return err
 	}
 	switch {

@@ -28,7 +28,7 @@ Both keep a list on a failed refresh.
 Reproduced when: before fails nothing; nosnap fails every request from its start until the
 registry is back, and is all ok in the last second; snap fails nothing.`,
 		New: func() Config {
-			return &snapshotAtStart{svc: defaultServiceParams(), call: defaultCallerParams(),
+			return &snapshotAtStart{trafficParams: defaultTrafficParams(),
 				OutageAt: 2 * time.Second, Outage: 6 * time.Second, RestartAt: 4 * time.Second}
 		},
 	})
@@ -36,26 +36,21 @@ registry is back, and is all ok in the last second; snap fails nothing.`,
 
 // snapshotAtStart is the Nacos article's load-cache-at-start remedy.
 type snapshotAtStart struct {
-	svc                         serviceParams
-	call                        callerParams
+	trafficParams
 	OutageAt, Outage, RestartAt time.Duration
 }
 
 func (s *snapshotAtStart) Defaults(c *Common) { c.Duration = 12 * time.Second }
 
 func (s *snapshotAtStart) Flags(fs *flag.FlagSet) {
-	s.svc.bind(fs)
-	s.call.bind(fs)
+	s.trafficParams.bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when every client link to the registry is blackholed")
 	fs.DurationVar(&s.Outage, "outage", s.Outage, "how long the registry stays unreachable")
 	fs.DurationVar(&s.RestartAt, "restart-at", s.RestartAt, "when the caller restarts (inside the outage)")
 }
 
 func (s *snapshotAtStart) Validate(c Common) error {
-	if err := s.svc.validate(); err != nil {
-		return err
-	}
-	if err := s.call.validate(); err != nil {
+	if err := s.trafficParams.validate(); err != nil {
 		return err
 	}
 	back := s.OutageAt + s.Outage
