@@ -28,12 +28,6 @@ func Register(name string, fn Main) {
 	commands[name] = fn
 }
 
-// IsChild reports whether os.Args names a registered hidden sub-command.
-func IsChild() bool {
-	_, ok := lookup()
-	return ok
-}
-
 func lookup() (Main, bool) {
 	if len(os.Args) < 2 {
 		return nil, false

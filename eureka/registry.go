@@ -157,14 +157,6 @@ func (r *Registry) Lookup(app, id string) (Instance, bool) {
 	return l.inst, true
 }
 
-// Current returns every registered instance, sorted by key, bypassing the
-// response cache.
-func (r *Registry) Current() []Instance {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.currentLocked()
-}
-
 func (r *Registry) currentLocked() []Instance {
 	out := make([]Instance, 0, len(r.leases))
 	for _, l := range r.leases {

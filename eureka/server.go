@@ -48,9 +48,6 @@ func NewServer(name string, cfg Config, scale Scale, clk clock.Clock, peerURLs [
 	return s
 }
 
-// Registry returns the server's registry.
-func (s *Server) Registry() *Registry { return s.reg }
-
 // SetDelay makes every request (clients' and peers') wait d of model time
 // before it is handled: latency added on this server.
 func (s *Server) SetDelay(d time.Duration) { s.delay.Store(int64(d)) }

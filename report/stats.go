@@ -48,6 +48,3 @@ func MinMax(xs []float64) (lo, hi float64) {
 
 // Ms converts a duration to float milliseconds.
 func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// Sec converts a duration to float seconds.
-func Sec(d time.Duration) float64 { return d.Seconds() }
