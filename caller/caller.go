@@ -147,6 +147,10 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 	if err := clock.SleepUntil(ctx, rec.T0().Add(c.cfg.Start)); err != nil {
 		return err
 	}
+	if c.cfg.Start > 0 {
+		rec.Event(time.Now(), report.Event{Kind: report.CallerStart, Phase: report.Once, Targets: []string{c.cfg.Name},
+			Label: "caller " + c.cfg.Name + " starts"})
+	}
 	if c.cfg.LoadSnapshot {
 		c.restore()
 	}
@@ -163,6 +167,10 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 		go func() { defer wg.Done(); c.call(ctx, k, due) }()
 	})
 	stopRefresh()
+	if c.cfg.Stop > 0 && err == nil {
+		rec.Event(rec.T0().Add(d), report.Event{Kind: report.CallerStop, Phase: report.Once, Targets: []string{c.cfg.Name},
+			Label: "caller " + c.cfg.Name + " stops"})
+	}
 	wg.Wait()
 	return err
 }
@@ -196,9 +204,9 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 	}
 	c.apply(eps, err)
 	op := report.Op{Caller: c.cfg.Name + RefreshSuffix, Seq: k, Scheduled: c.rec.Offset(due),
-		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: report.OK, Target: fmt.Sprintf("%d listed", len(eps))}
+		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: report.OK, Count: len(eps)}
 	if err != nil {
-		op.Outcome, op.Err, op.Target = Classify(err), err.Error(), ""
+		op.Outcome, op.Err, op.Count = Classify(err), err.Error(), 0
 	}
 	c.rec.Add(op)
 }

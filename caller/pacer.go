@@ -69,3 +69,14 @@ func (s Schedule) PaceFrom(ctx context.Context, from, d time.Duration, send func
 	}
 	return nil
 }
+
+// PerSecondDue returns how many sends a schedule at rate puts in each of
+// the first secs seconds.
+func PerSecondDue(rate float64, secs int) []int {
+	s := Schedule{T0: time.Unix(0, 0), Rate: rate}
+	out := make([]int, secs)
+	for i := range out {
+		out[i] = s.Count(time.Duration(i+1)*time.Second) - s.Count(time.Duration(i)*time.Second)
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"sdchaos/linkproxy"
+	"sdchaos/report"
 )
 
 // Blackhole holds back every byte on the client links (connections stay
@@ -14,9 +15,11 @@ type Blackhole struct {
 	Proxies []*linkproxy.Proxy
 }
 
-// Name returns "blackhole client links to N etcd members".
-func (b Blackhole) Name() string {
-	return fmt.Sprintf("blackhole client links to %d etcd members", len(b.Proxies))
+// Describe returns the blackhole event on the proxies' targets
+// ("blackhole client links to 3 etcd members").
+func (b Blackhole) Describe() report.Event {
+	return report.Event{Kind: report.BlackholeLinks, Targets: targets(b.Proxies),
+		Label: fmt.Sprintf("blackhole client links to %d etcd members", len(b.Proxies))}
 }
 
 // Inject blackholes every proxy.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"sdchaos/fakeservice"
+	"sdchaos/report"
 )
 
 // CrashInstance makes a service instance stop answering at once
@@ -12,8 +13,10 @@ type CrashInstance struct {
 	Instance *fakeservice.Instance
 }
 
-// Name returns "crash instance j1".
-func (c CrashInstance) Name() string { return "crash instance " + c.Instance.ID }
+// Describe returns the crash-instance event ("crash instance j1").
+func (c CrashInstance) Describe() report.Event {
+	return report.Event{Kind: report.CrashInstance, Targets: []string{c.Instance.ID}, Label: "crash instance " + c.Instance.ID}
+}
 
 // Inject crashes the instance.
 func (c CrashInstance) Inject(context.Context) error {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/report"
 )
 
 // EurekaClockStep steps one server's wall clock by Step (model time): lease
@@ -16,9 +17,10 @@ type EurekaClockStep struct {
 	Step   time.Duration
 }
 
-// Name returns "clock of eureka s1 steps 2m0s" (forward; "-2m0s" backward).
-func (c EurekaClockStep) Name() string {
-	return fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name, c.Step)
+// Describe returns the step-eureka-clock event ("clock of eureka s1 steps 2m0s").
+func (c EurekaClockStep) Describe() report.Event {
+	return report.Event{Kind: report.StepEurekaClock, Targets: []string{c.Server.Name},
+		Label: fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name, c.Step)}
 }
 
 // Inject steps the clock.

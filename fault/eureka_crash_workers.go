@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sdchaos/eureka"
+	"sdchaos/report"
 )
 
 // CrashEurekaWorkers makes workers die at once: their ports refuse
@@ -15,16 +16,18 @@ type CrashEurekaWorkers struct {
 	Workers []*eureka.Worker
 }
 
-// Name returns "crash worker w03" or "crash 10 workers (w03,w07,…)".
-func (c CrashEurekaWorkers) Name() string {
+// Describe returns the crash-eureka-workers event ("crash worker w03",
+// "crash 10 workers (w03,w07,…)").
+func (c CrashEurekaWorkers) Describe() report.Event {
 	ids := make([]string, len(c.Workers))
 	for i, w := range c.Workers {
 		ids[i] = w.ID
 	}
+	label := fmt.Sprintf("crash %d workers (%s)", len(ids), strings.Join(ids, ","))
 	if len(ids) == 1 {
-		return "crash worker " + ids[0]
+		label = "crash worker " + ids[0]
 	}
-	return fmt.Sprintf("crash %d workers (%s)", len(ids), strings.Join(ids, ","))
+	return report.Event{Kind: report.CrashEurekaWorkers, Targets: ids, Label: label}
 }
 
 // Inject crashes every worker.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"sdchaos/eureka"
+	"sdchaos/report"
 )
 
 // KillEurekaServer SIGKILLs one Eureka server process (kill -9: its
@@ -12,8 +13,10 @@ type KillEurekaServer struct {
 	Server *eureka.ServerProc
 }
 
-// Name returns "SIGKILL eureka s1".
-func (k KillEurekaServer) Name() string { return "SIGKILL eureka " + k.Server.Name }
+// Describe returns the kill-eureka-server event ("SIGKILL eureka s1").
+func (k KillEurekaServer) Describe() report.Event {
+	return report.Event{Kind: report.KillEurekaServer, Targets: []string{k.Server.Name}, Label: "SIGKILL eureka " + k.Server.Name}
+}
 
 // Inject kills the server and waits until it is gone.
 func (k KillEurekaServer) Inject(context.Context) error {

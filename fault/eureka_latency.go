@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/report"
 )
 
 // EurekaLatency adds Delay (model time) before every request the servers
@@ -18,13 +19,14 @@ type EurekaLatency struct {
 	Delay   time.Duration
 }
 
-// Name returns "+200ms latency on eureka s2,s3".
-func (l EurekaLatency) Name() string {
+// Describe returns the delay-eureka-servers event ("+200ms latency on eureka s2,s3").
+func (l EurekaLatency) Describe() report.Event {
 	names := make([]string, len(l.Servers))
 	for i, s := range l.Servers {
 		names[i] = s.Name
 	}
-	return fmt.Sprintf("+%s latency on eureka %s", l.Delay, strings.Join(names, ","))
+	return report.Event{Kind: report.DelayEurekaServers, Targets: names,
+		Label: fmt.Sprintf("+%s latency on eureka %s", l.Delay, strings.Join(names, ","))}
 }
 
 // Inject sets the delay on every server.

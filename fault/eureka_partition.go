@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"sdchaos/eureka"
+	"sdchaos/report"
 )
 
 // PartitionEurekaClients cuts a group of clients off every Eureka server
@@ -18,8 +19,11 @@ type PartitionEurekaClients struct {
 	Who string
 }
 
-// Name returns "partition 50 workers | eureka servers".
-func (p PartitionEurekaClients) Name() string { return "partition " + p.Who + " | eureka servers" }
+// Describe returns the partition-eureka-clients event on the group
+// ("partition 'on' workers | eureka servers").
+func (p PartitionEurekaClients) Describe() report.Event {
+	return report.Event{Kind: report.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers"}
+}
 
 // Inject cuts the link.
 func (p PartitionEurekaClients) Inject(context.Context) error {

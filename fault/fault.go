@@ -1,6 +1,7 @@
 // Package fault holds the faults an experiment injects, one per file, each a
-// small value with Name and Inject (and Heal when it can be undone), and the
-// timeline that fires them at fixed offsets from the run's time zero.
+// small value with Describe and Inject (and Heal when it can be undone), and
+// the timeline that fires them — and the run's probes — at fixed offsets
+// from the run's time zero, recording each as a typed event.
 package fault
 
 import (
@@ -11,12 +12,14 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"sdchaos/clock"
+	"sdchaos/report"
 )
 
 // Fault is one injectable failure.
 type Fault interface {
-	// Name describes the fault for tables ("SIGKILL n1,n2,n3").
-	Name() string
+	// Describe returns the event the fault records: its kind, targets and
+	// label (the timeline sets the time and the phase).
+	Describe() report.Event
 	// Inject starts the fault.
 	Inject(ctx context.Context) error
 }
@@ -28,64 +31,136 @@ type Healer interface {
 	Heal(ctx context.Context) error
 }
 
-// Step fires Fault at At after time zero and, if For > 0, heals it at At+For
-// (the fault must then be a Healer).
+// Probe is a measurement the timeline runs at its time: it records its
+// operations into the recorder (as ops) and returns an error only when the
+// harness itself failed (an operation that fails is a result, not an error).
+type Probe interface {
+	// Describe returns the probe's event (kind report.Probe).
+	Describe() report.Event
+	// Run performs the probe.
+	Run(ctx context.Context, rec *report.Recorder) error
+}
+
+// ProbeFunc is a Probe made of an event and a function.
+type ProbeFunc struct {
+	Event report.Event
+	Func  func(ctx context.Context, rec *report.Recorder) error
+}
+
+// Describe returns p.Event.
+func (p ProbeFunc) Describe() report.Event { return p.Event }
+
+// Run calls p.Func.
+func (p ProbeFunc) Run(ctx context.Context, rec *report.Recorder) error { return p.Func(ctx, rec) }
+
+// Step fires Fault (or runs Probe) at At after time zero and, if For > 0,
+// heals the fault at At+For (the fault must then be a Healer).
 type Step struct {
 	At, For time.Duration
 	Fault   Fault
+	Probe   Probe
 }
 
-// Timeline is the fault schedule of one run.
+// Timeline is the fault and probe schedule of one run.
 type Timeline []Step
 
-// Validate checks that every healed step's fault can heal.
+// Validate checks that every step has exactly one of Fault and Probe, and
+// that every healed step's fault can heal.
 func (tl Timeline) Validate() error {
 	for _, s := range tl {
+		if (s.Fault == nil) == (s.Probe == nil) {
+			return fmt.Errorf("step at %s: want exactly one of a fault and a probe", s.At)
+		}
+		label := s.label()
 		if _, ok := s.Fault.(Healer); s.For > 0 && !ok {
-			return fmt.Errorf("fault %q cannot be healed but has a duration (%s)", s.Fault.Name(), s.For)
+			return fmt.Errorf("fault %q cannot be healed but has a duration (%s)", label, s.For)
 		}
 		if s.At < 0 || s.For < 0 {
-			return fmt.Errorf("fault %q at %s for %s: negative time", s.Fault.Name(), s.At, s.For)
+			return fmt.Errorf("step %q at %s for %s: negative time", label, s.At, s.For)
 		}
 	}
 	return nil
 }
 
-// Mark is called with the moment a fault was injected or healed and a label.
-type Mark func(at time.Time, label string)
+func (s Step) label() string {
+	if s.Probe != nil {
+		return s.Probe.Describe().Label
+	}
+	return s.Fault.Describe().Label
+}
 
 // Run fires every step on time (concurrently, so a slow heal does not delay
-// another step) and returns the first error, wrapped with the step.
-func (tl Timeline) Run(ctx context.Context, t0 time.Time, mark Mark) error {
+// another step), records an event for each injection, heal and probe, and
+// returns the first error, wrapped with the step. A fault whose heal time
+// the run does not reach (the run was cancelled) is healed anyway before Run
+// returns.
+func (tl Timeline) Run(ctx context.Context, rec *report.Recorder) error {
 	if err := tl.Validate(); err != nil {
 		return err
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	for _, s := range tl {
-		g.Go(func() error { return s.run(ctx, t0, mark) })
+		g.Go(func() error { return s.run(ctx, rec) })
 	}
 	return g.Wait()
 }
 
-func (s Step) run(ctx context.Context, t0 time.Time, mark Mark) error {
-	if err := clock.SleepUntil(ctx, t0.Add(s.At)); err != nil {
+// healGrace bounds a heal that runs after the run was cancelled.
+const healGrace = 5 * time.Second
+
+func (s Step) run(ctx context.Context, rec *report.Recorder) error {
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.At)); err != nil {
 		return nil // the run ended first
+	}
+	if s.Probe != nil {
+		rec.Event(time.Now(), with(s.Probe.Describe(), report.Once))
+		if err := s.Probe.Run(ctx, rec); err != nil {
+			return fmt.Errorf("probe %s: %w", s.label(), err)
+		}
+		return nil
 	}
 	at := time.Now()
 	if err := s.Fault.Inject(ctx); err != nil {
-		return fmt.Errorf("injecting %s: %w", s.Fault.Name(), err)
+		return fmt.Errorf("injecting %s: %w", s.label(), err)
 	}
-	mark(at, s.Fault.Name())
+	rec.Event(at, with(s.Fault.Describe(), report.Inject))
 	if s.For <= 0 {
 		return nil
 	}
-	if err := clock.SleepUntil(ctx, t0.Add(s.At+s.For)); err != nil {
+	h := s.Fault.(Healer)
+	if err := clock.SleepUntil(ctx, rec.T0().Add(s.At+s.For)); err != nil {
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), healGrace)
+		defer cancel()
+		_ = h.Heal(hctx) // the run is over; leave nothing in place
 		return nil
 	}
 	at = time.Now()
-	if err := s.Fault.(Healer).Heal(ctx); err != nil {
-		return fmt.Errorf("healing %s: %w", s.Fault.Name(), err)
+	if err := h.Heal(ctx); err != nil {
+		return fmt.Errorf("healing %s: %w", s.label(), err)
 	}
-	mark(at, "healed: "+s.Fault.Name())
+	rec.Event(at, with(s.Fault.Describe(), report.Heal))
 	return nil
+}
+
+func with(e report.Event, p report.Phase) report.Event {
+	e.Phase = p
+	if p == report.Heal {
+		e.Label = "healed: " + e.Label
+	}
+	return e
+}
+
+// Describe returns a one-line description of the timeline for progress output.
+func (tl Timeline) Describe() string {
+	out := ""
+	for i, st := range tl {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s at %s", st.label(), st.At)
+		if st.For > 0 {
+			out += " for " + st.For.String()
+		}
+	}
+	return out
 }

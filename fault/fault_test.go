@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"sdchaos/report"
 )
 
 type fakeFault struct {
@@ -16,7 +18,9 @@ type fakeFault struct {
 	failInj bool
 }
 
-func (f *fakeFault) Name() string { return f.name }
+func (f *fakeFault) Describe() report.Event {
+	return report.Event{Kind: report.CrashInstance, Targets: []string{f.name}, Label: f.name}
+}
 func (f *fakeFault) Inject(context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -39,16 +43,16 @@ func (h healing) Heal(context.Context) error {
 func TestTimelineFiresOnTimeAndMarks(t *testing.T) {
 	a, b := &fakeFault{name: "a"}, &fakeFault{name: "b"}
 	tl := Timeline{{At: 30 * time.Millisecond, For: 40 * time.Millisecond, Fault: healing{a}}, {At: 10 * time.Millisecond, Fault: b}}
-	t0 := time.Now()
-	var mu sync.Mutex
-	marks := map[string]time.Duration{}
-	err := tl.Run(context.Background(), t0, func(at time.Time, label string) {
-		mu.Lock()
-		marks[label] = at.Sub(t0)
-		mu.Unlock()
-	})
-	if err != nil {
+	rec := report.NewRecorder(time.Now())
+	if err := tl.Run(context.Background(), rec); err != nil {
 		t.Fatal(err)
+	}
+	marks := map[string]time.Duration{}
+	for _, e := range rec.Events() {
+		marks[e.Label] = e.At
+	}
+	if heal, ok := rec.Events().First(report.CrashInstance, report.Heal); !ok || heal.Targets[0] != "a" {
+		t.Errorf("no typed heal event of a: %+v", rec.Events())
 	}
 	want := map[string]time.Duration{"a": 30 * time.Millisecond, "healed: a": 70 * time.Millisecond, "b": 10 * time.Millisecond}
 	for label, at := range want {
@@ -70,11 +74,12 @@ func TestTimelineValidationAndErrors(t *testing.T) {
 	}{
 		{"duration on a fault that cannot heal", Timeline{{At: 0, For: time.Second, Fault: &fakeFault{name: "x"}}}, "cannot be healed"},
 		{"negative time", Timeline{{At: -time.Second, Fault: &fakeFault{name: "x"}}}, "negative"},
+		{"neither fault nor probe", Timeline{{At: 0}}, "exactly one"},
 		{"inject fails", Timeline{{Fault: &fakeFault{name: "x", failInj: true}}}, "injecting x: boom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.tl.Run(context.Background(), time.Now(), func(time.Time, string) {})
+			err := tc.tl.Run(context.Background(), report.NewRecorder(time.Now()))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -86,10 +91,33 @@ func TestTimelineStopsWithContext(t *testing.T) {
 	f := &fakeFault{name: "late"}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := (Timeline{{At: time.Hour, Fault: f}}).Run(ctx, time.Now(), func(time.Time, string) {}); err != nil {
+	if err := (Timeline{{At: time.Hour, Fault: f}}).Run(ctx, report.NewRecorder(time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.events) != 0 {
 		t.Fatal("a step fired after the context ended")
+	}
+}
+
+func TestTimelineRunsProbesAndHealsOnCancel(t *testing.T) {
+	f := healing{&fakeFault{name: "held"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	probed := make(chan struct{})
+	probe := ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "look"}, Func: func(context.Context, *report.Recorder) error {
+		close(probed)
+		cancel() // the run ends while the fault is still in place
+		return nil
+	}}
+	rec := report.NewRecorder(time.Now())
+	tl := Timeline{{At: 0, For: time.Hour, Fault: f}, {At: 20 * time.Millisecond, Probe: probe}}
+	if err := tl.Run(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	<-probed
+	if _, ok := rec.Events().First(report.Probe, report.Once); !ok {
+		t.Error("probe step recorded no event")
+	}
+	if strings.Join(f.events, ",") != "inject,heal" {
+		t.Errorf("a fault left in place when the run was cancelled: %v", f.events)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sdchaos/cluster"
+	"sdchaos/report"
 )
 
 // KillNodes SIGKILLs etcd members; Heal restarts them on their data dirs
@@ -14,8 +15,10 @@ type KillNodes struct {
 	Nodes []*cluster.Node
 }
 
-// Name returns "SIGKILL etcd n1,n2".
-func (k KillNodes) Name() string { return "SIGKILL etcd " + nodeNames(k.Nodes) }
+// Describe returns the kill-members event on the members ("SIGKILL etcd n1,n2").
+func (k KillNodes) Describe() report.Event {
+	return report.Event{Kind: report.KillMembers, Targets: nodeNames(k.Nodes), Label: "SIGKILL etcd " + strings.Join(nodeNames(k.Nodes), ",")}
+}
 
 // Inject kills the members (concurrently, so they die within microseconds of each other).
 func (k KillNodes) Inject(context.Context) error {
@@ -39,10 +42,10 @@ func (k KillNodes) Heal(ctx context.Context) error {
 	return nil
 }
 
-func nodeNames(ns []*cluster.Node) string {
+func nodeNames(ns []*cluster.Node) []string {
 	names := make([]string, len(ns))
 	for i, n := range ns {
 		names[i] = n.Name
 	}
-	return strings.Join(names, ",")
+	return names
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/linkproxy"
+	"sdchaos/report"
 )
 
 // Latency adds Delay to each direction of every client link to the registry.
@@ -14,9 +15,10 @@ type Latency struct {
 	Delay   time.Duration
 }
 
-// Name returns "+200ms latency on client links to N etcd members".
-func (l Latency) Name() string {
-	return fmt.Sprintf("+%s latency on client links to %d etcd members", l.Delay, len(l.Proxies))
+// Describe returns the delay event ("+200ms latency on client links to 3 etcd members").
+func (l Latency) Describe() report.Event {
+	return report.Event{Kind: report.DelayLinks, Targets: targets(l.Proxies),
+		Label: fmt.Sprintf("+%s latency on client links to %d etcd members", l.Delay, len(l.Proxies))}
 }
 
 // Inject sets the delay on every proxy.

@@ -20,6 +20,15 @@ func eachProxy(ps []*linkproxy.Proxy, f func(*linkproxy.Proxy) error) error {
 	return errors.Join(errs...)
 }
 
+// targets returns the addresses the proxies forward to.
+func targets(ps []*linkproxy.Proxy) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Target()
+	}
+	return out
+}
+
 func healLinks(ps []*linkproxy.Proxy) error {
 	return eachProxy(ps, func(p *linkproxy.Proxy) error { p.Delay(0); return p.Heal() })
 }

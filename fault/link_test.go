@@ -81,7 +81,7 @@ func TestLinkFaults(t *testing.T) {
 			x.Proxies = []*linkproxy.Proxy{p}
 			f = x
 		}
-		t.Run(f.Name(), func(t *testing.T) {
+		t.Run(f.Describe().Label, func(t *testing.T) {
 			if err := f.Inject(ctx); err != nil {
 				t.Fatal(err)
 			}

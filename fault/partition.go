@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"sdchaos/cluster"
+	"sdchaos/report"
 )
 
 // PartitionPeer isolates one etcd member from the others (raft traffic
@@ -16,12 +17,14 @@ type PartitionPeer struct {
 	OneWay  bool
 }
 
-// Name returns "partition n1 from its peers".
-func (p PartitionPeer) Name() string {
+// Describe returns the partition-member event on the isolated member
+// ("partition n1 from its peers").
+func (p PartitionPeer) Describe() report.Event {
+	label := "partition " + p.Node.Name + " from its peers"
 	if p.OneWay {
-		return "one-way partition " + p.Node.Name + " → peers"
+		label = "one-way partition " + p.Node.Name + " → peers"
 	}
-	return "partition " + p.Node.Name + " from its peers"
+	return report.Event{Kind: report.PartitionMember, Targets: []string{p.Node.Name}, Label: label}
 }
 
 // Inject cuts the member off.

@@ -3,7 +3,10 @@ package fault
 import (
 	"context"
 
+	"strings"
+
 	"sdchaos/cluster"
+	"sdchaos/report"
 )
 
 // PauseNodes freezes etcd members with SIGSTOP (the process keeps its
@@ -12,8 +15,10 @@ type PauseNodes struct {
 	Nodes []*cluster.Node
 }
 
-// Name returns "SIGSTOP etcd n1".
-func (p PauseNodes) Name() string { return "SIGSTOP etcd " + nodeNames(p.Nodes) }
+// Describe returns the pause-members event ("SIGSTOP etcd n1").
+func (p PauseNodes) Describe() report.Event {
+	return report.Event{Kind: report.PauseMembers, Targets: nodeNames(p.Nodes), Label: "SIGSTOP etcd " + strings.Join(nodeNames(p.Nodes), ",")}
+}
 
 // Inject freezes the members.
 func (p PauseNodes) Inject(context.Context) error {

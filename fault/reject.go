@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"sdchaos/linkproxy"
+	"sdchaos/report"
 )
 
 // Reject refuses new client connections to the registry and resets the
@@ -13,9 +14,10 @@ type Reject struct {
 	Proxies []*linkproxy.Proxy
 }
 
-// Name returns "reject client links to N etcd members".
-func (r Reject) Name() string {
-	return fmt.Sprintf("reject client links to %d etcd members", len(r.Proxies))
+// Describe returns the reject event ("reject client links to 3 etcd members").
+func (r Reject) Describe() report.Event {
+	return report.Event{Kind: report.RejectLinks, Targets: targets(r.Proxies),
+		Label: fmt.Sprintf("reject client links to %d etcd members", len(r.Proxies))}
 }
 
 // Inject switches every proxy to reject.

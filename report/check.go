@@ -7,6 +7,261 @@ import (
 	"strings"
 )
 
+// Verdict is the outcome of one check, or of a whole run.
+type Verdict string
+
+const (
+	// Reproduced: our measurement is inside the band the parameters and the
+	// real system's rules predict, and the article's figure agrees with it.
+	Reproduced Verdict = "reproduced"
+	// Differs: our measurement is inside the band, but the article's figure
+	// is not; the check names the cause (a source rule, a client behaviour).
+	Differs Verdict = "differs"
+	// Outside: our measurement is outside the band — a regression.
+	Outside Verdict = "outside"
+	// Invalid: the run could not judge the check (nothing to measure, a
+	// fault that did not take effect); never a pass or a fail.
+	Invalid Verdict = "invalid"
+)
+
+// Claim is what the article says for a check: its words and, where it
+// gives one, its figure as a number or a range in the check's unit.
+type Claim struct {
+	Text     string
+	Lo, Hi   float64
+	HasValue bool
+}
+
+// Says is a qualitative claim (no figure): it never contradicts a band.
+func Says(text string) Claim { return Claim{Text: text} }
+
+// SaysValue is a claim with one figure.
+func SaysValue(text string, v float64) Claim {
+	return Claim{Text: text, Lo: v, Hi: v, HasValue: true}
+}
+
+// SaysRange is a claim with a range of figures ("about 15–30 s").
+func SaysRange(text string, lo, hi float64) Claim {
+	return Claim{Text: text, Lo: lo, Hi: hi, HasValue: true}
+}
+
+// OnlyIf keeps the claim's figure when applies (the run has the article's
+// setup for this figure); otherwise only its words are kept, marked as the
+// article's setup, so a figure measured under other parameters is never
+// judged against it.
+func (c Claim) OnlyIf(applies bool) Claim {
+	if applies || !c.HasValue {
+		return c
+	}
+	return Says(c.Text + " (article's setup)")
+}
+
+// SaysYes and SaysNo are claims for yes/no checks (1 and 0).
+func SaysYes(text string) Claim { return SaysValue(text, 1) }
+
+// SaysNo is the claim "no" (0) for a yes/no check.
+func SaysNo(text string) Claim { return SaysValue(text, 0) }
+
+// Expect is a check before its measurement: the name, the band with its
+// unit and basis, the article's claim, and the cause to report when the
+// article's figure lies outside the band. Build one with Band, AtMost,
+// AtLeast, Exactly, Yes or No, refine it with Says, From and Because, and
+// turn it into a Check with Judge.
+type Expect struct {
+	Name   string
+	Unit   string
+	Lo, Hi float64
+	// Basis says where the band comes from (parameters, source rules).
+	Basis string
+	Claim Claim
+	// Cause explains a claim outside the band; required for Differs.
+	Cause string
+	// words are the texts of 1 and 0 for a yes/no check.
+	words *[2]string
+	// digits, when ≥ 0, formats numbers with that many decimals.
+	digits int
+}
+
+// Band expects lo ≤ measured ≤ hi (unit appended to numbers: "ms", " s", "").
+func Band(name string, lo, hi float64, unit string) Expect {
+	return Expect{Name: name, Unit: unit, Lo: lo, Hi: hi, digits: -1}
+}
+
+// AtMost expects measured ≤ hi.
+func AtMost(name string, hi float64, unit string) Expect {
+	return Band(name, math.Inf(-1), hi, unit)
+}
+
+// AtLeast expects measured ≥ lo.
+func AtLeast(name string, lo float64, unit string) Expect {
+	return Band(name, lo, math.Inf(1), unit)
+}
+
+// Exactly expects measured == v.
+func Exactly(name string, v float64, unit string) Expect { return Band(name, v, v, unit) }
+
+// Yes expects a yes/no observation to be yes (1); yes and no are the words
+// printed for 1 and 0 ("succeeds", "fails").
+func Yes(name, yes, no string) Expect {
+	e := Band(name, 1, 1, "")
+	e.words = &[2]string{yes, no}
+	return e
+}
+
+// No expects a yes/no observation to be no (0).
+func No(name, yes, no string) Expect {
+	e := Yes(name, yes, no)
+	e.Lo, e.Hi = 0, 0
+	return e
+}
+
+// Says sets the article's claim.
+func (e Expect) Says(c Claim) Expect { e.Claim = c; return e }
+
+// From sets the basis of the band.
+func (e Expect) From(basis string) Expect { e.Basis = basis; return e }
+
+// Because sets the cause reported when the article's figure is outside the band.
+func (e Expect) Because(cause string) Expect { e.Cause = cause; return e }
+
+// Digits formats the numbers of the check with d decimals.
+func (e Expect) Digits(d int) Expect { e.digits = d; return e }
+
+// InBand reports whether v lies in the band (NaN never does).
+func (e Expect) InBand(v float64) bool { return v >= e.Lo && v <= e.Hi }
+
+// claimInBand reports whether the claim's whole range lies in the band.
+func (e Expect) claimInBand() bool {
+	return !e.Claim.HasValue || (e.InBand(e.Claim.Lo) && e.InBand(e.Claim.Hi))
+}
+
+// Judge measures: the check's verdict follows from the band and the claim.
+func (e Expect) Judge(measured float64) Check {
+	return e.JudgeText(measured, e.format(measured))
+}
+
+// JudgeBool measures a yes/no observation.
+func (e Expect) JudgeBool(b bool) Check { return e.Judge(B2F(b)) }
+
+// JudgeText measures, with text shown instead of the number (a detail
+// such as "s3: 17/23"); the number is still what is judged.
+func (e Expect) JudgeText(measured float64, text string) Check {
+	c := e.base()
+	c.Measured, c.MeasuredText = Number(measured), text
+	c.Pass = e.InBand(measured)
+	switch {
+	case !c.Pass:
+		c.Verdict = Outside
+	case !e.claimInBand():
+		c.Verdict, c.Cause = Differs, e.Cause
+		if c.Cause == "" {
+			c.Cause = "no cause given"
+		}
+	default:
+		c.Verdict = Reproduced
+	}
+	return c
+}
+
+// Invalid returns the check as invalid: the run could not measure it (why
+// says what was missing).
+func (e Expect) Invalid(why string) Check {
+	c := e.base()
+	c.Measured, c.MeasuredText, c.Verdict, c.Cause = Number(math.NaN()), "—", Invalid, why
+	return c
+}
+
+func (e Expect) base() Check {
+	c := Check{Name: e.Name, Article: e.Claim.Text, Band: e.bandText(), BandLo: Number(e.Lo), BandHi: Number(e.Hi),
+		Unit: strings.TrimSpace(e.Unit), Basis: e.Basis}
+	if e.Claim.HasValue {
+		lo, hi := e.Claim.Lo, e.Claim.Hi
+		c.ArticleLo, c.ArticleHi = &lo, &hi
+	}
+	if c.Article == "" {
+		c.Article = "—"
+	}
+	return c
+}
+
+func (e Expect) format(v float64) string {
+	if e.words != nil && (v == 0 || v == 1) {
+		return e.words[1-int(v)]
+	}
+	if math.IsNaN(v) {
+		return "—"
+	}
+	if e.digits >= 0 {
+		return strconv.FormatFloat(v, 'f', e.digits, 64) + e.Unit
+	}
+	return Num(v) + e.Unit
+}
+
+func (e Expect) bandText() string {
+	switch {
+	case e.words != nil && e.Lo == e.Hi:
+		return e.format(e.Lo)
+	case e.Lo == e.Hi:
+		return "= " + e.format(e.Lo)
+	case math.IsInf(e.Lo, -1) && math.IsInf(e.Hi, 1):
+		return "any"
+	case math.IsInf(e.Lo, -1):
+		return "≤ " + e.format(e.Hi)
+	case math.IsInf(e.Hi, 1):
+		return "≥ " + e.format(e.Lo)
+	}
+	return fmt.Sprintf("%s–%s", strings.TrimSuffix(e.format(e.Lo), e.Unit), e.format(e.Hi))
+}
+
+// Check is one headline comparison, judged: the article's claim (words and
+// figure), our measurement (number and text), the band that the parameters
+// and the real system's rules predict (numbers and text, with its basis),
+// and the verdict with its cause.
+type Check struct {
+	Name         string   `json:"name"`
+	Article      string   `json:"article"`
+	ArticleLo    *float64 `json:"article_lo,omitempty"`
+	ArticleHi    *float64 `json:"article_hi,omitempty"`
+	Measured     Number   `json:"measured"`
+	MeasuredText string   `json:"measured_text"`
+	Band         string   `json:"band"`
+	BandLo       Number   `json:"band_lo"`
+	BandHi       Number   `json:"band_hi"`
+	Unit         string   `json:"unit,omitempty"`
+	Basis        string   `json:"basis,omitempty"`
+	Verdict      Verdict  `json:"verdict"`
+	Cause        string   `json:"cause,omitempty"`
+	// Pass is true when the measurement is inside the band (reproduced or differs).
+	Pass bool `json:"pass"`
+}
+
+// Number is a float64 that encodes NaN and ±Inf as JSON null (an unbounded
+// band edge, a missing measurement).
+type Number float64
+
+// MarshalJSON encodes the number, or null when it is not finite.
+func (n Number) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return []byte(strconv.FormatFloat(f, 'g', -1, 64)), nil
+}
+
+// UnmarshalJSON decodes a number; null becomes NaN.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Number(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("number %s: %w", b, err)
+	}
+	*n = Number(f)
+	return nil
+}
+
 // Num formats a number compactly: integers without decimals, others with at
 // most 3 decimals and no trailing zeros.
 func Num(v float64) string {
@@ -16,62 +271,6 @@ func Num(v float64) string {
 	s := strconv.FormatFloat(v, 'f', 3, 64)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
-}
-
-// Between checks lo ≤ measured ≤ hi. unit is appended to numbers ("ms", "s", "").
-func Between(name, article string, measured, lo, hi float64, unit string) Check {
-	return Check{
-		Name:     name,
-		Article:  article,
-		Measured: Num(measured) + unit,
-		Band:     fmt.Sprintf("%s–%s%s", Num(lo), Num(hi), unit),
-		Pass:     measured >= lo && measured <= hi,
-	}
-}
-
-// AtMost checks measured ≤ hi.
-func AtMost(name, article string, measured, hi float64, unit string) Check {
-	return Check{
-		Name:     name,
-		Article:  article,
-		Measured: Num(measured) + unit,
-		Band:     "≤ " + Num(hi) + unit,
-		Pass:     measured <= hi,
-	}
-}
-
-// AtLeast checks measured ≥ lo.
-func AtLeast(name, article string, measured, lo float64, unit string) Check {
-	return Check{
-		Name:     name,
-		Article:  article,
-		Measured: Num(measured) + unit,
-		Band:     "≥ " + Num(lo) + unit,
-		Pass:     measured >= lo,
-	}
-}
-
-// Equal checks measured == want.
-func Equal(name, article string, measured, want float64, unit string) Check {
-	return Check{
-		Name:     name,
-		Article:  article,
-		Measured: Num(measured) + unit,
-		Band:     "= " + Num(want) + unit,
-		Pass:     measured == want,
-	}
-}
-
-// Bool checks a yes/no observation; yes and no are the words to print
-// ("fails"/"succeeds", "present"/"missing").
-func Bool(name, article string, measured, want bool, yes, no string) Check {
-	word := func(b bool) string {
-		if b {
-			return yes
-		}
-		return no
-	}
-	return Check{Name: name, Article: article, Measured: word(measured), Band: word(want), Pass: measured == want}
 }
 
 // B2F converts a bool to 1 or 0, for metrics.

@@ -49,18 +49,25 @@ type Op struct {
 	Start     time.Duration `json:"start_ns"`
 	End       time.Duration `json:"end_ns"`
 	Target    string        `json:"target,omitempty"`
-	Outcome   Outcome       `json:"outcome"`
-	Err       string        `json:"err,omitempty"`
+	// Value is what the call returned where that matters to a judge (a
+	// read's value); Count is how many items it returned (instances listed,
+	// keys counted, a lease's remaining seconds).
+	Value   string  `json:"value,omitempty"`
+	Count   int     `json:"count,omitempty"`
+	Outcome Outcome `json:"outcome"`
+	Err     string  `json:"err,omitempty"`
 }
 
 // Latency returns End - Start.
 func (o Op) Latency() time.Duration { return o.End - o.Start }
 
-// Mark is a fault event on the run's timeline (offset from time zero).
-type Mark struct {
-	At    time.Duration `json:"at_ns"`
-	Label string        `json:"label"`
+// UnmarshalText decodes "ok", "fail" or "unknown".
+func (o *Outcome) UnmarshalText(b []byte) error {
+	for _, v := range []Outcome{OK, Fail, Unknown} {
+		if v.String() == string(b) {
+			*o = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown outcome %q", b)
 }
-
-// Second returns the 0-based second the mark falls in.
-func (m Mark) Second() int { return int(m.At / time.Second) }

@@ -77,15 +77,17 @@ type Row struct {
 
 // SecondsTable builds the article-style table: one row per caller, one column
 // per second with "ok/fail" cells, and a total column. A column whose second
-// holds a fault mark gets a "*" in its header and a note naming the faults.
-func SecondsTable(title string, rows []Row, series map[string]Series, marks []Mark) Table {
+// holds an event gets a "*" in its header and a note naming the faults.
+func SecondsTable(title string, rows []Row, series map[string]Series, events Events) Table {
 	seconds := 0
 	for _, r := range rows {
 		seconds = max(seconds, len(series[r.Key].OK))
 	}
 	marked := map[int][]string{}
-	for _, m := range marks {
-		marked[m.Second()] = append(marked[m.Second()], m.Label)
+	for _, e := range events {
+		if e.Second() < seconds {
+			marked[e.Second()] = append(marked[e.Second()], e.Label)
+		}
 	}
 	header := []string{"caller"}
 	for i := 0; i < seconds; i++ {

@@ -1,19 +1,22 @@
 package report
 
 import (
+	"encoding/json"
+	"fmt"
 	"sort"
 	"sync"
 	"time"
 )
 
-// Recorder collects ops and fault marks of one run against a shared time
-// zero. Callers only append; tables are built from Ops and Marks afterwards.
+// Recorder collects the ops and typed events of one run against a shared
+// time zero. Callers only append; tables are built from Ops and Events
+// afterwards.
 // Safe for concurrent use.
 type Recorder struct {
-	t0    time.Time
-	mu    sync.Mutex
-	ops   []Op
-	marks []Mark
+	t0     time.Time
+	mu     sync.Mutex
+	ops    []Op
+	events Events
 }
 
 // NewRecorder returns a recorder whose time zero is t0.
@@ -32,10 +35,11 @@ func (r *Recorder) Add(op Op) {
 	r.mu.Unlock()
 }
 
-// MarkAt records a fault mark at time t.
-func (r *Recorder) MarkAt(t time.Time, label string) {
+// Event records e at time t (e.At is set from t).
+func (r *Recorder) Event(t time.Time, e Event) {
+	e.At = r.Offset(t)
 	r.mu.Lock()
-	r.marks = append(r.marks, Mark{At: r.Offset(t), Label: label})
+	r.events = append(r.events, e)
 	r.mu.Unlock()
 }
 
@@ -48,10 +52,10 @@ func (r *Recorder) Ops() []Op {
 	return out
 }
 
-// Marks returns a copy of the marks sorted by time.
-func (r *Recorder) Marks() []Mark {
+// Events returns a copy of the events sorted by time.
+func (r *Recorder) Events() Events {
 	r.mu.Lock()
-	out := append([]Mark(nil), r.marks...)
+	out := append(Events(nil), r.events...)
 	r.mu.Unlock()
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out
@@ -68,12 +72,38 @@ func Filter(ops []Op, caller string) []Op {
 	return out
 }
 
-// MarkNamed returns the first mark whose label starts with prefix.
-func MarkNamed(marks []Mark, prefix string) (Mark, bool) {
-	for _, m := range marks {
-		if len(m.Label) >= len(prefix) && m.Label[:len(prefix)] == prefix {
-			return m, true
-		}
-	}
-	return Mark{}, false
+// History is what one run recorded: its ops and typed events. Judges are
+// pure functions of a History (and the scenario's parameters).
+type History struct {
+	Ops    []Op   `json:"ops"`
+	Events Events `json:"events"`
+	// Timeline is the length of the run's measured timeline.
+	Timeline time.Duration `json:"timeline_ns"`
+	// Data holds what a scenario measured beyond ops and events (server
+	// histories, simulation counts), as the scenario's own JSON.
+	Data json.RawMessage `json:"data,omitempty"`
 }
+
+// SetData stores v (a scenario's typed record) as the history's Data.
+func (h *History) SetData(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding the run's data: %w", err)
+	}
+	h.Data = b
+	return nil
+}
+
+// DataInto decodes the history's Data into v.
+func (h *History) DataInto(v any) error {
+	if len(h.Data) == 0 {
+		return fmt.Errorf("the history holds no data")
+	}
+	if err := json.Unmarshal(h.Data, v); err != nil {
+		return fmt.Errorf("decoding the run's data: %w", err)
+	}
+	return nil
+}
+
+// History returns a copy of what was recorded so far.
+func (r *Recorder) History() History { return History{Ops: r.Ops(), Events: r.Events()} }

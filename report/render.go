@@ -48,7 +48,7 @@ func renderText(w io.Writer, r *Result, md bool) error {
 	for _, c := range r.Conclusion {
 		p.line(c)
 	}
-	p.line(verdictLine(r))
+	p.line(VerdictLine(r))
 	if r.WallSeconds > 0 && r.TimelineSeconds > 0 {
 		p.line(fmt.Sprintf("wall time %.1f s for a %.1f s timeline (%.2f×)",
 			r.WallSeconds, r.TimelineSeconds, r.WallSeconds/r.TimelineSeconds))
@@ -58,27 +58,49 @@ func renderText(w io.Writer, r *Result, md bool) error {
 	return p.err
 }
 
-func verdictLine(r *Result) string {
-	passed := len(r.Checks) - len(r.Failed())
-	if r.Reproduced {
-		return fmt.Sprintf("REPRODUCED: %d/%d checks inside their bands", passed, len(r.Checks))
+// VerdictLine is the report's last line: the run's verdict and which
+// checks are reproduced, differ from the article, are outside or invalid.
+func VerdictLine(r *Result) string {
+	counts := fmt.Sprintf("%d reproduced, %d differ from the article, %d outside, %d invalid (of %d checks)",
+		len(r.With(Reproduced)), len(r.With(Differs)), len(r.With(Outside)), len(r.With(Invalid)), len(r.Checks))
+	switch r.Verdict {
+	case Invalid:
+		return "INVALID: the run cannot judge — " + counts + "; invalid: " + names(r.With(Invalid))
+	case Outside:
+		return "NOT REPRODUCED: " + counts + "; outside: " + names(r.With(Outside))
+	case Differs:
+		return "REPRODUCED, ARTICLE DIFFERS: " + counts + "; differ: " + names(r.With(Differs))
 	}
-	names := make([]string, 0, len(r.Failed()))
-	for _, c := range r.Failed() {
-		names = append(names, c.Name)
+	return "REPRODUCED: " + counts
+}
+
+func names(cs []Check) string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
 	}
-	return fmt.Sprintf("NOT REPRODUCED: %d/%d checks inside their bands; outside: %s",
-		passed, len(r.Checks), strings.Join(names, ", "))
+	return strings.Join(out, "; ")
+}
+
+// verdictWord is the verdict as shown in the checks table.
+func verdictWord(v Verdict) string {
+	if v == Reproduced {
+		return string(v)
+	}
+	return strings.ToUpper(string(v))
 }
 
 func checksTable(cs []Check) Table {
 	t := Table{Title: "Checks", Header: []string{"check", "article", "measured", "band", "verdict"}}
+	n := 0
 	for _, c := range cs {
-		v := "ok"
-		if !c.Pass {
-			v = "OUTSIDE"
+		v := verdictWord(c.Verdict)
+		if c.Cause != "" {
+			n++
+			v += fmt.Sprintf(" [%d]", n)
+			t.Notes = append(t.Notes, fmt.Sprintf("[%d] %s: %s", n, c.Name, c.Cause))
 		}
-		t.Rows = append(t.Rows, []string{c.Name, c.Article, c.Measured, c.Band, v})
+		t.Rows = append(t.Rows, []string{c.Name, c.Article, c.MeasuredText, c.Band, v})
 	}
 	return t
 }

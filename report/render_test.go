@@ -21,10 +21,10 @@ func sampleResult() *Result {
 	}
 	r.Series = PerSecond(ops, []string{"keep", "clear"}, 2)
 	r.AddTable(SecondsTable("per second", []Row{{"keep", "(a) keep"}, {"clear", "(b) clear"}}, r.Series,
-		[]Mark{{At: 1500 * time.Millisecond, Label: "kill all"}}))
+		Events{{At: 1500 * time.Millisecond, Kind: KillMembers, Phase: Inject, Label: "kill all"}}))
 	r.Metrics["x"] = 1.5
 	r.Metrics["nan"] = math.NaN()
-	r.AddCheck(Between("x in band", "2", 1.5, 1, 2, "s"))
+	r.AddCheck(Band("x in band", 1, 2, " s").Says(SaysValue("2.5 s", 2.5)).Because("a cause").Judge(1.5))
 	r.Conclude("fine")
 	r.Finish()
 	return r
@@ -44,7 +44,7 @@ func TestRenderFormats(t *testing.T) {
 			}
 		}
 		if f != "json" {
-			for _, want := range []string{"s1*", "1/0", "0/1", "REPRODUCED", "* s1: kill all"} {
+			for _, want := range []string{"s1*", "1/0", "0/1", "REPRODUCED, ARTICLE DIFFERS", "* s1: kill all", "DIFFERS [1]", "[1] x in band: a cause"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("%s output lacks %q:\n%s", f, want, out)
 				}
@@ -65,13 +65,23 @@ func TestJSONContract(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"scenario", "seed", "params", "tables", "series", "metrics", "checks", "reproduced"} {
+	for _, k := range []string{"scenario", "seed", "params", "tables", "series", "metrics", "checks", "reproduced", "verdict", "marks"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
 	if m["metrics"].(map[string]any)["nan"] != nil {
 		t.Error("NaN metric not encoded as null")
+	}
+	check := m["checks"].([]any)[0].(map[string]any)
+	want := map[string]any{"measured": 1.5, "band_lo": 1.0, "band_hi": 2.0, "unit": "s", "verdict": "differs", "article_lo": 2.5}
+	for k, v := range want {
+		if check[k] != v {
+			t.Errorf("check JSON %s = %v, want %v", k, check[k], v)
+		}
+	}
+	if m["verdict"] != "differs" || m["reproduced"] != true {
+		t.Errorf("run verdict %v reproduced %v", m["verdict"], m["reproduced"])
 	}
 	series := m["series"].(map[string]any)["clear"].(map[string]any)
 	if got := series["fail"].([]any)[1].(float64); got != 1 {

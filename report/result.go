@@ -23,16 +23,6 @@ type Series struct {
 	Unknown []int `json:"unknown,omitempty"`
 }
 
-// Check is one headline comparison: the article's figure, ours, the band
-// that counts as reproduced, and whether ours is inside it.
-type Check struct {
-	Name     string `json:"name"`
-	Article  string `json:"article"`
-	Measured string `json:"measured"`
-	Band     string `json:"band"`
-	Pass     bool   `json:"pass"`
-}
-
 // Metrics is a flat name → number map. Non-finite values are encoded as
 // JSON null.
 type Metrics map[string]float64
@@ -64,17 +54,24 @@ func (m Metrics) Names() []string {
 // Result is everything a scenario run produced; it is the JSON contract read
 // by CI and other tools (keep the field names stable).
 type Result struct {
-	Scenario   string            `json:"scenario"`
-	Title      string            `json:"title"`
-	Seed       int64             `json:"seed"`
-	Params     map[string]string `json:"params"`
-	Tables     []Table           `json:"tables"`
-	Series     map[string]Series `json:"series,omitempty"`
-	Metrics    Metrics           `json:"metrics"`
-	Checks     []Check           `json:"checks"`
-	Reproduced bool              `json:"reproduced"`
-	Conclusion []string          `json:"conclusion"`
-	Marks      []Mark            `json:"marks,omitempty"`
+	Scenario string            `json:"scenario"`
+	Title    string            `json:"title"`
+	Seed     int64             `json:"seed"`
+	Params   map[string]string `json:"params"`
+	Tables   []Table           `json:"tables"`
+	Series   map[string]Series `json:"series"`
+	Metrics  Metrics           `json:"metrics"`
+	Checks   []Check           `json:"checks"`
+	// Verdict is the run's: invalid if a check is invalid (or there is
+	// none), else outside if one is outside, else differs if one differs,
+	// else reproduced.
+	Verdict Verdict `json:"verdict"`
+	// Reproduced is true when the verdict is reproduced or differs (every
+	// measurement inside its band).
+	Reproduced bool     `json:"reproduced"`
+	Conclusion []string `json:"conclusion"`
+	// Events are the run's typed fault and probe events (JSON "marks").
+	Events Events `json:"marks"`
 	// TimelineSeconds is the length of the experiment's own timeline (the
 	// part the article describes); WallSeconds is the measured wall time of
 	// the whole run including cluster start and teardown.
@@ -84,36 +81,57 @@ type Result struct {
 
 // NewResult returns an empty result for scenario name with maps allocated.
 func NewResult(name string) *Result {
-	return &Result{Scenario: name, Params: map[string]string{}, Metrics: Metrics{}}
+	return &Result{Scenario: name, Params: map[string]string{}, Metrics: Metrics{}, Series: map[string]Series{},
+		Events: Events{}}
 }
 
 // AddTable appends a table.
 func (r *Result) AddTable(t Table) { r.Tables = append(r.Tables, t) }
 
-// AddCheck appends a check.
+// AddCheck appends checks.
 func (r *Result) AddCheck(c ...Check) { r.Checks = append(r.Checks, c...) }
 
 // Conclude appends one sentence of conclusion.
 func (r *Result) Conclude(s string) { r.Conclusion = append(r.Conclusion, s) }
 
-// Finish sets Reproduced: true when there is at least one check and every
-// check passed.
+// Finish sets Verdict and Reproduced from the checks.
 func (r *Result) Finish() {
-	r.Reproduced = len(r.Checks) > 0
-	for _, c := range r.Checks {
-		if !c.Pass {
-			r.Reproduced = false
-		}
+	r.Verdict = RunVerdict(r.Checks)
+	r.Reproduced = r.Verdict == Reproduced || r.Verdict == Differs
+	if r.Series == nil {
+		r.Series = map[string]Series{}
+	}
+	if r.Events == nil {
+		r.Events = Events{}
 	}
 }
 
-// Failed returns the checks that did not pass.
-func (r *Result) Failed() []Check {
+// RunVerdict combines check verdicts: invalid beats outside beats differs
+// beats reproduced; no check at all is invalid.
+func RunVerdict(cs []Check) Verdict {
+	if len(cs) == 0 {
+		return Invalid
+	}
+	rank := map[Verdict]int{Reproduced: 0, Differs: 1, Outside: 2, Invalid: 3}
+	v := Reproduced
+	for _, c := range cs {
+		if rank[c.Verdict] > rank[v] {
+			v = c.Verdict
+		}
+	}
+	return v
+}
+
+// With returns the checks whose verdict is v.
+func (r *Result) With(v Verdict) []Check {
 	var out []Check
 	for _, c := range r.Checks {
-		if !c.Pass {
+		if c.Verdict == v {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// Failed returns the checks outside their band.
+func (r *Result) Failed() []Check { return r.With(Outside) }

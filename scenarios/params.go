@@ -8,100 +8,130 @@ import (
 	"sdchaos/fakeservice"
 )
 
-// serviceParams are the flags of the fake service instances.
-type serviceParams struct {
+// ServiceParams are the flags of the fake service instances.
+type ServiceParams struct {
 	Instances  int
 	TTL, Renew time.Duration
 }
 
-func defaultServiceParams() serviceParams {
+// DefaultServiceParams returns the article's instances: 3, ttl 20 s, renewed every 2 s.
+func DefaultServiceParams() ServiceParams {
 	d := fakeservice.DefaultConfig()
-	return serviceParams{Instances: 3, TTL: d.TTL, Renew: d.Renew}
+	return ServiceParams{Instances: 3, TTL: d.TTL, Renew: d.Renew}
 }
 
-func (p *serviceParams) bind(fs *flag.FlagSet) {
+// Bind binds --instances, --ttl and --renew.
+func (p *ServiceParams) Bind(fs *flag.FlagSet) {
 	fs.IntVar(&p.Instances, "instances", p.Instances, "number of fake service instances")
 	fs.DurationVar(&p.TTL, "ttl", p.TTL, "lease ttl of each instance (whole seconds, ≥ 2s)")
 	fs.DurationVar(&p.Renew, "renew", p.Renew, "lease renewal interval (KeepAliveOnce on a ticker)")
 }
 
-func (p serviceParams) config() fakeservice.Config {
+// Config returns the instances' configuration.
+func (p ServiceParams) Config() fakeservice.Config {
 	c := fakeservice.DefaultConfig()
 	c.TTL, c.Renew = p.TTL, p.Renew
 	return c
 }
 
-func (p serviceParams) validate() error {
+// Validate quotes an impossible value.
+func (p ServiceParams) Validate() error {
 	if p.Instances < 1 || p.Instances > 100 {
 		return Usagef("--instances (%d) must be within 1–100", p.Instances)
 	}
-	if err := p.config().Validate(); err != nil {
+	if err := p.Config().Validate(); err != nil {
 		return Usagef("%v (--ttl %s, --renew %s)", err, p.TTL, p.Renew)
 	}
 	return nil
 }
 
-// callerParams are the flags of the callers.
-type callerParams struct {
+// BindRate binds --rate to p: calls (or tasks) per second, open loop.
+func BindRate(fs *flag.FlagSet, p *float64, what string) {
+	fs.Float64Var(p, "rate", *p, what+" per second (open loop, evenly spaced)")
+}
+
+// ValidateRate requires 0 < rate ≤ most.
+func ValidateRate(rate, most float64) error {
+	if rate <= 0 || rate > most {
+		return Usagef("--rate (%g) must be within (0, %g]", rate, most)
+	}
+	return nil
+}
+
+// CallerParams are the flags of the callers.
+type CallerParams struct {
 	Rate                    float64
 	Refresh, RefreshTimeout time.Duration
 	CallTimeout             time.Duration
+	// FailFast makes a refresh fail on the first refused connection (the
+	// etcd JSON gateway over HTTP, trying the members in turn, as the
+	// article's client did) instead of waiting out --refresh-timeout as the
+	// gRPC client does while it retries.
+	FailFast bool
 }
 
-func defaultCallerParams() callerParams {
+// DefaultCallerParams returns the article's caller: 40 req/s, refresh every 1 s (500 ms deadline).
+func DefaultCallerParams() CallerParams {
 	d := caller.DefaultConfig("")
-	return callerParams{Rate: d.Rate, Refresh: d.Refresh, RefreshTimeout: d.RefreshTimeout, CallTimeout: d.CallTimeout}
+	return CallerParams{Rate: d.Rate, Refresh: d.Refresh, RefreshTimeout: d.RefreshTimeout, CallTimeout: d.CallTimeout}
 }
 
-func (p *callerParams) bind(fs *flag.FlagSet) {
-	fs.Float64Var(&p.Rate, "rate", p.Rate, "requests per second of each caller (open loop, evenly spaced)")
+// Bind binds --rate, --refresh, --refresh-timeout, --call-timeout and --refresh-fail-fast.
+func (p *CallerParams) Bind(fs *flag.FlagSet) {
+	BindRate(fs, &p.Rate, "requests of each caller")
 	fs.DurationVar(&p.Refresh, "refresh", p.Refresh, "instance-list refresh interval of each caller")
 	fs.DurationVar(&p.RefreshTimeout, "refresh-timeout", p.RefreshTimeout, "deadline of one refresh")
 	fs.DurationVar(&p.CallTimeout, "call-timeout", p.CallTimeout, "deadline of one request to an instance")
+	fs.BoolVar(&p.FailFast, "refresh-fail-fast", p.FailFast,
+		"refresh through etcd's JSON gateway over HTTP, failing on the first refused connection (the article's client), not gRPC")
 }
 
-func (p callerParams) validate() error {
-	switch {
-	case p.Rate <= 0 || p.Rate > 5000:
-		return Usagef("--rate (%g) must be within (0, 5000]", p.Rate)
-	case p.RefreshTimeout > p.Refresh:
+// Validate quotes an impossible value.
+func (p CallerParams) Validate() error {
+	if err := ValidateRate(p.Rate, 5000); err != nil {
+		return err
+	}
+	if p.RefreshTimeout > p.Refresh {
 		return Usagef("--refresh-timeout (%s) must not exceed --refresh (%s)", p.RefreshTimeout, p.Refresh)
 	}
-	if err := p.config("x", 0, caller.Policy{}).Validate(); err != nil {
+	if err := p.Config("x", 0, caller.Policy{}).Validate(); err != nil {
 		return Usagef("%v", err)
 	}
 	return nil
 }
 
-// config returns a caller config with the given name, refresh phase and policy.
-func (p callerParams) config(name string, phase time.Duration, pol caller.Policy) caller.Config {
+// Config returns a caller config with the given name, refresh phase and policy.
+func (p CallerParams) Config(name string, phase time.Duration, pol caller.Policy) caller.Config {
 	return caller.Config{Name: name, Rate: p.Rate, Refresh: p.Refresh, RefreshTimeout: p.RefreshTimeout,
 		RefreshPhase: phase, CallTimeout: p.CallTimeout, Policy: pol}
 }
 
-// phase draws the callers' shared refresh phase from the run's seeded source.
-func (p callerParams) phase(env *Env) time.Duration {
+// Phase draws the callers' shared refresh phase from the run's seeded source.
+func (p CallerParams) Phase(env *Env) time.Duration {
 	return time.Duration(env.Rand.Int64N(int64(p.Refresh)))
 }
 
-// trafficParams are the flags of the experiments with instances and callers.
-type trafficParams struct {
-	svc  serviceParams
-	call callerParams
+// TrafficParams are the flags of the experiments with instances and callers.
+type TrafficParams struct {
+	Svc  ServiceParams
+	Call CallerParams
 }
 
-func defaultTrafficParams() trafficParams {
-	return trafficParams{svc: defaultServiceParams(), call: defaultCallerParams()}
+// DefaultTrafficParams returns the article's instances and callers.
+func DefaultTrafficParams() TrafficParams {
+	return TrafficParams{Svc: DefaultServiceParams(), Call: DefaultCallerParams()}
 }
 
-func (p *trafficParams) bind(fs *flag.FlagSet) {
-	p.svc.bind(fs)
-	p.call.bind(fs)
+// Bind binds the instance and caller flags.
+func (p *TrafficParams) Bind(fs *flag.FlagSet) {
+	p.Svc.Bind(fs)
+	p.Call.Bind(fs)
 }
 
-func (p trafficParams) validate() error {
-	if err := p.svc.validate(); err != nil {
+// Validate validates the instance and caller flags.
+func (p TrafficParams) Validate() error {
+	if err := p.Svc.Validate(); err != nil {
 		return err
 	}
-	return p.call.validate()
+	return p.Call.Validate()
 }

@@ -1,7 +1,11 @@
-// Package scenarios holds the experiments, one file each. Every scenario
-// registers itself (Register in an init function) with a name, a summary, and
-// a factory for its configuration; the command line binds the configuration's
-// flags, validates it and runs it.
+// Package scenarios is the core every scenario room builds on: the
+// registry of scenarios (Spec, Register, Lookup), the common flags and their
+// parsing (Common, Parse), the shared parameters of the instances and
+// callers, and flag types for lists. The scenarios themselves live in one
+// room per source: article47, article40, nacosarticle and eurekaarticle;
+// each scenario is a plan (Run: the rig, the traffic, a timeline of typed
+// fault and probe steps) and a pure judge (Judge: recorded history → typed
+// measurement → checks, metrics and conclusion).
 package scenarios
 
 import (
@@ -11,13 +15,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"sort"
-	"sync"
 	"time"
 
-	"sdchaos/childproc"
 	"sdchaos/report"
+	"sdchaos/rig"
 )
 
 // ErrUsage marks an error in what the user asked for (bad flag value,
@@ -59,71 +61,31 @@ func DefaultCommon() Common {
 	return Common{Seed: 1, Duration: 10 * time.Second, PortBase: 9150, Format: "table"}
 }
 
-// Env is what a running scenario gets: the common flags, the run's random
-// source (seeded from --seed), a logger for progress (stderr), and the
-// context that is cancelled on Ctrl-C/SIGTERM.
-type Env struct {
-	Common
-	Rand *rand.Rand
-	Log  *slog.Logger
-	// Progress receives human progress lines (stderr); never nil.
-	Progress io.Writer
+// Env is what a running scenario gets: the run's settings, its seeded
+// random source, logger, progress writer and process supervisor.
+type Env = rig.Env
 
-	supMu sync.Mutex
-	sup   *childproc.Supervisor
-}
-
-// Supervisor returns the run's process supervisor, starting it on first use.
-// Every child process and temp dir of the run goes through it, so Close
-// cleans up whatever a scenario leaves.
-func (e *Env) Supervisor() (*childproc.Supervisor, error) {
-	e.supMu.Lock()
-	defer e.supMu.Unlock()
-	if e.sup == nil {
-		s, err := childproc.NewSupervisor(e.Log)
-		if err != nil {
-			return nil, err
-		}
-		e.sup = s
-	}
-	return e.sup, nil
-}
-
-// Close kills every child process of the run and removes its temp dirs
-// (unless --keep). It is safe to call more than once, from any goroutine.
-func (e *Env) Close() error {
-	e.supMu.Lock()
-	s := e.sup
-	e.supMu.Unlock()
-	if s == nil {
-		return nil
-	}
-	return s.Close()
-}
-
-// NewEnv returns an Env for c with a PCG source seeded from c.Seed.
+// NewEnv returns an Env for c whose random source is seeded from c.Seed.
 func NewEnv(c Common, log *slog.Logger, progress io.Writer) *Env {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	if progress == nil {
-		progress = io.Discard
-	}
-	return &Env{Common: c, Rand: rand.New(rand.NewPCG(uint64(c.Seed), 0x5d5c4a05)), Log: log, Progress: progress}
+	return rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
 }
 
-// Config is one scenario's parameters and its run function. A fresh Config
-// comes from Spec.New with the article's defaults filled in.
+// Config is one scenario: its parameters, its plan (Run) and its judge. A
+// fresh Config comes from Spec.New with the article's defaults filled in.
 type Config interface {
 	// Flags binds the scenario's own flags to fs, with the current values as defaults.
 	Flags(fs *flag.FlagSet)
 	// Validate reports a bad combination of values as a Usagef error that
 	// quotes the offending values.
 	Validate(c Common) error
-	// Run performs the experiment and returns its result (without
-	// Scenario/Seed/Params/WallSeconds, which the caller fills in). A setup
+	// Run performs the experiment and returns what it recorded. A setup
 	// failure that is the user's to fix (port in use) wraps ErrUsage.
-	Run(ctx context.Context, env *Env) (*report.Result, error)
+	Run(ctx context.Context, env *Env) (*report.History, error)
+	// Judge turns a recorded history into the result (tables, metrics,
+	// checks, conclusion; without Scenario/Seed/Params/WallSeconds, which
+	// the caller fills in). It is pure: the same history gives the same
+	// result, so it is tested without running anything.
+	Judge(h *report.History) *report.Result
 }
 
 // Defaulter is implemented by a Config that wants other defaults for the
@@ -183,9 +145,4 @@ func All() []Spec {
 		return out[i].Name < out[j].Name
 	})
 	return out
-}
-
-// Printf writes one progress line to env.Progress (stderr in the command).
-func (e *Env) Printf(format string, a ...any) {
-	fmt.Fprintf(e.Progress, "  · "+format+"\n", a...)
 }

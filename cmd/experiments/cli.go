@@ -22,7 +22,9 @@ usage:
   experiments help <scenario>      setup, timeline, flags and what counts as reproduced
   experiments <scenario> [flags]   run one scenario
 
-exit codes: 0 reproduced, 1 a check outside its band, 2 usage or setup error, 130 interrupted
+exit codes: 0 every check in its band (reproduced, or the article differs for a stated cause),
+            1 a check outside its band, 2 usage or setup error, 3 invalid run (could not judge),
+            130 interrupted
 `)
 }
 

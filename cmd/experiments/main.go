@@ -4,8 +4,10 @@
 //	experiments help <scenario>
 //	experiments <scenario> [flags]
 //
-// Exit codes: 0 every check inside its band, 1 a check outside its band,
-// 2 usage error or the experiment could not run, 130 interrupted.
+// Exit codes: 0 every check inside its band (reproduced, or differing from
+// the article with a stated cause), 1 a check outside its band, 2 usage
+// error or the experiment could not run, 3 the run could not judge
+// (invalid), 130 interrupted.
 package main
 
 import (
@@ -26,11 +28,15 @@ const (
 	exitReproduced    = 0
 	exitNotReproduced = 1
 	exitError         = 2
+	exitInvalid       = 3
 	exitInterrupted   = 130
 )
 
 // errNotReproduced is returned by run when a check is outside its band.
 var errNotReproduced = errors.New("not reproduced")
+
+// errInvalid is returned by run when the run could not judge a check.
+var errInvalid = errors.New("invalid run")
 
 // errInterrupted is returned by run when Ctrl-C or SIGTERM ended the run.
 var errInterrupted = errors.New("interrupted")
@@ -48,6 +54,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitReproduced
 	case errors.Is(err, errNotReproduced):
 		return exitNotReproduced
+	case errors.Is(err, errInvalid):
+		return exitInvalid
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "experiments: interrupted; every child process stopped and temp data removed")
 		return exitInterrupted

@@ -35,7 +35,7 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 
 	fmt.Fprintf(stderr, "%s (%s) seed=%d — %s\n", spec.Name, spec.Article, common.Seed, spec.Summary)
 	start := time.Now()
-	res, err := cfg.Run(ctx, env)
+	h, err := cfg.Run(ctx, env)
 	closeErr := env.Close()
 	wall := time.Since(start)
 	if ctx.Err() != nil {
@@ -47,6 +47,7 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if closeErr != nil {
 		return fmt.Errorf("%s: cleaning up: %w", name, closeErr)
 	}
+	res := cfg.Judge(h)
 	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, common.Seed, params, wall.Seconds()
 	if res.Title == "" {
 		res.Title = spec.Article + ": " + spec.Summary
@@ -58,8 +59,11 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err := writeOut(common.Out, res); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if !res.Reproduced {
+	switch res.Verdict {
+	case report.Outside:
 		return errNotReproduced
+	case report.Invalid:
+		return errInvalid
 	}
 	return nil
 }

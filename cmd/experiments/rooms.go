@@ -1,0 +1,6 @@
+package main
+
+// The scenario rooms register their scenarios when imported.
+import (
+	_ "sdchaos/scenarios/article47"
+)

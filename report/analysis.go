@@ -1,0 +1,121 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Seconds returns the number of per-second columns of a timeline of length d.
+func Seconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
+
+// BadSeconds counts the seconds in [from, to) that do not hold exactly
+// due[i] ok and no failure, and describes the first such second (or the
+// range when none).
+func BadSeconds(s Series, due []int, from, to int) (int, string) {
+	to = min(to, len(s.OK), len(due))
+	bad, first := 0, ""
+	for i := max(from, 0); i < to; i++ {
+		if s.OK[i] != due[i] || s.Fail[i] != 0 {
+			if bad == 0 {
+				first = fmt.Sprintf("s%d: %d/%d (due %d)", i, s.OK[i], s.Fail[i], due[i])
+			}
+			bad++
+		}
+	}
+	switch {
+	case bad > 0:
+		return bad, fmt.Sprintf("%d bad, first %s", bad, first)
+	case from >= to:
+		return 0, "no second in range"
+	}
+	return 0, fmt.Sprintf("%d/0 in s%d–s%d", due[max(from, 0)], max(from, 0), to-1)
+}
+
+// FirstFailure returns the first failed (or unknown) op of caller, by scheduled time.
+func FirstFailure(ops []Op, caller string) (Op, bool) {
+	for _, op := range ops {
+		if op.Caller == caller && op.Outcome != OK {
+			return op, true
+		}
+	}
+	return Op{}, false
+}
+
+// Count counts the ops of caller scheduled in [from, to) and the failed
+// (or unknown) ones among them.
+func Count(ops []Op, caller string, from, to time.Duration) (n, failed int) {
+	for _, op := range ops {
+		if op.Caller != caller || op.Scheduled < from || op.Scheduled >= to {
+			continue
+		}
+		n++
+		if op.Outcome != OK {
+			failed++
+		}
+	}
+	return n, failed
+}
+
+// AddSeriesMetrics sets <name>.ok and <name>.fail from a series.
+func (m Metrics) AddSeriesMetrics(name string, s Series) {
+	ok, fail := s.Total()
+	m[name+".ok"], m[name+".fail"] = float64(ok), float64(fail)
+}
+
+// Pct returns 100·a/b (NaN when b is 0).
+func Pct(a, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// SortedKeys returns the keys of m in order.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ShortErr keeps the last part of a long wrapped error ("…: context deadline exceeded").
+func ShortErr(e string) string {
+	if i := strings.LastIndex(e, ": "); i >= 0 && len(e) > 60 {
+		return e[i+2:]
+	}
+	return e
+}
+
+// JoinNums formats numbers with Num, comma-separated.
+func JoinNums(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = Num(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// BinomialBand returns p ± (4σ + slack) for n trials, clamped to [0, 1],
+// and false when there is no trial (nothing to judge).
+func BinomialBand(p float64, n int, slack float64) (lo, hi float64, ok bool) {
+	if n <= 0 {
+		return 0, 0, false
+	}
+	sigma := math.Sqrt(p * (1 - p) / float64(n))
+	return math.Max(0, p-4*sigma-slack), math.Min(1, p+4*sigma+slack), true
+}
+
+// FindOp returns the first op of caller.
+func FindOp(ops []Op, caller string) (Op, bool) {
+	for _, op := range ops {
+		if op.Caller == caller {
+			return op, true
+		}
+	}
+	return Op{}, false
+}

@@ -1,0 +1,90 @@
+package report
+
+import "time"
+
+// EventKind says what happened at an event: which fault, or which probe.
+type EventKind string
+
+// The fault and probe kinds the harness records.
+const (
+	// KillMembers: etcd members SIGKILLed (heal: restarted on their data dirs).
+	KillMembers EventKind = "kill-members"
+	// PauseMembers: etcd members frozen with SIGSTOP (heal: SIGCONT).
+	PauseMembers EventKind = "pause-members"
+	// PartitionMember: one member cut off from its peers' raft traffic.
+	PartitionMember EventKind = "partition-member"
+	// BlackholeLinks: every client link to the registry holds its bytes.
+	BlackholeLinks EventKind = "blackhole-client-links"
+	// RejectLinks: client links to the registry refused and reset.
+	RejectLinks EventKind = "reject-client-links"
+	// DelayLinks: latency added to every client link to the registry.
+	DelayLinks EventKind = "delay-client-links"
+	// CrashInstance: a service instance stops answering and renewing.
+	CrashInstance EventKind = "crash-instance"
+	// KillEurekaServer: a Eureka server process SIGKILLed.
+	KillEurekaServer EventKind = "kill-eureka-server"
+	// PartitionEurekaClients: a group of Eureka clients cut off every server.
+	PartitionEurekaClients EventKind = "partition-eureka-clients"
+	// CrashEurekaWorkers: Eureka workers die without cancelling their leases.
+	CrashEurekaWorkers EventKind = "crash-eureka-workers"
+	// DelayEurekaServers: latency added to every request Eureka servers handle.
+	DelayEurekaServers EventKind = "delay-eureka-servers"
+	// StepEurekaClock: a Eureka server's wall clock steps.
+	StepEurekaClock EventKind = "step-eureka-clock"
+	// CallerStart and CallerStop: a caller process (re)starts or stops.
+	CallerStart EventKind = "caller-start"
+	// CallerStop: a caller stops (the process that will restart).
+	CallerStop EventKind = "caller-stop"
+	// Probe: a probe step of the timeline ran (its results are ops).
+	Probe EventKind = "probe"
+)
+
+// Phase says whether an event starts a fault, ends it, or is a one-off action.
+type Phase string
+
+const (
+	// Inject starts a fault.
+	Inject Phase = "inject"
+	// Heal ends a fault.
+	Heal Phase = "heal"
+	// Once is an action that has no end (a probe, a caller restart).
+	Once Phase = "once"
+)
+
+// Event is one typed event on the run's timeline: what (kind), to whom
+// (targets: member, instance, server or caller names), which phase, and
+// when (offset from time zero). Label is for people and never matched.
+type Event struct {
+	At      time.Duration `json:"at_ns"`
+	Kind    EventKind     `json:"kind"`
+	Phase   Phase         `json:"phase"`
+	Targets []string      `json:"targets,omitempty"`
+	Label   string        `json:"label"`
+}
+
+// Second returns the 0-based second the event falls in.
+func (e Event) Second() int { return int(e.At / time.Second) }
+
+// Events is a run's event list, sorted by time.
+type Events []Event
+
+// First returns the first event of kind in phase.
+func (es Events) First(kind EventKind, phase Phase) (Event, bool) {
+	for _, e := range es {
+		if e.Kind == kind && e.Phase == phase {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// All returns every event of kind in phase.
+func (es Events) All(kind EventKind, phase Phase) Events {
+	var out Events
+	for _, e := range es {
+		if e.Kind == kind && e.Phase == phase {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+// Package rig builds the world a scenario's plan asks for: a real etcd
+// cluster with registered instances (behind loopback proxies when the plan
+// breaks client links), or Eureka model clusters with workers and
+// schedulers; it runs the plan's traffic while the fault timeline fires and
+// hands back the recorded history. Everything it starts belongs to the
+// run's Env and is released by Env.Close, whatever happened.
+package rig
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"sdchaos/childproc"
+)
+
+// Env is what a running scenario gets: the run's settings, its only random
+// source (seeded from --seed), a logger and a progress writer (stderr), and
+// the supervisor that owns every child process and temp dir of the run.
+type Env struct {
+	// Duration is the length of the measured timeline.
+	Duration time.Duration
+	// PortBase is the first port the run may listen on (127.0.0.1 only).
+	PortBase int
+	// Keep keeps the run's temp dir (etcd data dirs and logs).
+	Keep bool
+	// Rand is the run's only random source.
+	Rand *rand.Rand
+	// Log receives diagnostics; never nil.
+	Log *slog.Logger
+	// Progress receives human progress lines (stderr); never nil.
+	Progress io.Writer
+
+	supMu sync.Mutex
+	sup   *childproc.Supervisor
+}
+
+// NewEnv returns an Env with a PCG source seeded from seed; nil log and
+// progress discard their output.
+func NewEnv(seed int64, d time.Duration, portBase int, keep bool, log *slog.Logger, progress io.Writer) *Env {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if progress == nil {
+		progress = io.Discard
+	}
+	return &Env{Duration: d, PortBase: portBase, Keep: keep, Rand: rand.New(rand.NewPCG(uint64(seed), 0x5d5c4a05)),
+		Log: log, Progress: progress}
+}
+
+// Supervisor returns the run's process supervisor, starting it on first use.
+// Every child process and temp dir of the run goes through it, so Close
+// cleans up whatever a scenario leaves.
+func (e *Env) Supervisor() (*childproc.Supervisor, error) {
+	e.supMu.Lock()
+	defer e.supMu.Unlock()
+	if e.sup == nil {
+		s, err := childproc.NewSupervisor(e.Log)
+		if err != nil {
+			return nil, fmt.Errorf("starting the process supervisor: %w", err)
+		}
+		e.sup = s
+	}
+	return e.sup, nil
+}
+
+// Close kills every child process of the run and removes its temp dirs
+// (unless Keep). It is safe to call more than once, from any goroutine.
+func (e *Env) Close() error {
+	e.supMu.Lock()
+	s := e.sup
+	e.supMu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.Close()
+}
+
+// Printf writes one progress line to Progress (stderr in the command).
+func (e *Env) Printf(format string, a ...any) {
+	fmt.Fprintf(e.Progress, "  · "+format+"\n", a...)
+}

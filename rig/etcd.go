@@ -1,0 +1,168 @@
+package rig
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/cluster"
+	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
+	"sdchaos/linkproxy"
+	"sdchaos/ports"
+)
+
+// Etcd is the world of the etcd experiments: a 3-member cluster, each
+// member its own process, and registered fake instances; optionally a
+// loopback proxy in front of each member that every client goes through.
+type Etcd struct {
+	env     *Env
+	alloc   *ports.Allocator
+	Cluster *cluster.Cluster
+	// Group holds the registered instances (nil when none were asked for).
+	Group *fakeservice.Group
+	// Svc is the instances' configuration (service name, ttl, renewal).
+	Svc fakeservice.Config
+	// Proxies, when the rig is proxied, sit between every client (callers
+	// and instances) and each member: Proxies[i] forwards to member i.
+	Proxies []*linkproxy.Proxy
+}
+
+// EtcdOptions says what to build.
+type EtcdOptions struct {
+	// Instances is how many fake instances to register (0: none).
+	Instances int
+	// Service configures the instances (ttl, renewal).
+	Service fakeservice.Config
+	// Proxied puts a linkproxy in front of each member's client port and
+	// gives every client the proxy addresses.
+	Proxied bool
+}
+
+// StartEtcd starts the cluster, the proxies and the instances. Everything
+// is released by Close, and by env.Close in any case.
+func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
+	sup, err := env.Supervisor()
+	if err != nil {
+		return nil, err
+	}
+	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
+	cfg := cluster.DefaultConfig()
+	cfg.Keep, cfg.Log = env.Keep, env.Log
+	start := time.Now()
+	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
+		return nil, fmt.Errorf("starting etcd: %w", err)
+	}
+	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d)", r.Cluster.Size(), time.Since(start).Seconds(),
+		env.PortBase, env.PortBase+2*r.Cluster.Size()-1)
+	if env.Keep {
+		env.Printf("keeping data dirs and etcd logs in %s", r.Cluster.Dir)
+	}
+	if o.Proxied {
+		if err := r.startProxies(); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	if o.Instances == 0 {
+		return r, nil
+	}
+	r.Svc.Log = env.Log
+	if r.Group, err = fakeservice.StartGroup(ctx, r.Svc, o.Instances, r.alloc, r.Endpoints()); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("starting instances: %w", err)
+	}
+	env.Printf("%d instances registered under %s (ttl %s, renew every %s)", o.Instances, r.Prefix(), r.Svc.TTL, r.Svc.Renew)
+	return r, nil
+}
+
+// Close stops the instances, the proxies and the members.
+func (r *Etcd) Close() {
+	if r.Group != nil {
+		r.Group.Close()
+	}
+	for _, p := range r.Proxies {
+		p.Close()
+	}
+	if r.Cluster != nil {
+		r.Cluster.Close()
+	}
+}
+
+// Prefix returns the key prefix of the instances ("/svc/<service>/").
+func (r *Etcd) Prefix() string { return fakeservice.Prefix + r.Svc.Service + "/" }
+
+// startProxies puts a loopback proxy in front of each member's client port.
+func (r *Etcd) startProxies() error {
+	for _, n := range r.Cluster.Nodes() {
+		port, err := r.alloc.Take("client proxy to etcd " + n.Name)
+		if err != nil {
+			return err
+		}
+		p, err := linkproxy.New(ports.Addr(port), ports.Addr(n.ClientPort))
+		if err != nil {
+			return fmt.Errorf("starting the client proxy to %s: %w", n.Name, err)
+		}
+		r.Proxies = append(r.Proxies, p)
+	}
+	r.env.Printf("clients reach etcd through loopback proxies on %s", r.Endpoints())
+	return nil
+}
+
+// Endpoints returns what clients dial: the proxies when the rig is proxied,
+// the members otherwise.
+func (r *Etcd) Endpoints() []string {
+	if len(r.Proxies) == 0 {
+		return r.Cluster.Endpoints()
+	}
+	eps := make([]string, len(r.Proxies))
+	for i, p := range r.Proxies {
+		eps[i] = "http://" + p.Addr()
+	}
+	return eps
+}
+
+// Source returns a registry source over every client endpoint for the
+// instances' service and a function that releases it: the gRPC client, or
+// with gateway the JSON gateway over HTTP (fail-fast, as the article's client).
+func (r *Etcd) Source(gateway bool) (caller.Source, func(), error) {
+	if gateway {
+		return caller.GatewaySource{Endpoints: r.Endpoints(), Prefix: r.Prefix()}, func() {}, nil
+	}
+	cli, err := etcdcli.New(r.Endpoints()...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return caller.EtcdSource{Client: cli, Prefix: r.Prefix()}, func() { cli.Close() }, nil
+}
+
+// NewCallers creates one caller per config, each with its own registry
+// client, and primes the lists of those that start at time zero.
+func (r *Etcd) NewCallers(ctx context.Context, cfgs []caller.Config, gateway bool) ([]*caller.Caller, func(), error) {
+	var cs []*caller.Caller
+	var closers []func()
+	closeAll := func() {
+		for _, f := range closers {
+			f()
+		}
+	}
+	for _, cfg := range cfgs {
+		src, release, err := r.Source(gateway)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		c := caller.New(cfg, src)
+		closers = append(closers, func() { c.Close(); release() })
+		cs = append(cs, c)
+		if cfg.Start > 0 {
+			continue // a caller that (re)starts later begins cold
+		}
+		if err := c.Prime(ctx); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+	}
+	return cs, closeAll, nil
+}

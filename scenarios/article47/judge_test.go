@@ -1,0 +1,146 @@
+package article47
+
+import (
+	"testing"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+)
+
+func history(ops []report.Op, d time.Duration, evs ...report.Event) *report.History {
+	return &report.History{Ops: ops, Events: evs, Timeline: d}
+}
+
+var killAll = report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
+
+func TestCacheOnFailureJudge(t *testing.T) {
+	grpc := scentest.MustConfigure(t, "cache-on-failure")
+	fast := scentest.MustConfigure(t, "cache-on-failure", "--refresh-fail-fast")
+	clearFrom := func(from time.Duration) func(string, time.Duration) bool {
+		return func(c string, at time.Duration) bool { return c == "clear" && at >= from }
+	}
+	tests := []struct {
+		name    string
+		judge   *cacheOnFailure
+		fail    func(c string, at time.Duration) bool
+		verdict report.Verdict
+	}{
+		{"gRPC: clear fails at its next refresh + deadline", grpc.(*cacheOnFailure), clearFrom(3 * time.Second), report.Differs},
+		{"fail-fast: clear fails within 1/40 s, as the article", fast.(*cacheOnFailure), clearFrom(2025 * time.Millisecond), report.Reproduced},
+		{"gRPC: a failure before a refresh can have failed is impossible", grpc.(*cacheOnFailure), clearFrom(2100 * time.Millisecond), report.Outside},
+		// Must fail: the article's effect absent.
+		{"clear never fails", grpc.(*cacheOnFailure), func(string, time.Duration) bool { return false }, report.Outside},
+		{"clear fails too late", grpc.(*cacheOnFailure), clearFrom(3700 * time.Millisecond), report.Outside},
+		{"clear recovers", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
+			return c == "clear" && at >= 3*time.Second && at < 6*time.Second
+		}, report.Outside},
+		{"keep loses one request", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
+			return (c == "clear" && at >= 3*time.Second) || (c == "keep" && at == 5*time.Second)
+		}, report.Outside},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ops := scentest.Synth([]string{"keep", "clear"}, 40, 10*time.Second, tc.fail)
+			res := scentest.Judge(tc.judge, history(ops, 10*time.Second, killAll))
+			if res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+			scentest.NoUnexplainedDifference(t, res)
+		})
+	}
+	res := scentest.Judge(grpc, history(nil, 10*time.Second))
+	if res.Verdict != report.Invalid {
+		t.Errorf("a run without the outage: verdict %s, want invalid", res.Verdict)
+	}
+}
+
+func TestPassiveEjectionJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "passive-ejection").(*passiveEjection)
+	outage := report.Event{At: time.Second, Kind: report.KillMembers, Phase: report.Inject}
+	crash := report.Event{At: 4 * time.Second, Kind: report.CrashInstance, Phase: report.Inject, Targets: []string{"j2"}}
+	third := func(at time.Duration) bool { return at >= 4*time.Second && int(at/(25*time.Millisecond))%3 == 1 }
+	tests := []struct {
+		name    string
+		fail    func(c string, at time.Duration) bool
+		verdict report.Verdict
+	}{
+		{"article shape", func(c string, at time.Duration) bool {
+			return (c == "none" && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
+		}, report.Reproduced},
+		// Must fail: no ejection effect, wrong share, no failure at all.
+		{"eject fails like none", func(c string, at time.Duration) bool { return third(at) }, report.Outside},
+		{"none fails half", func(c string, at time.Duration) bool {
+			return c == "none" && at >= 4*time.Second && int(at/(25*time.Millisecond))%2 == 0
+		}, report.Outside},
+		{"the crash changes nothing", func(string, time.Duration) bool { return false }, report.Outside},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ops := scentest.Synth([]string{"none", "eject"}, 40, 10*time.Second, tc.fail)
+			res := scentest.Judge(s, history(ops, 10*time.Second, outage, crash))
+			if res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+		})
+	}
+}
+
+// minorityHistory is a minority run as the article saw it: each probe fails
+// at the 2 s deadline but the serializable read, keys present and TTLs reset.
+func minorityHistory(lin report.Outcome, ttl int) *report.History {
+	kill := report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n2", "n3"}}
+	heal := report.Event{At: 10 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n2", "n3"}}
+	at := 3 * time.Second
+	op := func(name string, d time.Duration, o report.Outcome, n int) report.Op {
+		return report.Op{Caller: name, Target: "n1", Scheduled: at, Start: at, End: at + d, Outcome: o, Count: n}
+	}
+	linD := 2002 * time.Millisecond
+	if lin == report.OK {
+		linD = 3 * time.Millisecond
+	}
+	ops := []report.Op{
+		{Caller: opLeaderless, Target: "n1", Start: 2 * time.Second, End: at, Outcome: report.OK},
+		op(opLinRead, linD, lin, 3), op(opSerRead, time.Millisecond, report.OK, 3),
+		op(opPut, 2002*time.Millisecond, report.Unknown, 0), op(opKeepalive, 2003*time.Millisecond, report.Fail, 0),
+		{Caller: opLeader, Start: 10 * time.Second, End: 10800 * time.Millisecond, Outcome: report.OK},
+		{Caller: opKeys, Start: 10800 * time.Millisecond, End: 10810 * time.Millisecond, Outcome: report.OK, Count: 3},
+	}
+	for range 3 {
+		ops = append(ops, report.Op{Caller: opTTL, Start: 10810 * time.Millisecond, End: 10820 * time.Millisecond, Outcome: report.OK, Count: ttl})
+	}
+	return history(ops, 12*time.Second, kill, heal)
+}
+
+func TestMinorityJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "minority").(*minority)
+	tests := []struct {
+		name    string
+		h       *report.History
+		verdict report.Verdict
+		check   string
+	}{
+		{"article", minorityHistory(report.Unknown, 19), report.Differs, "serializable read: instance keys seen"},
+		// Must fail: a linearizable read that succeeds without quorum; leases not reset.
+		{"linearizable read succeeded", minorityHistory(report.OK, 19), report.Outside, "linearizable read on the survivor"},
+		{"leases kept their old expiry", minorityHistory(report.Unknown, 11), report.Outside, "lowest remaining lease TTL after recovery"},
+		{"leases mass-expired and re-granted short", minorityHistory(report.Unknown, 3), report.Outside, "highest remaining lease TTL after recovery"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := scentest.Judge(s, tc.h)
+			if res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
+				t.Errorf("check %q: %s, want %s", tc.check, v, tc.verdict)
+			}
+			scentest.NoUnexplainedDifference(t, res)
+		})
+	}
+	short := scentest.MustConfigure(t, "minority", "--outage", "1500ms", "--op-timeout", "1s").(*minority)
+	res := scentest.Judge(short, minorityHistory(report.Unknown, 19))
+	if v := scentest.Verdict(res, "lowest remaining lease TTL after recovery"); v != report.Invalid {
+		t.Errorf("a 1.5 s outage cannot tell a reset lease from a kept one: verdict %s, want invalid", v)
+	}
+}

@@ -1,0 +1,86 @@
+package article47
+
+import (
+	"context"
+	"flag"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/fault"
+	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
+)
+
+func init() {
+	scenarios.Register(scenarios.Spec{
+		Name:    "passive-ejection",
+		Article: "article 47.2",
+		Summary: "an instance dies while the registry is down: no ejection vs local ejection after a failed call",
+		Help: `Setup: as cache-on-failure; both callers keep their list on a failed refresh. All 3 etcd
+members are SIGKILLed at --outage-at; one instance (drawn from --seed) crashes at --crash-at
+(connection refused, no more renewals). "none" keeps sending to it round-robin; "eject" skips an
+instance locally for --eject after a failed call to it.
+
+Bands (round-robin over --instances, nobody removes the dead instance while the registry is down):
+neither caller fails before the crash; none fails, in every whole second after it, rate/instances
+of its requests rounded down or up (13–14 at 40/s), and in total 1/instances of the requests
+scheduled after the crash (rounded down or up, ±2 for sends at the crash's instant); eject fails
+at least once (the call that ejects) and at most twice per ejection period after the crash.
+Article: none 80 of 400 (13–14 per second), eject 1 of 400.`,
+		New: func() scenarios.Config {
+			return &passiveEjection{TrafficParams: scenarios.DefaultTrafficParams(),
+				OutageAt: time.Second, CrashAt: 4 * time.Second, Eject: 30 * time.Second}
+		},
+	})
+}
+
+// passiveEjection is article 47.2.
+type passiveEjection struct {
+	scenarios.TrafficParams
+	OutageAt, CrashAt time.Duration
+	Eject             time.Duration
+}
+
+func (s *passiveEjection) Flags(fs *flag.FlagSet) {
+	s.TrafficParams.Bind(fs)
+	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
+	fs.DurationVar(&s.CrashAt, "crash-at", s.CrashAt, "when one instance crashes")
+	fs.DurationVar(&s.Eject, "eject", s.Eject, "how long the eject caller skips an instance after a failed call")
+}
+
+func (s *passiveEjection) Validate(c scenarios.Common) error {
+	if err := s.TrafficParams.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case s.Svc.Instances < 2:
+		return scenarios.Usagef("--instances (%d) must be at least 2 (one crashes, one must be left)", s.Svc.Instances)
+	case s.OutageAt < 0 || s.OutageAt >= c.Duration:
+		return scenarios.Usagef("--outage-at (%s) must be within [0, --duration %s)", s.OutageAt, c.Duration)
+	case s.CrashAt <= 0 || s.CrashAt >= c.Duration:
+		return scenarios.Usagef("--crash-at (%s) must be within (0, --duration %s)", s.CrashAt, c.Duration)
+	case s.Eject <= 0:
+		return scenarios.Usagef("--eject (%s) must be positive", s.Eject)
+	}
+	return nil
+}
+
+// Run is the plan: both callers; the registry dies, then an instance crashes.
+func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	phase := s.Call.Phase(env)
+	victim := env.Rand.IntN(s.Svc.Instances)
+	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
+		Callers: []caller.Config{
+			s.Call.Config("none", phase, caller.Policy{OnError: caller.KeepList}),
+			s.Call.Config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
+		},
+		Gateway: s.Call.FailFast,
+		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
+			return fault.Timeline{
+				{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}},
+				{At: s.CrashAt, Fault: fault.CrashInstance{Instance: r.Group.Instances[victim]}},
+			}, nil
+		},
+	})
+}

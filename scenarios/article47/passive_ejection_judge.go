@@ -1,0 +1,126 @@
+package article47
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/report"
+	"sdchaos/rig"
+)
+
+// ejectMeasure is what a passive-ejection run measured.
+type ejectMeasure struct {
+	series        map[string]report.Series
+	outage, crash report.Event
+	// early counts each caller's failures scheduled before the crash.
+	early map[string]int
+	// firstFull and lastFull bound the whole seconds after the crash;
+	// minFail and maxFail are none's fewest and most failures in them.
+	firstFull, lastFull int
+	minFail, maxFail    int
+	perSecLo, perSecHi  int
+	// after counts none's requests scheduled after the crash; noneFail and
+	// ejectFail are the callers' failures in total.
+	after               int
+	noneFail, ejectFail int
+	noneOK              int
+}
+
+func (s *passiveEjection) measure(h *report.History) (ejectMeasure, bool) {
+	secs := report.Seconds(h.Timeline)
+	m := ejectMeasure{series: report.PerSecond(h.Ops, []string{"none", "eject"}, secs), early: map[string]int{}}
+	var ok1, ok2 bool
+	m.outage, ok1 = h.Events.First(report.KillMembers, report.Inject)
+	m.crash, ok2 = h.Events.First(report.CrashInstance, report.Inject)
+	if !ok1 || !ok2 {
+		return m, false
+	}
+	for _, name := range []string{"none", "eject"} {
+		_, m.early[name] = report.Count(h.Ops, name, 0, m.crash.At-rig.SchedSlack)
+	}
+	n := float64(s.Svc.Instances)
+	due := caller.PerSecondDue(s.Call.Rate, secs)
+	m.firstFull, m.lastFull = int(math.Ceil(m.crash.At.Seconds())), int(h.Timeline/time.Second)-1
+	m.minFail, m.perSecLo = math.MaxInt, math.MaxInt
+	for i := m.firstFull; i <= m.lastFull && i < secs; i++ {
+		f := m.series["none"].Fail[i]
+		m.minFail, m.maxFail = min(m.minFail, f), max(m.maxFail, f)
+		m.perSecLo = min(m.perSecLo, int(math.Floor(float64(due[i])/n)))
+		m.perSecHi = max(m.perSecHi, int(math.Ceil(float64(due[i])/n)))
+	}
+	m.after, _ = report.Count(h.Ops, "none", m.crash.At, h.Timeline)
+	m.noneOK, m.noneFail = m.series["none"].Total()
+	_, m.ejectFail = m.series["eject"].Total()
+	return m, true
+}
+
+// articleSetup reports whether the run has the article's callers and crash (40/s, 3 instances, crash at 4 s of 10).
+func (s *passiveEjection) articleSetup(h *report.History) bool {
+	return s.Call.Rate == 40 && s.Svc.Instances == 3 && s.CrashAt == 4*time.Second && h.Timeline == 10*time.Second
+}
+
+// Judge turns the recorded run into the result (pure).
+func (s *passiveEjection) Judge(h *report.History) *report.Result {
+	res := report.NewResult("")
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	m, ok := s.measure(h)
+	res.Series = m.series
+	res.AddTable(report.SecondsTable("Per-second ok/fail (article 47.2: none 27/13, 26/14 … 80/400 failed; eject 39/1 then 40/0, 1/400)",
+		[]report.Row{{Key: "none", Label: "(a) no passive ejection"}, {Key: "eject", Label: fmt.Sprintf("(b) eject locally for %s after a failed call", s.Eject)}},
+		m.series, h.Events))
+	if !ok {
+		res.AddCheck(report.Yes("registry down, then an instance crashed", "yes", "no").Invalid("the outage or the crash was not recorded"))
+		return res
+	}
+	mt := res.Metrics
+	mt["outage_at_s"], mt["crash_at_s"] = m.outage.At.Seconds(), m.crash.At.Seconds()
+	mt.AddSeriesMetrics("none", m.series["none"])
+	mt.AddSeriesMetrics("eject", m.series["eject"])
+	mt["none.fail_theory"] = float64(m.after) / float64(s.Svc.Instances)
+	res.AddCheck(s.checks(m, s.articleSetup(h))...)
+	s.conclude(res, m)
+	return res
+}
+
+func (s *passiveEjection) checks(m ejectMeasure, at bool) []report.Check {
+	n := s.Svc.Instances
+	var cs []report.Check
+	for _, name := range []string{"none", "eject"} {
+		cs = append(cs, report.Exactly(name+": failures before the crash", 0, "").From("every instance alive").
+			Says(report.SaysValue("40/0 in s0–s3", 0).OnlyIf(at)).Judge(float64(m.early[name])))
+	}
+	perSec := fmt.Sprintf("rate/%d per second, rounded down or up", n)
+	fewest := report.Band("none: fewest failures in a whole second after the crash", float64(m.perSecLo), float64(m.perSecHi), "").
+		From(perSec).Says(report.SaysRange("13–14 of 40", 13, 14).OnlyIf(at))
+	most := report.Band("none: most failures in a whole second after the crash", float64(m.perSecLo), float64(m.perSecHi), "").
+		From(perSec).Says(report.SaysRange("13–14 of 40", 13, 14).OnlyIf(at))
+	if m.maxFail == 0 && m.minFail == math.MaxInt {
+		cs = append(cs, fewest.Invalid("no whole second after the crash"), most.Invalid("no whole second after the crash"))
+	} else {
+		cs = append(cs, fewest.Judge(float64(m.minFail)), most.Judge(float64(m.maxFail)))
+	}
+	third := float64(m.after) / float64(n)
+	cs = append(cs, report.Band("none: failed requests in total", math.Floor(third)-2, math.Ceil(third)+2, "").
+		From(fmt.Sprintf("1/%d of the %d requests after the crash (±2 at the crash's instant)", n, m.after)).
+		Says(report.SaysValue("80 of 400", 80).OnlyIf(at)).Judge(float64(m.noneFail)))
+	periods := math.Ceil((time.Duration(m.lastFull+1)*time.Second - m.crash.At).Seconds() / s.Eject.Seconds())
+	cs = append(cs, report.Band("eject: failed requests in total", 1, 2*periods, "").
+		From("the call that ejects fails; at most 2 per ejection period after the crash").
+		Says(report.SaysValue("1 of 400", 1).OnlyIf(at)).Judge(float64(m.ejectFail)))
+	return cs
+}
+
+func (s *passiveEjection) conclude(res *report.Result, m ejectMeasure) {
+	res.Conclude(fmt.Sprintf("The registry was down from %.2f s, so nobody removed the instance that crashed at %.2f s.",
+		m.outage.At.Seconds(), m.crash.At.Seconds()))
+	res.Conclude(fmt.Sprintf("Without passive ejection the caller failed %d of %d requests (theory %.1f: 1/%d of the %d requests after the crash); with local ejection for %s it failed %d.",
+		m.noneFail, m.noneOK+m.noneFail, float64(m.after)/float64(s.Svc.Instances), s.Svc.Instances, m.after, s.Eject, m.ejectFail))
+	if m.ejectFail < m.noneFail {
+		res.Conclude(fmt.Sprintf("A caller that corrects its own cache after a failed call loses %.0f× fewer requests while the registry cannot.",
+			float64(m.noneFail)/math.Max(float64(m.ejectFail), 1)))
+	} else {
+		res.Conclude("Passive ejection did not reduce failures in this run.")
+	}
+}

@@ -1,0 +1,194 @@
+// Package scentest holds the helpers the scenario rooms' tests share:
+// parsing a command line as the command does, running a scenario for real
+// (one at a time across test packages, so timing checks are not judged on a
+// machine busy with another scenario), synthetic histories, and assertions
+// on results and verdicts.
+package scentest
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+// Configure parses args for the named scenario as the command does.
+func Configure(t *testing.T, name string, args ...string) (scenarios.Config, scenarios.Common, error) {
+	t.Helper()
+	spec, ok := scenarios.Lookup(name)
+	if !ok {
+		t.Fatalf("scenario %s not registered", name)
+	}
+	c, cfg, _, err := scenarios.Parse(spec, args)
+	if err != nil {
+		return nil, scenarios.Common{}, err
+	}
+	return cfg, *c, nil
+}
+
+// MustConfigure parses args and fails the test on an error.
+func MustConfigure(t *testing.T, name string, args ...string) scenarios.Config {
+	t.Helper()
+	cfg, _, err := Configure(t, name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// ValidationCase is one command line and the error it must give ("" = valid).
+type ValidationCase struct {
+	Scenario string
+	Args     []string
+	WantErr  string
+}
+
+// CheckValidation parses and validates each case as the command does and
+// requires its error (wrapping ErrUsage) or its absence.
+func CheckValidation(t *testing.T, tests []ValidationCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.Scenario+" "+strings.Join(tc.Args, " "), func(t *testing.T) {
+			_, _, err := Configure(t, tc.Scenario, tc.Args...)
+			switch {
+			case tc.WantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.WantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.WantErr)):
+				t.Fatalf("err = %v, want one containing %q", err, tc.WantErr)
+			case err != nil && !errors.Is(err, scenarios.ErrUsage):
+				t.Fatalf("err %v does not wrap ErrUsage", err)
+			}
+		})
+	}
+}
+
+// Run runs a scenario for real with its ports from base (skipped under
+// -short; skip says why), judges it and logs its checks. Only one such run
+// happens at a time on the machine (a lock file), whichever package runs it.
+func Run(t *testing.T, base int, skip, name string, args ...string) *report.Result {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(skip)
+	}
+	cfg, c, err := Configure(t, name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock := lockMachine(t)
+	defer unlock()
+	c.PortBase = base
+	env := scenarios.NewEnv(c, nil, nil)
+	defer env.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	h, err := cfg.Run(ctx, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Judge(cfg, h)
+	t.Logf("%s ran in %.1f s: %s", name, time.Since(start).Seconds(), report.VerdictLine(res))
+	for _, ch := range res.Checks {
+		t.Logf("%-55s measured %-28s band %-22s %s", ch.Name, ch.MeasuredText, ch.Band, ch.Verdict)
+	}
+	return res
+}
+
+// Judge judges h with cfg and finishes the result.
+func Judge(cfg scenarios.Config, h *report.History) *report.Result {
+	res := cfg.Judge(h)
+	res.Finish()
+	return res
+}
+
+// lockMachine takes an exclusive lock shared by every test process, so two
+// packages never run timing-sensitive scenarios at once on a small machine.
+func lockMachine(t *testing.T) func() {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "sdchaos-scenario-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		t.Fatalf("opening the test lock: %v", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		t.Fatalf("taking the test lock: %v", err)
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+}
+
+// Between requires metric to lie within [lo, hi].
+func Between(t *testing.T, res *report.Result, metric string, lo, hi float64) {
+	t.Helper()
+	v, ok := res.Metrics[metric]
+	if !ok {
+		t.Errorf("metric %s missing", metric)
+		return
+	}
+	if v < lo || v > hi {
+		t.Errorf("%s = %g, want within [%g, %g]", metric, v, lo, hi)
+	}
+}
+
+// Verdict returns the verdict of the named check ("" if there is none).
+func Verdict(res *report.Result, check string) report.Verdict {
+	for _, c := range res.Checks {
+		if c.Name == check {
+			return c.Verdict
+		}
+	}
+	return ""
+}
+
+// WantVerdicts requires each named check to have its verdict.
+func WantVerdicts(t *testing.T, res *report.Result, want map[string]report.Verdict) {
+	t.Helper()
+	for name, v := range want {
+		if got := Verdict(res, name); got != v {
+			t.Errorf("check %q: verdict %q, want %q (checks: %s)", name, got, v, Names(res))
+		}
+	}
+}
+
+// Names lists a result's checks with their verdicts, for messages.
+func Names(res *report.Result) string {
+	var parts []string
+	for _, c := range res.Checks {
+		parts = append(parts, c.Name+"="+string(c.Verdict))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// NoUnexplainedDifference fails when a check differs from the article
+// without a stated cause.
+func NoUnexplainedDifference(t *testing.T, res *report.Result) {
+	t.Helper()
+	for _, c := range res.Checks {
+		if c.Verdict == report.Differs && (c.Cause == "" || c.Cause == "no cause given") {
+			t.Errorf("check %q differs from the article without a cause", c.Name)
+		}
+	}
+}
+
+// Synth builds ops for each caller at rate per second for d; fail(caller,
+// at) decides each outcome.
+func Synth(callers []string, rate int, d time.Duration, fail func(caller string, at time.Duration) bool) []report.Op {
+	var ops []report.Op
+	step := time.Second / time.Duration(rate)
+	for _, c := range callers {
+		for at := time.Duration(0); at < d; at += step {
+			o := report.OK
+			if fail(c, at) {
+				o = report.Fail
+			}
+			ops = append(ops, report.Op{Caller: c, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: o})
+		}
+	}
+	return ops
+}
