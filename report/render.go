@@ -194,3 +194,10 @@ func toAny(ss []string) []any {
 	}
 	return out
 }
+
+// RenderTable writes one table as a terminal table, or as markdown when md.
+func RenderTable(w io.Writer, t Table, md bool) error {
+	p := &printer{w: w, md: md}
+	p.table(t)
+	return p.err
+}

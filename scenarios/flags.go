@@ -21,10 +21,17 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 	}
 	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	offer := func(name string) bool { return !slices.Contains(spec.Without, name) }
 	fs.Int64Var(&common.Seed, "seed", common.Seed, "seed of the run's random source")
-	fs.DurationVar(&common.Duration, "duration", common.Duration, "length of the measured timeline")
-	fs.IntVar(&common.PortBase, "port-base", common.PortBase, "first loopback port the run may listen on (≥ 9150)")
-	fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
+	if offer("duration") {
+		fs.DurationVar(&common.Duration, "duration", common.Duration, "length of the measured timeline")
+	}
+	if offer("port-base") {
+		fs.IntVar(&common.PortBase, "port-base", common.PortBase, "first loopback port the run may listen on (≥ 9150)")
+	}
+	if offer("keep") {
+		fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
+	}
 	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
 	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md and <scenario>.json into this directory")
 	cfg.Flags(fs)
@@ -70,11 +77,16 @@ func Parse(spec Spec, args []string) (*Common, Config, map[string]string, error)
 		d.Defaults(&scratch)
 		common.Duration = scratch.Duration
 	}
-	if err := validateCommon(*common); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	// A duration derived from the scenario's own values is best explained
+	// by them, so they are validated first unless --duration was given.
+	checks := []func() error{func() error { return validateCommon(*common) }, func() error { return cfg.Validate(*common) }}
+	if !common.Explicit["duration"] {
+		checks[0], checks[1] = checks[1], checks[0]
 	}
-	if err := cfg.Validate(*common); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+		}
 	}
 	params := map[string]string{}
 	fs.VisitAll(func(f *flag.Flag) {
@@ -82,6 +94,8 @@ func Parse(spec Spec, args []string) (*Common, Config, map[string]string, error)
 			params[f.Name] = f.Value.String()
 		}
 	})
-	params["duration"] = common.Duration.String() // it may have been derived
+	if fs.Lookup("duration") != nil {
+		params["duration"] = common.Duration.String() // it may have been derived
+	}
 	return common, cfg, params, nil
 }

@@ -110,6 +110,23 @@ type Spec struct {
 	Help string
 	// New returns a Config with the defaults.
 	New func() Config
+	// Variants are reference runs beside the defaults that `all --variants`
+	// also makes (a flag that puts the run in the article's condition, a
+	// parameter that shows another regime).
+	Variants []Variant
+	// Without lists the common flags the scenario does not offer because
+	// it would ignore them ("duration", "port-base", "keep").
+	Without []string
+}
+
+// Variant is a named reference run of a scenario with extra flags.
+type Variant struct {
+	// Name is appended to the scenario's name in output files ("fail-fast").
+	Name string
+	// Args are the flags the variant adds.
+	Args []string
+	// Why says in one line what the variant shows.
+	Why string
 }
 
 var specs = map[string]Spec{}

@@ -21,6 +21,10 @@ usage:
   experiments list                 list the scenarios
   experiments help <scenario>      setup, timeline, flags and what counts as reproduced
   experiments <scenario> [flags]   run one scenario
+  experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
+                                   run every scenario (or those named) one after another, with a
+                                   summary; --variants adds each scenario's reference variants;
+                                   'all --variants --out results' regenerates results/
 
 exit codes: 0 every check in its band (reproduced, or the article differs for a stated cause),
             1 a check outside its band, 2 usage or setup error, 3 invalid run (could not judge),
@@ -63,6 +67,13 @@ func writeHelp(w io.Writer, spec scenarios.Spec, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "%s (%s): %s\n\n", spec.Name, spec.Article, spec.Summary)
 	if spec.Help != "" {
 		fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(spec.Help))
+	}
+	if len(spec.Variants) > 0 {
+		fmt.Fprintf(w, "reference variants (run by 'experiments all --variants'):\n")
+		for _, v := range spec.Variants {
+			fmt.Fprintf(w, "  %s--%s: %s %s — %s\n", spec.Name, v.Name, spec.Name, strings.Join(v.Args, " "), v.Why)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "usage: experiments %s [flags]\n\nflags:\n", spec.Name)
 	fs.SetOutput(w)

@@ -75,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "list":
 		return list(stdout)
+	case "all":
+		return runAll(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

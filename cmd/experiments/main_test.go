@@ -53,6 +53,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"cache-on-failure", "--duration", "-1s"}, 2, "", "--duration (-1s)"},
 		{[]string{"cache-on-failure", "--port-base", "80"}, 2, "", "--port-base (80)"},
 		{[]string{"cache-on-failure", "--out", "/proc/no/such/dir"}, 2, "", "--out /proc/no/such/dir"},
+		{[]string{"help", "cache-on-failure"}, 0, "cache-on-failure--fail-fast", ""},
+		{[]string{"all", "--only", "nope"}, 2, "", `unknown scenario "nope"`},
+		{[]string{"all", "--bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"all", "--out", "/proc/no/such/dir"}, 2, "", "--out /proc/no/such/dir"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

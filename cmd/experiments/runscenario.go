@@ -15,6 +15,7 @@ import (
 	"sdchaos/scenarios"
 )
 
+// runScenario runs one scenario from its command line and renders it.
 func runScenario(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	spec, err := lookup(name)
 	if err != nil {
@@ -27,6 +28,34 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err := prepareOut(common.Out); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	res, err := execute(ctx, spec, common, cfg, params, stderr)
+	if err != nil {
+		return err
+	}
+	if err := report.Render(stdout, res, common.Format); err != nil {
+		return fmt.Errorf("%s: writing output: %w", name, err)
+	}
+	if err := writeOut(common.Out, res.Scenario, res); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return verdictErr(res.Verdict)
+}
+
+// verdictErr maps a run's verdict to run's error (nil: exit 0).
+func verdictErr(v report.Verdict) error {
+	switch v {
+	case report.Outside:
+		return errNotReproduced
+	case report.Invalid:
+		return errInvalid
+	}
+	return nil
+}
+
+// execute runs the plan, cleans up everything the run started, and judges
+// the recorded history.
+func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common, cfg scenarios.Config,
+	params map[string]string, stderr io.Writer) (*report.Result, error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	env := scenarios.NewEnv(*common, log, stderr)
 	defer env.Close()
@@ -38,14 +67,13 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	h, err := cfg.Run(ctx, env)
 	closeErr := env.Close()
 	wall := time.Since(start)
-	if ctx.Err() != nil {
-		return errInterrupted
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if closeErr != nil {
-		return fmt.Errorf("%s: cleaning up: %w", name, closeErr)
+	switch {
+	case ctx.Err() != nil:
+		return nil, errInterrupted
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	case closeErr != nil:
+		return nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
 	}
 	res := cfg.Judge(h)
 	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, common.Seed, params, wall.Seconds()
@@ -53,19 +81,7 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 		res.Title = spec.Article + ": " + spec.Summary
 	}
 	res.Finish()
-	if err := report.Render(stdout, res, common.Format); err != nil {
-		return fmt.Errorf("%s: writing output: %w", name, err)
-	}
-	if err := writeOut(common.Out, res); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	switch res.Verdict {
-	case report.Outside:
-		return errNotReproduced
-	case report.Invalid:
-		return errInvalid
-	}
-	return nil
+	return res, nil
 }
 
 // forceOnSecondSignal: the first Ctrl-C cancels ctx and the run winds down;
@@ -109,26 +125,27 @@ func prepareOut(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// writeOut writes <scenario>.md and <scenario>.json into dir (if set).
-func writeOut(dir string, res *report.Result) error {
+// writeOut writes <base>.md and <base>.json into dir (if set).
+func writeOut(dir, base string, res *report.Result) error {
 	if dir == "" {
 		return nil
 	}
 	for _, f := range []struct{ ext, format string }{{".md", "markdown"}, {".json", "json"}} {
-		path := filepath.Join(dir, res.Scenario+f.ext)
-		if err := writeFile(path, res, f.format); err != nil {
+		path := filepath.Join(dir, base+f.ext)
+		if err := writeFile(path, func(w io.Writer) error { return report.Render(w, res, f.format) }); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
 	return nil
 }
 
-func writeFile(path string, res *report.Result, format string) error {
+// writeFile creates path and fills it with write.
+func writeFile(path string, write func(io.Writer) error) error {
 	fh, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := report.Render(fh, res, format); err != nil {
+	if err := write(fh); err != nil {
 		fh.Close()
 		return err
 	}

@@ -1,0 +1,115 @@
+package archtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type pkg struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	Imports    []string
+}
+
+// packages lists the module's packages with `go list -json ./...`.
+func packages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", "sdchaos/...")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	var ps []pkg
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, "sdchaos/") }
+
+// floors below the scenarios: none of them may import a scenario room, the
+// core, the rig or the command.
+var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
+	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/ports", "sdchaos/registry",
+	"sdchaos/report", "sdchaos/storm"}
+
+func TestWhoMayImportWhom(t *testing.T) {
+	for _, p := range packages(t) {
+		for _, imp := range p.Imports {
+			if imp == "sdchaos/cmd/experiments" {
+				t.Errorf("%s imports the command", p.ImportPath)
+			}
+			if !local(imp) {
+				continue
+			}
+			switch {
+			case p.ImportPath == "sdchaos/report" || p.ImportPath == "sdchaos/clock":
+				t.Errorf("%s is a leaf but imports %s", p.ImportPath, imp)
+			case contains(below, p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig"):
+				t.Errorf("%s (a floor below the scenarios) imports %s", p.ImportPath, imp)
+			case p.ImportPath == "sdchaos/rig" && strings.HasPrefix(imp, "sdchaos/scenarios"):
+				t.Errorf("the rig imports %s", imp)
+			case room(p.ImportPath) && room(imp) && imp != p.ImportPath:
+				t.Errorf("room %s imports room %s: rooms stay apart", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// room reports whether path is a scenario room (not the core or the test helpers).
+func room(path string) bool {
+	rest, ok := strings.CutPrefix(path, "sdchaos/scenarios/")
+	return ok && rest != "scentest"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNoPackageHoldsMoreThanAQuarterOfTheCode(t *testing.T) {
+	lines := map[string]int{}
+	total := 0
+	for _, p := range packages(t) {
+		for _, f := range p.GoFiles {
+			n := countLines(t, filepath.Join(p.Dir, f))
+			lines[p.ImportPath] += n
+			total += n
+		}
+	}
+	for path, n := range lines {
+		if share := float64(n) / float64(total); share > 0.25 {
+			t.Errorf("%s holds %.0f %% of the code (%d of %d lines); split it", path, 100*share, n, total)
+		}
+	}
+}
+
+func countLines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+// allOptions are the flags of `experiments all`.
+type allOptions struct {
+	only     []string
+	variants bool
+	out      string
+	seed     int64
+	portBase int
+}
+
+func parseAll(args []string) (allOptions, error) {
+	o := allOptions{seed: 1, portBase: 9150}
+	fs := flag.NewFlagSet("all", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	only := fs.String("only", "", "comma-separated scenarios to run (default: every scenario)")
+	fs.BoolVar(&o.variants, "variants", false, "also run each scenario's reference variants (see 'help <scenario>')")
+	fs.StringVar(&o.out, "out", "", "write every run's <name>.md and <name>.json, and summary.md/summary.json, into this directory")
+	fs.Int64Var(&o.seed, "seed", o.seed, "seed of every run")
+	fs.IntVar(&o.portBase, "port-base", o.portBase, "first loopback port the runs may listen on (≥ 9150)")
+	if err := fs.Parse(args); err != nil {
+		return o, scenarios.Usagef("all: %v; see 'experiments help'", err)
+	}
+	if fs.NArg() > 0 {
+		return o, scenarios.Usagef("all: unexpected argument %q", fs.Arg(0))
+	}
+	for _, name := range strings.Split(*only, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if _, err := lookup(name); err != nil {
+			return o, fmt.Errorf("all --only: %w", err)
+		}
+		o.only = append(o.only, name)
+	}
+	return o, nil
+}
+
+// plannedRun is one run of `all`: a scenario at its defaults or a variant.
+type plannedRun struct {
+	spec scenarios.Spec
+	name string // output name: scenario or scenario--variant
+	args []string
+}
+
+func (o allOptions) plan() []plannedRun {
+	var out []plannedRun
+	common := []string{"--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase)}
+	for _, s := range scenarios.All() {
+		if len(o.only) > 0 && !slices.Contains(o.only, s.Name) {
+			continue
+		}
+		out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, nil)})
+		if !o.variants {
+			continue
+		}
+		for _, v := range s.Variants {
+			out = append(out, plannedRun{spec: s, name: s.Name + "--" + v.Name, args: withCommon(s, common, v.Args)})
+		}
+	}
+	return out
+}
+
+// withCommon adds the common flags the scenario offers to args.
+func withCommon(s scenarios.Spec, common, args []string) []string {
+	out := append([]string(nil), args...)
+	for i := 0; i+1 < len(common); i += 2 {
+		if !slices.Contains(s.Without, strings.TrimPrefix(common[i], "--")) {
+			out = append(out, common[i], common[i+1])
+		}
+	}
+	return out
+}
+
+// summaryRow is one run in the summary (and in summary.json).
+type summaryRow struct {
+	Name       string         `json:"name"`
+	Scenario   string         `json:"scenario"`
+	Args       []string       `json:"args"`
+	Verdict    report.Verdict `json:"verdict"`
+	Reproduced int            `json:"reproduced"`
+	Differs    int            `json:"differs"`
+	Outside    int            `json:"outside"`
+	Invalid    int            `json:"invalid"`
+	WallS      float64        `json:"wall_s"`
+	TimelineS  float64        `json:"timeline_s"`
+	Error      string         `json:"error,omitempty"`
+	Why        []string       `json:"why,omitempty"`
+}
+
+// runAll runs every planned scenario one after another (they are timing
+// sensitive), prints the summary and returns the worst outcome.
+func runAll(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseAll(args)
+	if err != nil {
+		return err
+	}
+	if err := prepareOut(o.out); err != nil {
+		return fmt.Errorf("all: %w", err)
+	}
+	var rows []summaryRow
+	runs := o.plan()
+	for i, r := range runs {
+		fmt.Fprintf(stderr, "[%d/%d] %s %s\n", i+1, len(runs), r.spec.Name, strings.Join(r.args, " "))
+		row, err := runPlanned(ctx, r, o.out, stderr)
+		if errors.Is(err, errInterrupted) {
+			return err
+		}
+		rows = append(rows, row)
+		fmt.Fprintf(stderr, "[%d/%d] %s: %s\n", i+1, len(runs), r.name, orError(row))
+	}
+	t := summaryTable(rows)
+	if err := report.RenderTable(stdout, t, false); err != nil {
+		return err
+	}
+	if err := writeSummary(o.out, t, rows); err != nil {
+		return fmt.Errorf("all: %w", err)
+	}
+	return worst(rows)
+}
+
+func orError(r summaryRow) string {
+	if r.Error != "" {
+		return "error: " + r.Error
+	}
+	return string(r.Verdict)
+}
+
+// runPlanned runs one planned scenario and writes its outputs.
+func runPlanned(ctx context.Context, r plannedRun, out string, stderr io.Writer) (summaryRow, error) {
+	row := summaryRow{Name: r.name, Scenario: r.spec.Name, Args: r.args}
+	common, cfg, params, err := scenarios.Parse(r.spec, r.args)
+	if err == nil {
+		var res *report.Result
+		if res, err = execute(ctx, r.spec, common, cfg, params, stderr); err == nil {
+			fill(&row, res)
+			err = writeOut(out, r.name, res)
+		}
+	}
+	if err != nil {
+		row.Error = err.Error()
+	}
+	return row, err
+}
+
+func fill(row *summaryRow, res *report.Result) {
+	row.Verdict, row.WallS, row.TimelineS = res.Verdict, res.WallSeconds, res.TimelineSeconds
+	row.Reproduced, row.Differs = len(res.With(report.Reproduced)), len(res.With(report.Differs))
+	row.Outside, row.Invalid = len(res.With(report.Outside)), len(res.With(report.Invalid))
+	for _, c := range append(res.With(report.Outside), res.With(report.Invalid)...) {
+		row.Why = append(row.Why, c.Name)
+	}
+}
+
+func summaryTable(rows []summaryRow) report.Table {
+	t := report.Table{Title: fmt.Sprintf("%d runs, one after another", len(rows)), Header: []string{"run", "verdict", "reproduced", "differs", "outside", "invalid", "wall s", "timeline s"}}
+	for _, r := range rows {
+		v := string(r.Verdict)
+		if r.Error != "" {
+			v = "ERROR: " + report.ShortErr(r.Error)
+		}
+		t.Rows = append(t.Rows, []string{r.Name, v, fmt.Sprint(r.Reproduced), fmt.Sprint(r.Differs), fmt.Sprint(r.Outside),
+			fmt.Sprint(r.Invalid), fmt.Sprintf("%.1f", r.WallS), fmt.Sprintf("%.1f", r.TimelineS)})
+	}
+	return t
+}
+
+func writeSummary(dir string, t report.Table, rows []summaryRow) error {
+	if dir == "" {
+		return nil
+	}
+	if err := writeFile(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
+		return report.RenderTable(w, t, true)
+	}); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "summary.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"runs": rows})
+	})
+}
+
+// worst returns the error of the worst outcome: a run that could not run,
+// then outside, then invalid.
+func worst(rows []summaryRow) error {
+	var vs []report.Verdict
+	for _, r := range rows {
+		if r.Error != "" {
+			return fmt.Errorf("all: %s: %s", r.Name, r.Error)
+		}
+		vs = append(vs, r.Verdict)
+	}
+	switch {
+	case slices.Contains(vs, report.Outside):
+		return errNotReproduced
+	case slices.Contains(vs, report.Invalid):
+		return errInvalid
+	}
+	return nil
+}
