@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -18,7 +19,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `experiments — chaos experiments for service discovery against a real 3-node etcd
 
 usage:
-  experiments list                 list the scenarios
+  experiments list [--markdown]    list the scenarios (--markdown: the README's table)
   experiments help <scenario>      setup, timeline, flags and what counts as reproduced
   experiments <scenario> [flags]   run one scenario
   experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
@@ -32,13 +33,38 @@ exit codes: 0 every check in its band (reproduced, or the article differs for a 
 `)
 }
 
-func list(w io.Writer) error {
+// list prints the scenarios; with --markdown as the README's table.
+func list(w io.Writer, args []string) error {
+	switch {
+	case len(args) == 1 && args[0] == "--markdown":
+		return report.RenderTable(w, scenarioTable(), true)
+	case len(args) > 0:
+		return scenarios.Usagef("list: unexpected argument %q (want nothing or --markdown)", args[0])
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tSOURCE\tWHAT IT SHOWS")
+	fmt.Fprintln(tw, "SCENARIO\tSOURCE\tTIMELINE\tWHAT IT SHOWS")
 	for _, s := range scenarios.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, s.Article, s.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Article, defaultTimeline(s), s.Summary)
 	}
 	return tw.Flush()
+}
+
+// scenarioTable is the README's table of scenarios, made from the registry.
+func scenarioTable() report.Table {
+	t := report.Table{Header: []string{"scenario", "source", "default --duration", "what it shows"}}
+	for _, s := range scenarios.All() {
+		t.Rows = append(t.Rows, []string{"`" + s.Name + "`", s.Article, defaultTimeline(s), s.Summary})
+	}
+	return t
+}
+
+// defaultTimeline is the scenario's default --duration ("—" when it has none).
+func defaultTimeline(s scenarios.Spec) string {
+	fs, common, _ := scenarios.NewFlagSet(s)
+	if fs.Lookup("duration") == nil {
+		return "—"
+	}
+	return common.Duration.String()
 }
 
 func lookup(name string) (scenarios.Spec, error) {

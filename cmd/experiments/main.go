@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "list":
-		return list(stdout)
+		return list(stdout, args[1:])
 	case "all":
 		return runAll(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
