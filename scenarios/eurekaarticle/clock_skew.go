@@ -1,6 +1,4 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"context"
@@ -8,14 +6,15 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/clock"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "clock-skew",
 		Article: "Eureka article 5.4",
 		Summary: "one Eureka server's clock steps forward while every worker keeps renewing: false evictions with self-preservation on and off",
@@ -30,13 +29,20 @@ Measured: evictions on the stepped server (all false: every worker is alive), it
 against the threshold at the run after the step, evictions on its peers, and how soon the
 evicted workers are back on it.
 
-Reproduced when: self-preservation does not protect (renewsLastMin, counted per minute of the
-monotonic timer, stays above the threshold, and the on and off clusters lose the same number);
-each cluster's false evictions are within what the lease rule predicts (none when the step is
-shorter than k × lease − renew interval, the cap when it is longer than k × lease, k = 2 with the
-source's renew bug); peers evict nobody; every evicted worker is back within one renew interval.
-Article: "clock skew causes premature expiry, wrong renew times and false self-preservation".`,
-		New: func() Config {
+Bands (Netflix/eureka source): a lease last renewed a ago looks expired after a forward step s iff
+s > k × 90 s − a (Lease.isExpired on System.currentTimeMillis; k = 2 with the source's renew bug),
+so false evictions are none when s ≤ k × 90 s − 30 s, all leases not renewed since the step
+(capped at size − (int)(size × 0.85) per run) when s > k × 90 s, anything up to the cap in
+between. renewsLastMin counts per minute of the monotonic timer (MeasuredRate on java.util.Timer,
+which waits on relative delays) and every worker keeps renewing, so self-preservation does not
+engage and "on" loses as many as "off". Evictions are not replicated: the peers evict nobody.
+An evicted worker is back on s1 within one renew interval (+2 s): its next heartbeat gets 404 and
+re-registers, or a peer's replicated heartbeat gets 404 and the peer registers it.
+
+Article: "clock skew causes premature expiry, wrong renew times and false self-preservation".
+The self-preservation check "differs": a wall-clock step does not move the minute buckets, so
+renewsLastMin stays above the threshold and there is no (false) protection.`,
+		New: func() scenarios.Config {
 			return &clockSkew{eu: defaultEurekaParams(12), Skew: 2 * time.Minute, Lead: 5 * time.Second,
 				StepAfter: 150 * time.Second, Observe: 3 * time.Minute, CompareLease: true}
 		},
@@ -52,7 +58,28 @@ type clockSkew struct {
 	CompareLease bool
 }
 
-func (s *clockSkew) Defaults(c *Common) {
+// skewData is what a clock-skew run stores beside its events (one clock
+// step per cluster): each cluster's servers' histories, in model time from
+// the recorder's zero.
+type skewData struct {
+	modelRun
+	Cases []skewCase `json:"cases"`
+}
+
+// skewCase is one cluster of the grid.
+type skewCase struct {
+	Label            string `json:"label"`
+	LeaseBug         bool   `json:"lease_bug"`
+	SelfPreservation bool   `json:"self_preservation"`
+	// Primary is set on the pair that uses --lease-bug (the other pair is the contrast).
+	Primary bool `json:"primary"`
+	// Server names the stepped server (s1 of the cluster).
+	Server string                    `json:"server"`
+	Skewed eureka.History            `json:"skewed"`
+	Peers  map[string]eureka.History `json:"peers"`
+}
+
+func (s *clockSkew) Defaults(c *scenarios.Common) {
 	c.Duration = s.StepAfter + s.eu.config().EvictionInterval + s.Observe
 }
 
@@ -65,70 +92,29 @@ func (s *clockSkew) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&s.CompareLease, "compare-lease", s.CompareLease, "also run a pair of clusters with the other lease rule")
 }
 
-func (s *clockSkew) Validate(c Common) error {
+func (s *clockSkew) Validate(c scenarios.Common) error {
 	if err := s.eu.validate(); err != nil {
 		return err
 	}
 	cfg := s.eu.config()
 	switch {
 	case s.eu.Workers < 1:
-		return Usagef("--workers (%d) must be at least 1", s.eu.Workers)
+		return scenarios.Usagef("--workers (%d) must be at least 1", s.eu.Workers)
 	case s.Skew <= 0:
-		return Usagef("--skew (%s) must be a positive (forward) step", s.Skew)
+		return scenarios.Usagef("--skew (%s) must be a positive (forward) step", s.Skew)
 	case s.Lead <= 0 || s.Lead >= cfg.EvictionInterval:
-		return Usagef("--lead (%s) must be within (0, the eviction interval %s)", s.Lead, cfg.EvictionInterval)
+		return scenarios.Usagef("--lead (%s) must be within (0, the eviction interval %s)", s.Lead, cfg.EvictionInterval)
 	case s.StepAfter < 2*time.Minute:
-		return Usagef("--step-after (%s) must be at least 2m", s.StepAfter)
+		return scenarios.Usagef("--step-after (%s) must be at least 2m", s.StepAfter)
 	case s.Observe < cfg.RenewInterval+10*time.Second:
-		return Usagef("--observe (%s) must be at least the renew interval + 10s (%s)", s.Observe, cfg.RenewInterval+10*time.Second)
+		return scenarios.Usagef("--observe (%s) must be at least the renew interval + 10s (%s)", s.Observe, cfg.RenewInterval+10*time.Second)
 	case c.Duration < s.StepAfter+cfg.EvictionInterval+s.Observe:
-		return Usagef("--duration (%s) must be at least --step-after + 1m + --observe (%s)", c.Duration, s.StepAfter+cfg.EvictionInterval+s.Observe)
+		return scenarios.Usagef("--duration (%s) must be at least --step-after + 1m + --observe (%s)", c.Duration, s.StepAfter+cfg.EvictionInterval+s.Observe)
 	}
 	return nil
 }
 
-// skewCase is one cluster of the grid.
-type skewCase struct {
-	label    string // "bug-on"
-	leaseBug bool
-	sp       bool
-	primary  bool // uses --lease-bug (the other pair is the contrast)
-	cluster  *eurekaCluster
-}
-
-// skewRun is what a run recorded; times are model time from the recorder's zero.
-type skewRun struct {
-	factor   float64
-	duration time.Duration
-	cases    []skewResult
-}
-
-// skewResult is one cluster's record.
-type skewResult struct {
-	label             string
-	leaseBug, sp      bool
-	primary           bool
-	stepAt            time.Duration
-	stepped           bool
-	skewed            eureka.History
-	peers             map[string]eureka.History
-	workers, capLimit int
-}
-
-func (s *clockSkew) cases() []*skewCase {
-	rules := []bool{s.eu.LeaseBug}
-	if s.CompareLease {
-		rules = append(rules, !s.eu.LeaseBug)
-	}
-	var out []*skewCase
-	for i, bug := range rules {
-		for _, sp := range []bool{true, false} {
-			out = append(out, &skewCase{label: leaseLabel(bug) + "-" + onOff(sp), leaseBug: bug, sp: sp, primary: i == 0})
-		}
-	}
-	return out
-}
-
+// leaseLabel names a lease rule.
 func leaseLabel(bug bool) string {
 	if bug {
 		return "bug"
@@ -136,91 +122,93 @@ func leaseLabel(bug bool) string {
 	return "fixed"
 }
 
-func onOff(b bool) string {
-	if b {
-		return "on"
+// grid returns the clusters to run: --lease-bug's rule with self-preservation
+// on and off, and with --compare-lease the same with the other rule.
+func (s *clockSkew) grid() []skewCase {
+	rules := []bool{s.eu.LeaseBug}
+	if s.CompareLease {
+		rules = append(rules, !s.eu.LeaseBug)
 	}
-	return "off"
+	var out []skewCase
+	for i, bug := range rules {
+		for _, sp := range []bool{true, false} {
+			out = append(out, skewCase{Label: leaseLabel(bug) + "-" + onOff(sp), LeaseBug: bug, SelfPreservation: sp, Primary: i == 0})
+		}
+	}
+	return out
 }
 
-func (s *clockSkew) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, err := newEurekaRig(env, s.eu.Scale)
+// Run is the plan: the clusters run side by side; s1 of each steps its
+// clock --lead before an eviction run; the histories are read at the end.
+func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	r, err := rig.NewEureka(env, s.eu.Scale)
 	if err != nil {
 		return nil, err
 	}
-	defer rig.close()
-	cases := s.cases()
-	for _, c := range cases {
+	defer r.Close()
+	cases := s.grid()
+	clusters := make([]*rig.EurekaCluster, len(cases))
+	for i, c := range cases {
 		cfg := s.eu.config()
-		cfg.LeaseBug, cfg.SelfPreservation = c.leaseBug, c.sp
-		if c.cluster, err = rig.startCluster(ctx, c.label, cfg, s.eu.Workers); err != nil {
+		cfg.LeaseBug, cfg.SelfPreservation = c.LeaseBug, c.SelfPreservation
+		if clusters[i], err = r.StartCluster(ctx, c.Label, cfg, s.eu.Workers); err != nil {
 			return nil, err
 		}
 	}
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	mc := newModelClock(rig.scale, rec)
-	tl, err := s.timeline(cases, mc)
+	rec := rig.NewRecorder()
+	m := newModelRun(r, rec, env.Duration)
+	tl, err := s.timeline(clusters, m)
 	if err != nil {
 		return nil, err
 	}
-	env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), fmtModel(s.Skew),
-		fmtModel(s.Lead), fmtModel(s.StepAfter), wallNote(s.eu.Scale, env.Duration))
-	if err := tl.Run(ctx, rec.T0(), rec.MarkAt); err != nil {
+	env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), eureka.FormatModel(s.Skew),
+		eureka.FormatModel(s.Lead), eureka.FormatModel(s.StepAfter), eureka.WallNote(s.eu.Scale, env.Duration))
+	if err := runTimeline(ctx, rec, m, nil, tl); err != nil {
 		return nil, fmt.Errorf("stepping clocks: %w", err)
 	}
-	if err := clock.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
-		return nil, err
+	data := skewData{modelRun: m}
+	for i, c := range cases {
+		if c, err = s.collect(c, clusters[i], m); err != nil {
+			return nil, err
+		}
+		data.Cases = append(data.Cases, c)
 	}
-	run, err := s.collect(cases, rec, mc)
-	if err != nil {
-		return nil, err
-	}
-	run.duration = env.Duration
-	return s.judge(run), nil
+	return finish(rec, m.Clock.Real(env.Duration), data)
 }
 
 // timeline steps s1 of each cluster Lead before its first eviction run
 // after StepAfter (the server reports its next run; runs come every
 // eviction interval).
-func (s *clockSkew) timeline(cases []*skewCase, mc modelClock) (fault.Timeline, error) {
+func (s *clockSkew) timeline(clusters []*rig.EurekaCluster, m modelRun) (fault.Timeline, error) {
 	every := s.eu.config().EvictionInterval
 	var tl fault.Timeline
-	for _, c := range cases {
-		st, err := c.cluster.servers[0].Stats()
+	for _, c := range clusters {
+		st, err := c.Servers[0].Stats()
 		if err != nil {
-			return nil, fmt.Errorf("reading the eviction schedule of %s: %w", c.cluster.servers[0].Name, err)
+			return nil, fmt.Errorf("reading the eviction schedule of %s: %w", c.Servers[0].Name, err)
 		}
-		next := mc.ofModel(st.NextEviction)
+		next := m.Clock.OfModel(st.NextEviction)
 		for next-s.Lead < s.StepAfter {
 			next += every
 		}
-		tl = append(tl, fault.Step{At: mc.real(next - s.Lead), Fault: fault.EurekaClockStep{Server: c.cluster.servers[0], Step: s.Skew}})
+		tl = append(tl, fault.Step{At: m.Clock.Real(next - s.Lead), Fault: fault.EurekaClockStep{Server: c.Servers[0], Step: s.Skew}})
 	}
 	return tl, nil
 }
 
-func (s *clockSkew) collect(cases []*skewCase, rec *report.Recorder, mc modelClock) (*skewRun, error) {
-	run := &skewRun{factor: mc.factor}
-	marks := rec.Marks()
-	for _, c := range cases {
-		hs, err := histories(c.cluster.servers)
-		if err != nil {
-			return nil, err
-		}
-		relHistories(mc, hs)
-		r := skewResult{label: c.label, leaseBug: c.leaseBug, sp: c.sp, primary: c.primary, peers: map[string]eureka.History{},
-			workers: s.eu.Workers, capLimit: eureka.EvictionLimit(s.eu.Workers, c.cluster.cfg.RenewalPercent)}
-		for name, h := range hs {
-			if name == c.cluster.servers[0].Name {
-				r.skewed = h
-			} else {
-				r.peers[name] = h
-			}
-		}
-		if m, ok := report.MarkNamed(marks, fault.EurekaClockStep{Server: c.cluster.servers[0], Step: s.Skew}.Name()); ok {
-			r.stepAt, r.stepped = mc.ofReal(m.At), true
-		}
-		run.cases = append(run.cases, r)
+// collect reads one cluster's histories into its case.
+func (s *clockSkew) collect(c skewCase, cl *rig.EurekaCluster, m modelRun) (skewCase, error) {
+	hs, err := histories(m, cl.Servers)
+	if err != nil {
+		return c, err
 	}
-	return run, nil
+	c.Server, c.Peers = cl.Servers[0].Name, map[string]eureka.History{}
+	for name, h := range hs {
+		if name == c.Server {
+			c.Skewed = h
+		} else {
+			c.Peers[name] = h
+		}
+	}
+	return c, nil
 }

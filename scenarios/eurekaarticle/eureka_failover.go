@@ -1,6 +1,4 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"context"
@@ -9,15 +7,16 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
+	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "eureka-failover",
 		Article: "Eureka article 4.1",
 		Summary: "kill -9 the Eureka server a scheduler is stuck to: time to switch, failed fetches, failed tasks, lost workers",
@@ -29,13 +28,24 @@ schedulers are stuck to is SIGKILLed. All durations except --rate are model time
 sets how many model seconds pass per real second.
 
 Measured: time from the kill to each scheduler's next successful fetch, failed fetch attempts,
-failed tasks, and the fewest workers a scheduler's registry listed after the kill.
+failed tasks, tasks per 10 model seconds, and the fewest workers a scheduler listed after the kill.
 
-Reproduced when: each scheduler switches within its fetch interval (+1 s), with exactly the 2
-failed attempts the source's RetryableEurekaHttpClient makes with 3 servers, no task fails and
-no worker is lost. Article: "switches in about 15–30 s, scheduling never stops, no worker lost".`,
-		New: func() Config {
-			return &eurekaFailover{eu: defaultEurekaParams(5), Fetches: SecondsList{15 * time.Second, 30 * time.Second},
+Bands (Netflix/eureka source): a scheduler switches at its next fetch tick, 0 … --fetch + 1 s
+after the kill: the dead server refuses the connection at once and RetryableEurekaHttpClient
+tries the next server within the same request. Failed attempts: the sticky server fails and is
+only dropped (delegate cleared, not quarantined); the fresh candidate list (getHostCandidates,
+nothing quarantined yet) starts with the same dead server when it is first in the client's list,
+which fails again and is quarantined; the next server answers — 2 failed attempts, 1 when the
+dead server is not first in the list, 0 when the scheduler was not stuck to it. No task fails and
+no worker goes missing (a failed fetch keeps the cached registry), and every 10 model seconds
+after the kill hold successful tasks.
+
+Article: "switches to a live server in about 15–30 s and never stops scheduling; no worker
+lost". The scheduler fetching every 15 s switches within 15 s: that check "differs", because
+the article's 15–30 s fits a client on the default 30 s registryFetchIntervalSeconds (the 30 s
+scheduler reproduces it) or one that waits out a connect timeout on a server that drops packets.`,
+		New: func() scenarios.Config {
+			return &eurekaFailover{eu: defaultEurekaParams(5), Fetches: scenarios.SecondsList{15 * time.Second, 30 * time.Second},
 				Rate: 40, KillAt: 20 * time.Second}
 		},
 	})
@@ -44,131 +54,107 @@ no worker is lost. Article: "switches in about 15–30 s, scheduling never stops
 // eurekaFailover is the Eureka article's test 4.1.
 type eurekaFailover struct {
 	eu      eurekaParams
-	Fetches SecondsList
+	Fetches scenarios.SecondsList
 	Rate    float64
 	KillAt  time.Duration
 }
 
-func (s *eurekaFailover) Defaults(c *Common) {
+// failoverData is what a failover run stores beside its ops (the
+// schedulers' tasks) and events (the kill): the servers and what each
+// scheduler's discovery client fetched. Times are model time from the
+// recorder's zero.
+type failoverData struct {
+	modelRun
+	// Servers maps each server's name to its URL.
+	Servers    map[string]string `json:"servers"`
+	Schedulers []schedulerData   `json:"schedulers"`
+	// FinalSizes are the registry sizes on the surviving servers at the end.
+	FinalSizes map[string]int `json:"final_sizes"`
+}
+
+// schedulerData is one scheduler: its fetch interval, its server order and its fetches.
+type schedulerData struct {
+	Name    string              `json:"name"`
+	Fetch   time.Duration       `json:"fetch_ns"`
+	Order   []string            `json:"order"`
+	Fetches []eureka.FetchEvent `json:"fetches"`
+}
+
+func (s *eurekaFailover) Defaults(c *scenarios.Common) {
 	c.Duration = s.KillAt + slices.Max(s.Fetches) + 30*time.Second
 }
 
 func (s *eurekaFailover) Flags(fs *flag.FlagSet) {
 	s.eu.bind(fs)
 	fs.Var(&s.Fetches, "fetch", "comma-separated registry fetch intervals in seconds, one scheduler each (model time)")
-	fs.Float64Var(&s.Rate, "rate", s.Rate, "tasks per real second of each scheduler")
+	scenarios.BindRate(fs, &s.Rate, "tasks of each scheduler (real time)")
 	fs.DurationVar(&s.KillAt, "kill-at", s.KillAt, "when the schedulers' server is SIGKILLed (model time)")
 }
 
-func (s *eurekaFailover) Validate(c Common) error {
+func (s *eurekaFailover) Validate(c scenarios.Common) error {
 	if err := s.eu.validate(); err != nil {
+		return err
+	}
+	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {
 		return err
 	}
 	switch {
 	case s.eu.Workers < 1:
-		return Usagef("--workers (%d) must be at least 1", s.eu.Workers)
+		return scenarios.Usagef("--workers (%d) must be at least 1", s.eu.Workers)
 	case len(s.Fetches) == 0 || slices.Min(s.Fetches) <= 0:
-		return Usagef("--fetch (%s) must list positive intervals", s.Fetches.String())
-	case s.Rate <= 0 || s.Rate > 1000:
-		return Usagef("--rate (%g) must be within (0, 1000]", s.Rate)
+		return scenarios.Usagef("--fetch (%s) must list positive intervals", s.Fetches.String())
 	case s.KillAt <= 0:
-		return Usagef("--kill-at (%s) must be positive", s.KillAt)
+		return scenarios.Usagef("--kill-at (%s) must be positive", s.KillAt)
 	case c.Duration < s.KillAt+slices.Max(s.Fetches)+5*time.Second:
-		return Usagef("--duration (%s) must be at least --kill-at + the longest --fetch + 5s (%s)", c.Duration,
+		return scenarios.Usagef("--duration (%s) must be at least --kill-at + the longest --fetch + 5s (%s)", c.Duration,
 			s.KillAt+slices.Max(s.Fetches)+5*time.Second)
 	}
 	return nil
 }
 
-// failoverSched is what one scheduler saw.
-type failoverSched struct {
-	name    string
-	fetch   time.Duration
-	fetches []eureka.FetchEvent // At relative to the recorder's zero (model)
-}
+// schedName names the scheduler fetching every fetch ("fetch 15s").
+func schedName(fetch time.Duration) string { return "fetch " + eureka.FormatModel(fetch) }
 
-// failoverRun is what a run recorded.
-type failoverRun struct {
-	factor   float64
-	workers  int
-	killAt   time.Duration // model, from the recorder's zero
-	killed   string
-	duration time.Duration
-	scheds   []failoverSched
-	ops      []report.Op
-	finalLen map[string]int // registry size on the surviving servers at the end
-}
-
-func (s *eurekaFailover) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, cl, err := startEurekaRun(ctx, env, s.eu)
+// Run is the plan: one scheduler per fetch interval, all stuck to one
+// server, which is SIGKILLed at --kill-at while they dispatch tasks.
+func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
 	if err != nil {
 		return nil, err
 	}
-	defer rig.close()
-	order := rig.shuffled(cl.urls)
-	var dispatchers []*dispatcher
+	defer r.Close()
+	order := r.Shuffled(cl.URLs)
+	var ts []caller.Traffic
 	var clients []*eureka.Client
 	for _, f := range s.Fetches {
-		c, err := rig.scheduler(ctx, cl, order, f)
+		c, err := r.Scheduler(ctx, cl, order, f)
 		if err != nil {
 			return nil, err
 		}
 		clients = append(clients, c)
-		dispatchers = append(dispatchers, newDispatcher(schedName(f), s.Rate, 0, c, env.Rand.Uint64()))
+		ts = append(ts, r.Dispatcher(schedName(f), s.Rate, 0, c))
 	}
-	victim := serverAt(cl, clients[0].QueryServer())
-	env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s", victim.Name, s.KillAt, s.Fetches.String())
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	mc := newModelClock(rig.scale, rec)
-	tl := fault.Timeline{{At: mc.real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}
-	if err := runDispatch(ctx, rec, dispatchers, tl, mc.real(env.Duration)); err != nil {
+	victim := cl.ServerAt(clients[0].QueryServer())
+	rec := rig.NewRecorder()
+	m := newModelRun(r, rec, env.Duration)
+	tl := fault.Timeline{{At: m.Clock.Real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}
+	env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s; %s", victim.Name, s.KillAt,
+		s.Fetches.String(), eureka.WallNote(s.eu.Scale, env.Duration))
+	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {
 		return nil, fmt.Errorf("running the schedulers: %w", err)
 	}
-	run := &failoverRun{factor: s.eu.Scale, workers: s.eu.Workers, killAt: s.KillAt, killed: victim.URL,
-		duration: env.Duration, ops: rec.Ops(), finalLen: finalSizes(cl)}
-	if m, ok := report.MarkNamed(rec.Marks(), "SIGKILL"); ok {
-		run.killAt = mc.ofReal(m.At)
-	}
+	data := failoverData{modelRun: m, Servers: serverNames(cl.Servers), FinalSizes: finalSizes(cl)}
 	for i, c := range clients {
-		run.scheds = append(run.scheds, failoverSched{name: dispatchers[i].name, fetch: s.Fetches[i],
-			fetches: relFetches(mc, c.Fetches())})
+		data.Schedulers = append(data.Schedulers, schedulerData{Name: schedName(s.Fetches[i]), Fetch: s.Fetches[i],
+			Order: order, Fetches: m.Clock.RelFetches(c.Fetches())})
 	}
-	return s.judge(run), nil
+	return finish(rec, m.Clock.Real(env.Duration), data)
 }
 
-func schedName(fetch time.Duration) string { return fmt.Sprintf("fetch %s", fmtModel(fetch)) }
-
-func serverAt(c *eurekaCluster, url string) *eureka.ServerProc {
-	for _, s := range c.servers {
-		if s.URL == url {
-			return s
-		}
-	}
-	return c.servers[0]
-}
-
-// runDispatch runs the dispatchers for d (real) while the timeline fires.
-func runDispatch(ctx context.Context, rec *report.Recorder, ds []*dispatcher, tl fault.Timeline, d time.Duration) error {
-	g, gctx := errgroup.WithContext(ctx)
-	for _, di := range ds {
-		g.Go(func() error { return di.run(gctx, rec, d) })
-	}
-	g.Go(func() error { return tl.Run(gctx, rec.T0(), rec.MarkAt) })
-	return g.Wait()
-}
-
-func relFetches(mc modelClock, evs []eureka.FetchEvent) []eureka.FetchEvent {
-	out := make([]eureka.FetchEvent, len(evs))
-	for i, e := range evs {
-		e.At = mc.ofModel(e.At)
-		out[i] = e
-	}
-	return out
-}
-
-func finalSizes(c *eurekaCluster) map[string]int {
+// finalSizes returns the registry size of every surviving server.
+func finalSizes(c *rig.EurekaCluster) map[string]int {
 	out := map[string]int{}
-	for _, s := range c.servers {
+	for _, s := range c.Servers {
 		if !s.Alive() {
 			continue
 		}

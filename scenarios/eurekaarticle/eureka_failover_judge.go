@@ -1,10 +1,9 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -12,19 +11,74 @@ import (
 	"sdchaos/report"
 )
 
-// switchOutcome is what one scheduler went through after the kill.
-type switchOutcome struct {
-	switched  bool
-	switchAt  time.Duration // model, from the recorder's zero
-	to        string
-	failed    int // failed fetch attempts after the kill
-	minListed int // fewest workers listed by a successful fetch after the kill (-1: none)
+// failoverWindow is the span of the "scheduling never stops" windows.
+const failoverWindow = 10 * time.Second
+
+// failoverMeasure is what a failover run measured (model time from the
+// recorder's zero).
+type failoverMeasure struct {
+	data   failoverData
+	killAt time.Duration
+	killed string // URL of the killed server
+	scheds []schedMeasure
+	// failedTasks and tasks count every scheduler's tasks; lost is the most
+	// workers missing from a scheduler's registry after the kill.
+	failedTasks, tasks, lost int
+	// windows are the whole windows after the kill; emptyWindow names the
+	// first without a successful task ("" if none).
+	windows     int
+	emptyWindow string
 }
 
-func switchOf(f failoverSched, killAt time.Duration) switchOutcome {
-	o := switchOutcome{minListed: -1}
-	for _, ev := range f.fetches {
+// schedMeasure is what one scheduler went through after the kill.
+type schedMeasure struct {
+	name        string
+	fetch       time.Duration
+	stuck       bool // its fetches went to the killed server before the kill
+	switched    bool
+	switchAfter time.Duration
+	to          string
+	failed      int // failed fetch attempts after the kill
+	wantFailed  int // what RetryableEurekaHttpClient makes
+	minListed   int // fewest workers listed by a successful fetch after the kill (-1: none)
+	ok, fail    int
+}
+
+// measure fills the measurement; false when the run recorded no kill.
+func (s *eurekaFailover) measure(h *report.History) (failoverMeasure, bool, error) {
+	var m failoverMeasure
+	if err := h.DataInto(&m.data); err != nil {
+		return m, false, err
+	}
+	kill, at, ok := m.data.eventAt(h, report.KillEurekaServer, report.Inject)
+	if !ok || len(kill.Targets) == 0 {
+		return m, false, nil
+	}
+	m.killAt, m.killed = at, m.data.Servers[kill.Targets[0]]
+	for _, sd := range m.data.Schedulers {
+		sm := switchOf(sd, m.killAt, m.killed)
+		sm.ok, sm.fail = countTasks(h.Ops, sd.Name)
+		m.failedTasks += sm.fail
+		m.tasks += sm.ok + sm.fail
+		if sm.minListed < 0 {
+			m.lost = s.eu.Workers
+		} else {
+			m.lost = max(m.lost, s.eu.Workers-sm.minListed)
+		}
+		m.scheds = append(m.scheds, sm)
+	}
+	m.windows, m.emptyWindow = s.emptyWindows(h, m)
+	return m, true, nil
+}
+
+// switchOf follows one scheduler's fetches around the kill.
+func switchOf(sd schedulerData, killAt time.Duration, killed string) schedMeasure {
+	o := schedMeasure{name: sd.Name, fetch: sd.Fetch, minListed: -1}
+	for _, ev := range sd.Fetches {
 		if ev.At < killAt {
+			if ev.OK {
+				o.stuck = ev.Attempts[len(ev.Attempts)-1].Server == killed
+			}
 			continue
 		}
 		for _, a := range ev.Attempts {
@@ -36,62 +90,34 @@ func switchOf(f failoverSched, killAt time.Duration) switchOutcome {
 			continue
 		}
 		if !o.switched {
-			o.switched, o.switchAt, o.to = true, ev.At, ev.Attempts[len(ev.Attempts)-1].Server
+			o.switched, o.switchAfter, o.to = true, ev.At-killAt, ev.Attempts[len(ev.Attempts)-1].Server
 		}
 		if o.minListed < 0 || len(ev.IDs) < o.minListed {
 			o.minListed = len(ev.IDs)
 		}
 	}
+	o.wantFailed = wantFailedAttempts(o.stuck, sd.Order, killed)
 	return o
 }
 
-// fetchKey is the metric suffix of a fetch interval: "@15" for 15 s.
-func fetchKey(d time.Duration) string { return "@" + report.Num(d.Seconds()) }
-
-// judge turns a failover run into the result (pure).
-func (s *eurekaFailover) judge(run *failoverRun) *report.Result {
-	res := report.NewResult("")
-	res.TimelineSeconds = run.duration.Seconds() / run.factor
-	m := res.Metrics
-	mc := modelClock{factor: run.factor}
-	t := report.Table{Title: "Failover after kill -9 of the schedulers' server (model time)",
-		Header: []string{"scheduler", "switched to", "next good fetch after the kill", "switch", "theory", "failed attempts", "tasks ok/fail", "fewest workers listed", "article"}}
-	lost, failedTasks := 0, 0
-	for _, f := range run.scheds {
-		o := switchOf(f, run.killAt)
-		ok, fail := countOps(run.ops, f.name)
-		failedTasks += fail
-		sw := math.NaN()
-		if o.switched {
-			sw = (o.switchAt - run.killAt).Seconds()
-		}
-		m["switch_s"+fetchKey(f.fetch)], m["failed_attempts"+fetchKey(f.fetch)] = sw, float64(o.failed)
-		if o.minListed >= 0 {
-			lost = max(lost, run.workers-o.minListed)
-		} else {
-			lost = run.workers
-		}
-		t.Rows = append(t.Rows, []string{f.name, hostOf(o.to), fmtAt(o.switched, o.switchAt), secStr(sw),
-			fmt.Sprintf("next fetch tick: 0–%s", fmtModel(f.fetch)), fmt.Sprint(o.failed), fmt.Sprintf("%d/%d", ok, fail),
-			fmt.Sprintf("%d of %d", max(o.minListed, 0), run.workers), "switch in about 15–30 s"})
-		res.AddCheck(report.Between("switch after the kill ("+f.name+")", "about 15–30 s", sw, 0, f.fetch.Seconds()+1, " s"),
-			report.Equal("failed fetch attempts ("+f.name+")", "— (source: the dead server twice, 3 servers)", float64(o.failed), 2, ""))
+// wantFailedAttempts is what RetryableEurekaHttpClient.execute makes after
+// the sticky server died: it fails once and is only dropped (not
+// quarantined); getHostCandidates, with nothing quarantined, returns the
+// configured list, so the dead server is tried again if it is first, fails
+// and is quarantined; the next server answers.
+func wantFailedAttempts(stuck bool, order []string, killed string) int {
+	switch {
+	case !stuck:
+		return 0
+	case len(order) > 0 && order[0] == killed:
+		return 2
 	}
-	m["tasks.fail"], m["workers_lost"] = float64(failedTasks), float64(lost)
-	t.Notes = append(t.Notes, fmt.Sprintf("killed %s at %s; %s", hostOf(run.killed), fmtModel(run.killAt), wallNote(run.factor, run.duration)),
-		fmt.Sprintf("registry size on the surviving servers at the end: %s (of %d workers)", fmtSizes(run.finalLen), run.workers))
-	res.AddTable(t)
-	res.AddTable(s.windowTable(run, mc))
-	never := s.neverStops(run, mc)
-	res.AddCheck(report.Equal("failed tasks", "scheduling never stops", float64(failedTasks), 0, ""),
-		report.Bool("every 10 model seconds after the kill had successful tasks", "scheduling never stops", never, true, "yes", "no"),
-		report.Equal("workers lost from the schedulers' registries", "no worker lost", float64(lost), 0, ""))
-	s.conclude(res, run)
-	return res
+	return 1
 }
 
-func countOps(ops []report.Op, caller string) (ok, fail int) {
-	for _, op := range report.Filter(ops, caller) {
+// countTasks counts a scheduler's successful and failed tasks.
+func countTasks(ops []report.Op, name string) (ok, fail int) {
+	for _, op := range report.Filter(ops, name) {
 		if op.Outcome == report.OK {
 			ok++
 		} else {
@@ -101,99 +127,167 @@ func countOps(ops []report.Op, caller string) (ok, fail int) {
 	return ok, fail
 }
 
-func hostOf(url string) string { return strings.TrimPrefix(url, "http://") }
-
-func fmtAt(ok bool, at time.Duration) string {
-	if !ok {
-		return "none"
+// emptyWindows counts the whole windows after the kill and names the
+// first without a successful task of some scheduler.
+func (s *eurekaFailover) emptyWindows(h *report.History, m failoverMeasure) (int, string) {
+	n := int(m.data.Duration / failoverWindow)
+	first := int(m.killAt / failoverWindow)
+	empty := ""
+	for _, sd := range m.data.Schedulers {
+		ok, _ := m.data.okPerWindow(h.Ops, sd.Name, failoverWindow, n)
+		for i := first; i < n && empty == ""; i++ {
+			if ok[i] == 0 {
+				empty = fmt.Sprintf("%s: none in %d–%d s", sd.Name, i*10, (i+1)*10)
+			}
+		}
 	}
-	return fmt.Sprintf("at %.1f s", at.Seconds())
+	return max(n-first, 0), empty
 }
 
-func fmtSizes(m map[string]int) string {
-	var parts []string
-	for _, name := range sortedKeys(m) {
-		parts = append(parts, fmt.Sprintf("%s %d", name, m[name]))
+// Judge turns the recorded run into the result (pure).
+func (s *eurekaFailover) Judge(h *report.History) *report.Result {
+	res := report.NewResult("")
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	m, ok, err := s.measure(h)
+	killed := report.Yes("schedulers' server killed", "yes", "no")
+	switch {
+	case err != nil:
+		res.AddCheck(killed.Invalid(err.Error()))
+		return res
+	case !ok:
+		res.AddCheck(killed.Invalid("no kill of a Eureka server was recorded"))
+		return res
+	}
+	s.metrics(res.Metrics, m)
+	res.AddTable(s.switchTable(m))
+	res.AddTable(s.windowTable(h, m))
+	for _, sm := range m.scheds {
+		res.AddCheck(s.schedChecks(sm)...)
+	}
+	res.AddCheck(s.runChecks(m)...)
+	s.conclude(res, m)
+	return res
+}
+
+// fetchKey is the metric suffix of a fetch interval: "@15" for 15 s.
+func fetchKey(d time.Duration) string { return "@" + report.Num(d.Seconds()) }
+
+func (s *eurekaFailover) metrics(mt report.Metrics, m failoverMeasure) {
+	mt["kill_at_s"] = m.killAt.Seconds()
+	for _, sm := range m.scheds {
+		sw := math.NaN()
+		if sm.switched {
+			sw = sm.switchAfter.Seconds()
+		}
+		mt["switch_s"+fetchKey(sm.fetch)], mt["failed_attempts"+fetchKey(sm.fetch)] = sw, float64(sm.failed)
+	}
+	mt["tasks.fail"], mt["workers_lost"] = float64(m.failedTasks), float64(m.lost)
+}
+
+func (s *eurekaFailover) schedChecks(sm schedMeasure) []report.Check {
+	sw := report.Band("switch after the kill ("+sm.name+")", 0, (sm.fetch + time.Second).Seconds(), " s").Digits(1).
+		From("next fetch tick (≤ --fetch) + 1 s: the dead server refuses at once and RetryableEurekaHttpClient tries the next server in the same request").
+		Says(report.SaysRange("switches in about 15–30 s", 15, 30)).
+		Because("the client switches at its next fetch tick (≤ " + eureka.FormatModel(sm.fetch) + "); the article's 15–30 s fits a client " +
+			"with the default 30 s registryFetchIntervalSeconds, or one that waits out a connect timeout on a server that drops packets")
+	attempts := report.Exactly("failed fetch attempts ("+sm.name+")", float64(sm.wantFailed), "").
+		From("RetryableEurekaHttpClient: the sticky server fails and is dropped, not quarantined; the candidate list tries it again " +
+			"if it is first (then quarantines it); the next server answers").
+		Says(report.Says("switches to a live server"))
+	cs := []report.Check{attempts.Judge(float64(sm.failed))}
+	if !sm.switched {
+		return append(cs, sw.JudgeText(math.NaN(), "never"))
+	}
+	return append(cs, sw.Judge(sm.switchAfter.Seconds()))
+}
+
+func (s *eurekaFailover) runChecks(m failoverMeasure) []report.Check {
+	failed := report.Exactly("failed tasks", 0, "").From("a failed fetch keeps the cached registry; every listed worker is alive").
+		Says(report.Says("never stops scheduling"))
+	never := report.Yes("every 10 model seconds after the kill had successful tasks", "yes", "no").
+		From("the cached registry keeps serving while the client fails over").Says(report.SaysYes("never stops scheduling"))
+	lost := report.Exactly("workers lost from the schedulers' registries", 0, "").
+		From("the surviving servers hold every lease (replicated); a failed fetch keeps the old registry").
+		Says(report.SaysValue("no worker lost", 0))
+	cs := []report.Check{lost.Judge(float64(m.lost))}
+	if m.tasks == 0 {
+		return append(cs, failed.Invalid("no task was sent"), never.Invalid("no task was sent"))
+	}
+	cs = append(cs, failed.Judge(float64(m.failedTasks)))
+	if m.windows == 0 {
+		return append(cs, never.Invalid("no whole 10 s window after the kill"))
+	}
+	text := fmt.Sprintf("yes (%d windows)", m.windows)
+	if m.emptyWindow != "" {
+		text = "no: " + m.emptyWindow
+	}
+	return append(cs, never.JudgeText(report.B2F(m.emptyWindow == ""), text))
+}
+
+func (s *eurekaFailover) switchTable(m failoverMeasure) report.Table {
+	t := report.Table{Title: "Failover after kill -9 of the schedulers' server (model time)",
+		Header: []string{"scheduler", "switched to", "switch after the kill", "band", "failed attempts", "tasks ok/fail", "fewest workers listed", "article"}}
+	for _, sm := range m.scheds {
+		sw := math.NaN()
+		if sm.switched {
+			sw = sm.switchAfter.Seconds()
+		}
+		t.Rows = append(t.Rows, []string{sm.name, hostOf(sm.to), secStr(sw), fmt.Sprintf("next fetch tick: 0–%s", eureka.FormatModel(sm.fetch)),
+			fmt.Sprintf("%d (source: %d)", sm.failed, sm.wantFailed), fmt.Sprintf("%d/%d", sm.ok, sm.fail),
+			fmt.Sprintf("%d of %d", max(sm.minListed, 0), s.eu.Workers), "switch in about 15–30 s"})
+	}
+	t.Notes = []string{fmt.Sprintf("killed %s at %s; %s", hostOf(m.killed), eureka.FormatModel(m.killAt), eureka.WallNote(m.data.Clock.Factor, m.data.Duration)),
+		fmt.Sprintf("registry size on the surviving servers at the end: %s (of %d workers)", fmtSizes(m.data.FinalSizes), s.eu.Workers)}
+	return t
+}
+
+func fmtSizes(sizes map[string]int) string {
+	names := make([]string, 0, len(sizes))
+	for n := range sizes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, sizes[n])
 	}
 	return strings.Join(parts, ", ")
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return sorted(keys)
-}
-
-const failoverWindow = 10 * time.Second
-
-// windowCounts buckets a caller's ops by model window of their scheduled time.
-func windowCounts(ops []report.Op, caller string, mc modelClock, window time.Duration, n int) (ok, fail []int) {
-	ok, fail = make([]int, n), make([]int, n)
-	for _, op := range report.Filter(ops, caller) {
-		w := int(mc.ofReal(op.Scheduled) / window)
-		if w < 0 || w >= n {
-			continue
-		}
-		if op.Outcome == report.OK {
-			ok[w]++
-		} else {
-			fail[w]++
-		}
-	}
-	return ok, fail
-}
-
-func (s *eurekaFailover) windowTable(run *failoverRun, mc modelClock) report.Table {
-	n := int(math.Ceil(float64(run.duration) / float64(failoverWindow)))
+func (s *eurekaFailover) windowTable(h *report.History, m failoverMeasure) report.Table {
+	n := int(math.Ceil(float64(m.data.Duration) / float64(failoverWindow)))
 	header := []string{"scheduler"}
 	for i := range n {
-		h := fmt.Sprintf("%d–%ds", i*10, (i+1)*10)
-		if int(run.killAt/failoverWindow) == i {
-			h += "*"
+		col := fmt.Sprintf("%d–%ds", i*10, (i+1)*10)
+		if int(m.killAt/failoverWindow) == i {
+			col += "*"
 		}
-		header = append(header, h)
+		header = append(header, col)
 	}
 	t := report.Table{Title: "Tasks ok/fail per 10 model seconds", Header: header}
-	for _, f := range run.scheds {
-		ok, fail := windowCounts(run.ops, f.name, mc, failoverWindow, n)
-		row := []string{f.name}
+	for _, sd := range m.data.Schedulers {
+		ok, fail := m.data.okPerWindow(h.Ops, sd.Name, failoverWindow, n)
+		row := []string{sd.Name}
 		for i := range n {
 			row = append(row, fmt.Sprintf("%d/%d", ok[i], fail[i]))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = []string{fmt.Sprintf("* kill -9 of %s at %.1f s; tasks are paced in real time (%g/s), so a model window holds %g/s × 10/%g",
-		hostOf(run.killed), run.killAt.Seconds(), s.Rate, s.Rate, run.factor)}
+		hostOf(m.killed), m.killAt.Seconds(), s.Rate, s.Rate, m.data.Clock.Factor)}
 	return t
 }
 
-// neverStops reports whether every full window after the kill had a success.
-func (s *eurekaFailover) neverStops(run *failoverRun, mc modelClock) bool {
-	n := int(run.duration / failoverWindow)
-	for _, f := range run.scheds {
-		ok, _ := windowCounts(run.ops, f.name, mc, failoverWindow, n)
-		for i := int(run.killAt / failoverWindow); i < n; i++ {
-			if ok[i] == 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (s *eurekaFailover) conclude(res *report.Result, run *failoverRun) {
-	m := res.Metrics
-	for _, f := range run.scheds {
-		sw := m["switch_s"+fetchKey(f.fetch)]
-		if math.IsNaN(sw) {
-			res.Conclude(fmt.Sprintf("The scheduler fetching every %s never fetched successfully after the kill.", fmtModel(f.fetch)))
+func (s *eurekaFailover) conclude(res *report.Result, m failoverMeasure) {
+	for _, sm := range m.scheds {
+		if !sm.switched {
+			res.Conclude(fmt.Sprintf("The scheduler fetching every %s never fetched successfully after the kill.", eureka.FormatModel(sm.fetch)))
 			continue
 		}
-		res.Conclude(fmt.Sprintf("Fetching every %s, the scheduler switched %.1f s after the kill (its next fetch tick; at most %s), after %.0f failed attempts on the dead server.",
-			fmtModel(f.fetch), sw, fmtModel(f.fetch), m["failed_attempts"+fetchKey(f.fetch)]))
+		res.Conclude(fmt.Sprintf("Fetching every %s, the scheduler switched %.1f s after the kill (its next fetch tick; at most %s), after %d failed attempts on the dead server (the source's rule gives %d).",
+			eureka.FormatModel(sm.fetch), sm.switchAfter.Seconds(), eureka.FormatModel(sm.fetch), sm.failed, sm.wantFailed))
 	}
-	res.Conclude(fmt.Sprintf("Meanwhile %.0f tasks failed and %.0f workers went missing: the cached registry kept scheduling going while the client found a live server; the article's 15–30 s is one fetch interval plus its detection, which the model bounds by the fetch interval.",
-		m["tasks.fail"], m["workers_lost"]))
+	res.Conclude(fmt.Sprintf("Meanwhile %d of %d tasks failed and %d workers went missing: the cached registry kept scheduling going while the client found a live server.",
+		m.failedTasks, m.tasks, m.lost))
+	res.Conclude("The article's 15–30 s is what a client fetching every 30 s (Eureka's default) sees, or one that waits out a connect timeout on a server that drops packets; a refused connection fails over within the same fetch, so a 15 s fetch switches within 15 s.")
 }

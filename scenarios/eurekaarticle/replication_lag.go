@@ -1,39 +1,46 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"sync"
 	"time"
 
-	"sdchaos/clock"
 	"sdchaos/eureka"
+	"sdchaos/fault"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "replication-lag",
 		Article: "Eureka article 2.2",
 		Summary: "register on one Eureka server: when each peer has it, and when a client fetching from a peer sees it",
 		Help: `Setup: 3 Eureka model servers (own processes) and --fetchers fetch-only clients, each stuck to
 one of the two peers (s2, s3) and fetching every --fetch. --instances instances are registered on
-s1 one at a time, at seeded moments at least 0.6 s apart within --window, so that each
-replication task travels alone. --workers background workers (default none) add heartbeats to
-the replication queues. All durations are model time; --time-scale sets model seconds per real
-second.
+s1 one at a time (probe steps of the timeline, one op each), at seeded moments at least 0.6 s
+apart within --window, so that each replication task travels alone. --workers background workers
+(default none) add heartbeats to the replication queues. All durations are model time;
+--time-scale sets model seconds per real second.
 
 Measured: for each instance, the delay from its registration on s1 to its registration on each
 peer (peer_visible_ms), and to the first fetch of each client that lists it (client_visible_s).
 
-Reproduced when: every peer delay is within the batching delay (500 ms) + 250 ms, and the
-clients' worst delay stays within batching + response-cache refresh + fetch interval (+1 s);
-with the response cache on, the worst delay exceeds fetch + batching, i.e. the cache's
-staleness shows. Article: "replication is asynchronous; two servers can briefly disagree".`,
-		New: func() Config {
+Bands (Netflix/eureka source): a register is replicated to every peer in a batch released once
+its oldest task has waited maxBatchingDelay (500 ms; PeerEurekaNode, AcceptorExecutor), so a
+lone registration reaches a peer 500–750 ms later (250 ms for the request on a shared host);
+a client sees it at its next fetch after the peer's read-only response cache
+(ResponseCacheImpl, refreshed every 30 s, if --response-cache) has picked it up: at worst
+batching + cache + fetch (+1 s), and with the cache at least fetch + batching over many samples.
+Every registration must reach every peer and every client. No registration → invalid.
+
+Article: "replication is asynchronous; two servers can briefly disagree"; "a client keeps a
+local copy: full fetch at start, delta every 30 s". With the response cache the worst client
+delay "differs" from the 30 s fetch interval: the cache adds up to 30 s
+(responseCacheUpdateIntervalMs); --response-cache=false reproduces the article's 30 s.`,
+		New: func() scenarios.Config {
 			p := defaultEurekaParams(5)
 			p.Workers = 0
 			return &replicationLag{eu: p, Instances: 30, Fetchers: 4, Fetch: 30 * time.Second, Window: time.Minute}
@@ -50,6 +57,20 @@ type replicationLag struct {
 	Window    time.Duration
 }
 
+// lagData is what a replication-lag run stores beside its ops (one
+// registration each) and events: every server's history and every
+// client's fetches, in model time from the recorder's zero.
+type lagData struct {
+	modelRun
+	// Origin is the server the instances register on.
+	Origin   string                         `json:"origin"`
+	Servers  map[string]eureka.History      `json:"servers"`
+	Fetchers map[string][]eureka.FetchEvent `json:"fetchers"`
+}
+
+// opRegister is the caller of the registration ops.
+const opRegister = "register"
+
 // lagLead is when the first registration slot starts (model time).
 const lagLead = 5 * time.Second
 
@@ -65,7 +86,7 @@ func (s *replicationLag) worstCase() time.Duration {
 	return w
 }
 
-func (s *replicationLag) Defaults(c *Common) {
+func (s *replicationLag) Defaults(c *scenarios.Common) {
 	c.Duration = lagLead + s.Window + s.worstCase() + 10*time.Second
 }
 
@@ -81,107 +102,94 @@ func (s *replicationLag) Flags(fs *flag.FlagSet) {
 // first slot − (batch delay + 100 ms) of its slot.
 func (s *replicationLag) slot() time.Duration { return s.Window / time.Duration(max(s.Instances, 1)) }
 
-func (s *replicationLag) Validate(c Common) error {
+func (s *replicationLag) Validate(c scenarios.Common) error {
 	if err := s.eu.validate(); err != nil {
 		return err
 	}
 	minSlot := s.eu.config().BatchDelay + 100*time.Millisecond
 	switch {
 	case s.Instances < 1 || s.Instances > 500:
-		return Usagef("--instances (%d) must be within 1–500", s.Instances)
+		return scenarios.Usagef("--instances (%d) must be within 1–500", s.Instances)
 	case s.Fetchers < 1 || s.Fetchers > 50:
-		return Usagef("--fetchers (%d) must be within 1–50", s.Fetchers)
+		return scenarios.Usagef("--fetchers (%d) must be within 1–50", s.Fetchers)
 	case s.Fetch <= 0:
-		return Usagef("--fetch (%s) must be positive", s.Fetch)
+		return scenarios.Usagef("--fetch (%s) must be positive", s.Fetch)
 	case s.slot() <= minSlot:
-		return Usagef("--window (%s) must leave more than %s per instance (%d instances)", s.Window, minSlot, s.Instances)
+		return scenarios.Usagef("--window (%s) must leave more than %s per instance (%d instances)", s.Window, minSlot, s.Instances)
 	case c.Duration < lagLead+s.Window+s.worstCase():
-		return Usagef("--duration (%s) must be at least 5s + --window + the worst case %s (%s)", c.Duration,
+		return scenarios.Usagef("--duration (%s) must be at least 5s + --window + the worst case %s (%s)", c.Duration,
 			s.worstCase(), lagLead+s.Window+s.worstCase())
 	}
 	return nil
 }
 
-// lagRun is what a run recorded; times are model time from the recorder's zero.
-type lagRun struct {
-	factor   float64
-	duration time.Duration
-	origin   string
-	servers  map[string]eureka.History
-	fetchers map[string][]eureka.FetchEvent // by "fetcher i → sN"
-	ids      []string
-}
-
-func (s *replicationLag) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, cl, err := startEurekaRun(ctx, env, s.eu)
+// Run is the plan: the fetchers run; the registrations on s1 are probe
+// steps at seeded moments; the servers' histories are read at the end.
+func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
 	if err != nil {
 		return nil, err
 	}
-	defer rig.close()
-	fetchers, names, err := s.startFetchers(ctx, rig, cl)
+	defer r.Close()
+	fetchers, names, err := s.startFetchers(ctx, r, cl)
 	if err != nil {
 		return nil, err
 	}
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	mc := newModelClock(rig.scale, rec)
-	ids, err := s.register(ctx, env, rig, cl, rec, mc)
-	if err != nil {
+	rec := rig.NewRecorder()
+	m := newModelRun(r, rec, env.Duration)
+	env.Printf("%d registrations on %s within %s, %d clients fetching every %s from the peers; %s", s.Instances, cl.Servers[0].Name,
+		eureka.FormatModel(s.Window), s.Fetchers, eureka.FormatModel(s.Fetch), eureka.WallNote(s.eu.Scale, env.Duration))
+	if err := runTimeline(ctx, rec, m, nil, s.registrations(env, r, cl, m)); err != nil {
+		return nil, fmt.Errorf("registering: %w", err)
+	}
+	data := lagData{modelRun: m, Origin: cl.Servers[0].Name, Fetchers: map[string][]eureka.FetchEvent{}}
+	if data.Servers, err = histories(m, cl.Servers); err != nil {
 		return nil, err
 	}
-	if err := clock.SleepUntil(ctx, rec.T0().Add(mc.real(env.Duration))); err != nil {
-		return nil, err
-	}
-	run := &lagRun{factor: s.eu.Scale, duration: env.Duration, origin: cl.servers[0].Name, ids: ids, fetchers: map[string][]eureka.FetchEvent{}}
-	if run.servers, err = histories(cl.servers); err != nil {
-		return nil, err
-	}
-	relHistories(mc, run.servers)
 	for i, f := range fetchers {
-		run.fetchers[names[i]] = relFetches(mc, f.Fetches())
+		data.Fetchers[names[i]] = m.Clock.RelFetches(f.Fetches())
 	}
-	return s.judge(run), nil
+	return finish(rec, m.Clock.Real(env.Duration), data)
 }
 
 // startFetchers starts the fetching clients, alternately stuck to s2 and s3.
-func (s *replicationLag) startFetchers(ctx context.Context, rig *eurekaRig, cl *eurekaCluster) ([]*eureka.Client, []string, error) {
+func (s *replicationLag) startFetchers(ctx context.Context, r *rig.Eureka, cl *rig.EurekaCluster) ([]*eureka.Client, []string, error) {
 	var out []*eureka.Client
 	var names []string
 	for i := range s.Fetchers {
 		p := 1 + i%2
-		order := []string{cl.urls[p], cl.urls[3-p], cl.urls[0]}
-		c, err := rig.scheduler(ctx, cl, order, s.Fetch)
+		order := []string{cl.URLs[p], cl.URLs[3-p], cl.URLs[0]}
+		c, err := r.Scheduler(ctx, cl, order, s.Fetch)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, c)
-		names = append(names, fmt.Sprintf("client %d → %s", i+1, cl.servers[p].Name))
+		names = append(names, fmt.Sprintf("client %d → %s", i+1, cl.Servers[p].Name))
 	}
 	return out, names, nil
 }
 
-// register registers the instances on s1, one per slot at a seeded moment.
-func (s *replicationLag) register(ctx context.Context, env *Env, rig *eurekaRig, cl *eurekaCluster, rec *report.Recorder, mc modelClock) ([]string, error) {
-	var wg sync.WaitGroup
-	errs := make(chan error, s.Instances)
-	var ids []string
+// registerTimeout bounds one registration (real time).
+const registerTimeout = 10 * time.Second
+
+// registrations returns one probe step per instance: it registers the
+// instance on s1 at a seeded moment of its slot and records an op.
+func (s *replicationLag) registrations(env *scenarios.Env, r *rig.Eureka, cl *rig.EurekaCluster, m modelRun) fault.Timeline {
+	var tl fault.Timeline
 	span := s.slot() - s.eu.config().BatchDelay - 100*time.Millisecond
 	for i := range s.Instances {
 		at := lagLead + time.Duration(i)*s.slot() + time.Duration(env.Rand.Int64N(int64(span)))
-		cc := rig.clientConfig(cl, cl.urls, false)
+		cc := r.ClientConfig(cl, cl.URLs, false)
 		cc.Instance = eureka.Instance{App: "REG", ID: fmt.Sprintf("r%02d", i+1), Addr: "127.0.0.1:9"}
-		ids = append(ids, cc.Instance.ID)
-		c := eureka.NewClient(cc)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if clock.SleepUntil(ctx, rec.T0().Add(mc.real(at))) == nil {
-				if err := c.Register(ctx); err != nil {
-					errs <- fmt.Errorf("registering %s: %w", cc.Instance.ID, err)
-				}
-			}
-		}()
+		c, id := eureka.NewClient(cc), cc.Instance.ID
+		tl = append(tl, fault.Step{At: m.Clock.Real(at), Probe: fault.ProbeFunc{
+			Event: report.Event{Kind: report.Probe, Targets: []string{id}, Label: "register " + id + " on " + cl.Servers[0].Name},
+			Func: func(ctx context.Context, rec *report.Recorder) error {
+				rig.Op(ctx, rec, opRegister, id, registerTimeout, func(ctx context.Context) (int, string, error) {
+					return 1, "", c.Register(ctx)
+				})
+				return nil
+			}}})
 	}
-	wg.Wait()
-	close(errs)
-	return ids, <-errs
+	return tl
 }

@@ -1,16 +1,28 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
 	"sdchaos/eureka"
 	"sdchaos/report"
 )
+
+// lagMeasure holds the delays one run measured.
+type lagMeasure struct {
+	data lagData
+	// registered counts the registrations that succeeded; failed those that did not.
+	registered, failed int
+	peer               map[string][]float64 // ms, by peer
+	client             map[string][]float64 // s, by client
+	allPeer, allCli    []float64
+	// missingPeer counts registrations a peer never got (or that s1 never
+	// recorded); missingCli those a client never listed.
+	missingPeer, missingCli int
+}
+
+func (m lagMeasure) missing() int { return m.failed + m.missingPeer + m.missingCli }
 
 // firstRegister returns when a server first got app/id by a register of the
 // given kind (direct or replicated).
@@ -33,139 +45,169 @@ func firstListing(evs []eureka.FetchEvent, id string, from time.Duration) (time.
 	return 0, false
 }
 
-// lagStats are the delays one run measured.
-type lagStats struct {
-	peer            map[string][]float64 // ms, by peer
-	client          map[string][]float64 // s, by client
-	allPeer, allCli []float64
-	// missingPeer counts registrations a peer never got; mis, those a client never listed.
-	missingPeer, mis int
-}
-
-func (run *lagRun) stats() lagStats {
-	st := lagStats{peer: map[string][]float64{}, client: map[string][]float64{}}
-	origin := run.servers[run.origin]
-	for _, id := range run.ids {
-		at, ok := firstRegister(origin, "REG/"+id, false)
-		if !ok {
-			st.missingPeer++
+// measure fills the measurement from the registration ops and the stored
+// histories and fetches.
+func (s *replicationLag) measure(h *report.History) (lagMeasure, error) {
+	m := lagMeasure{peer: map[string][]float64{}, client: map[string][]float64{}}
+	if err := h.DataInto(&m.data); err != nil {
+		return m, err
+	}
+	for _, op := range report.Filter(h.Ops, opRegister) {
+		if op.Outcome != report.OK {
+			m.failed++
 			continue
 		}
-		for name, h := range run.servers {
-			if name == run.origin {
-				continue
-			}
-			if p, ok := firstRegister(h, "REG/"+id, true); ok {
-				st.peer[name] = append(st.peer[name], report.Ms(p-at))
-			} else {
-				st.missingPeer++
-			}
-		}
-		for name, evs := range run.fetchers {
-			if c, ok := firstListing(evs, id, at); ok {
-				st.client[name] = append(st.client[name], (c - at).Seconds())
-			} else {
-				st.mis++
-			}
-		}
+		m.registered++
+		s.measureOne(&m, op.Target)
 	}
-	for _, v := range st.peer {
-		st.allPeer = append(st.allPeer, v...)
+	for _, name := range sortedNames(m.peer) {
+		m.allPeer = append(m.allPeer, m.peer[name]...)
 	}
-	for _, v := range st.client {
-		st.allCli = append(st.allCli, v...)
+	for _, name := range sortedNames(m.client) {
+		m.allCli = append(m.allCli, m.client[name]...)
 	}
-	return st
+	return m, nil
 }
 
-// judge turns a replication-lag run into the result (pure).
-func (s *replicationLag) judge(run *lagRun) *report.Result {
-	res := report.NewResult("")
-	res.TimelineSeconds = run.duration.Seconds() / run.factor
-	st := run.stats()
-	cfg := s.eu.config()
-	m := res.Metrics
-	m["peer_visible_ms.p50"], m["peer_visible_ms.p99"] = report.Percentile(st.allPeer, 50), report.Percentile(st.allPeer, 99)
-	_, m["peer_visible_ms.max"] = report.MinMax(st.allPeer)
-	m["client_visible_s.p50"] = report.Percentile(st.allCli, 50)
-	_, m["client_visible_s.max"] = report.MinMax(st.allCli)
-	worst := s.worstCase()
-	m["client_visible_s.worst_case"], m["missing"] = worst.Seconds(), float64(st.missingPeer+st.mis)
-	res.AddTable(s.summaryTable(st, worst, run.duration))
-	res.AddTable(s.detailTable(st))
-	batch := report.Ms(cfg.BatchDelay)
-	res.AddCheck(
-		report.Equal("registrations never seen on a peer or by a client", "—", float64(st.missingPeer+st.mis), 0, ""),
-		report.Between("peer visible, median", "asynchronous, brief disagreement", m["peer_visible_ms.p50"], batch, batch+250, " ms"),
-		report.Between("peer visible, p99", "asynchronous, brief disagreement", m["peer_visible_ms.p99"], batch, batch+250, " ms"),
-	)
-	if cfg.ResponseCache {
-		res.AddCheck(report.Between("client visible, worst", "lags up to about the fetch interval",
-			m["client_visible_s.max"], (s.Fetch + cfg.BatchDelay).Seconds(), worst.Seconds()+1, " s"))
-	} else {
-		res.AddCheck(report.AtMost("client visible, worst (no response cache)", "lags up to about the fetch interval",
-			m["client_visible_s.max"], worst.Seconds()+1, " s"))
+// measureOne follows one registration from s1 to the peers and the clients.
+func (s *replicationLag) measureOne(m *lagMeasure, id string) {
+	at, ok := firstRegister(m.data.Servers[m.data.Origin], "REG/"+id, false)
+	if !ok {
+		m.missingPeer++
+		return
 	}
-	s.conclude(res, worst)
+	for name, h := range m.data.Servers {
+		if name == m.data.Origin {
+			continue
+		}
+		if p, ok := firstRegister(h, "REG/"+id, true); ok {
+			m.peer[name] = append(m.peer[name], report.Ms(p-at))
+		} else {
+			m.missingPeer++
+		}
+	}
+	for name, evs := range m.data.Fetchers {
+		if c, ok := firstListing(evs, id, at); ok {
+			m.client[name] = append(m.client[name], (c - at).Seconds())
+		} else {
+			m.missingCli++
+		}
+	}
+}
+
+// Judge turns the recorded run into the result (pure).
+func (s *replicationLag) Judge(h *report.History) *report.Result {
+	res := report.NewResult("")
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	m, err := s.measure(h)
+	registered := report.Yes("instances registered on s1", "yes", "no")
+	switch {
+	case err != nil:
+		res.AddCheck(registered.Invalid(err.Error()))
+		return res
+	case m.registered+m.failed == 0:
+		res.AddCheck(registered.Invalid("no registration was recorded"))
+		return res
+	}
+	s.metrics(res.Metrics, m)
+	res.AddTable(s.summaryTable(m))
+	res.AddTable(s.detailTable(m))
+	res.AddCheck(s.checks(m)...)
+	s.conclude(res, m)
 	return res
 }
 
-func (s *replicationLag) summaryTable(st lagStats, worst, d time.Duration) report.Table {
-	cfg := s.eu.config()
-	lo, hi := report.MinMax(st.allPeer)
-	clo, chi := report.MinMax(st.allCli)
-	cache := "off"
-	if cfg.ResponseCache {
-		cache = fmtModel(cfg.CacheUpdate)
-	}
-	return report.Table{Title: fmt.Sprintf("Visibility of %d registrations on %s (model time)", s.Instances, "s1"),
-		Header: []string{"seen by", "samples", "min", "median", "p99", "max", "bound from the configuration"},
-		Rows: [][]string{
-			{"each peer's registry", fmt.Sprint(len(st.allPeer)), msStr(lo), msStr(report.Percentile(st.allPeer, 50)),
-				msStr(report.Percentile(st.allPeer, 99)), msStr(hi), fmt.Sprintf("batching: a lone task waits %s", fmtModel(cfg.BatchDelay))},
-			{"a client fetching from a peer", fmt.Sprint(len(st.allCli)), secStr(clo), secStr(report.Percentile(st.allCli, 50)),
-				secStr(report.Percentile(st.allCli, 99)), secStr(chi),
-				fmt.Sprintf("batching %s + response cache %s + fetch %s = %s", fmtModel(cfg.BatchDelay), cache, fmtModel(s.Fetch), fmtModel(worst))},
-		},
-		Notes: []string{wallNote(s.eu.Scale, d)}}
+func (s *replicationLag) metrics(mt report.Metrics, m lagMeasure) {
+	mt["peer_visible_ms.p50"], mt["peer_visible_ms.p99"] = report.Percentile(m.allPeer, 50), report.Percentile(m.allPeer, 99)
+	_, mt["peer_visible_ms.max"] = report.MinMax(m.allPeer)
+	mt["client_visible_s.p50"] = report.Percentile(m.allCli, 50)
+	_, mt["client_visible_s.max"] = report.MinMax(m.allCli)
+	mt["client_visible_s.worst_case"], mt["missing"] = s.worstCase().Seconds(), float64(m.missing())
 }
 
-func (s *replicationLag) detailTable(st lagStats) report.Table {
-	t := report.Table{Title: "Per peer and per client", Header: []string{"who", "median", "max"}}
-	for _, name := range sortedKeys(st.peer) {
-		_, hi := report.MinMax(st.peer[name])
-		t.Rows = append(t.Rows, []string{"peer " + name, msStr(report.Median(st.peer[name])), msStr(hi)})
+// clientBand is the band of the worst client delay: at most the configured
+// worst case + 1 s; at least fetch + batching with the response cache (its
+// staleness shows over many samples), else the batching delay.
+func (s *replicationLag) clientBand() (lo, hi time.Duration, basis string) {
+	cfg := s.eu.config()
+	hi = s.worstCase() + time.Second
+	if cfg.ResponseCache {
+		return s.Fetch + cfg.BatchDelay, hi, "batching 0.5 s + response cache 30 s + fetch interval (+1 s); at least fetch + batching"
 	}
-	for _, name := range sortedKeys(st.client) {
-		_, hi := report.MinMax(st.client[name])
-		t.Rows = append(t.Rows, []string{name, secStr(report.Median(st.client[name])), secStr(hi)})
+	return cfg.BatchDelay, hi, "batching 0.5 s + fetch interval (+1 s), no response cache"
+}
+
+func (s *replicationLag) checks(m lagMeasure) []report.Check {
+	cfg := s.eu.config()
+	batch := report.Ms(cfg.BatchDelay)
+	peer := func(name string, v float64) report.Check {
+		return report.Band(name, batch, batch+250, " ms").Digits(0).
+			From("a lone task waits maxBatchingDelay (500 ms) before its batch is sent; +250 ms for the request").
+			Says(report.Says("replication is asynchronous; two servers can briefly disagree")).Judge(v)
+	}
+	lo, hi, basis := s.clientBand()
+	_, worst := report.MinMax(m.allCli)
+	client := report.Band("client visible, worst", lo.Seconds(), hi.Seconds(), " s").Digits(1).From(basis).
+		Says(report.SaysValue("a client's copy is refreshed by a delta every 30 s", 30).OnlyIf(s.Fetch == 30*time.Second)).
+		Because("the peer answers fetches from its read-only response cache, refreshed every 30 s (responseCacheUpdateIntervalMs), " +
+			"so a registration can wait there up to 30 s before the client's 30 s fetch; --response-cache=false gives the article's 30 s")
+	return []report.Check{
+		report.Exactly("registrations never seen on a peer or by a client", 0, "").
+			From("every register is replicated to every peer; every client fetches from a peer").
+			Says(report.Says("replication is asynchronous")).
+			JudgeText(float64(m.missing()), fmt.Sprintf("%d (%d failed, %d not on a peer, %d not listed by a client)", m.missing(), m.failed, m.missingPeer, m.missingCli)),
+		peer("peer visible, median", report.Percentile(m.allPeer, 50)),
+		peer("peer visible, p99", report.Percentile(m.allPeer, 99)),
+		client.Judge(worst),
+	}
+}
+
+func (s *replicationLag) summaryTable(m lagMeasure) report.Table {
+	cfg := s.eu.config()
+	lo, hi := report.MinMax(m.allPeer)
+	clo, chi := report.MinMax(m.allCli)
+	cache := "off"
+	if cfg.ResponseCache {
+		cache = eureka.FormatModel(cfg.CacheUpdate)
+	}
+	return report.Table{Title: fmt.Sprintf("Visibility of %d registrations on %s (model time)", m.registered, m.data.Origin),
+		Header: []string{"seen by", "samples", "min", "median", "p99", "max", "bound from the configuration"},
+		Rows: [][]string{
+			{"each peer's registry", fmt.Sprint(len(m.allPeer)), msStr(lo), msStr(report.Percentile(m.allPeer, 50)),
+				msStr(report.Percentile(m.allPeer, 99)), msStr(hi), fmt.Sprintf("batching: a lone task waits %s", eureka.FormatModel(cfg.BatchDelay))},
+			{"a client fetching from a peer", fmt.Sprint(len(m.allCli)), secStr(clo), secStr(report.Percentile(m.allCli, 50)),
+				secStr(report.Percentile(m.allCli, 99)), secStr(chi),
+				fmt.Sprintf("batching %s + response cache %s + fetch %s = %s", eureka.FormatModel(cfg.BatchDelay), cache,
+					eureka.FormatModel(s.Fetch), eureka.FormatModel(s.worstCase()))},
+		},
+		Notes: []string{eureka.WallNote(m.data.Clock.Factor, m.data.Duration)}}
+}
+
+func (s *replicationLag) detailTable(m lagMeasure) report.Table {
+	t := report.Table{Title: "Per peer and per client", Header: []string{"who", "median", "max"}}
+	for _, name := range sortedNames(m.peer) {
+		_, hi := report.MinMax(m.peer[name])
+		t.Rows = append(t.Rows, []string{"peer " + name, msStr(report.Median(m.peer[name])), msStr(hi)})
+	}
+	for _, name := range sortedNames(m.client) {
+		_, hi := report.MinMax(m.client[name])
+		t.Rows = append(t.Rows, []string{name, secStr(report.Median(m.client[name])), secStr(hi)})
 	}
 	return t
 }
 
-func msStr(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.0f ms", v)
-}
-
-func secStr(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.1f s", v)
-}
-
-func (s *replicationLag) conclude(res *report.Result, worst time.Duration) {
-	m := res.Metrics
+func (s *replicationLag) conclude(res *report.Result, m lagMeasure) {
 	cfg := s.eu.config()
-	res.Conclude(fmt.Sprintf("A registration reached the peers %.0f ms later at the median (p99 %.0f ms): replication is asynchronous and batched, and a task alone in the queue waits the full %s batching delay, so for that long s1 and its peers disagree.",
-		m["peer_visible_ms.p50"], m["peer_visible_ms.p99"], fmtModel(cfg.BatchDelay)))
+	res.Conclude(fmt.Sprintf("A registration reached the peers %s later at the median (p99 %s): replication is asynchronous and batched, and a task alone in the queue waits the full %s batching delay, so for that long s1 and its peers disagree.",
+		msStr(report.Percentile(m.allPeer, 50)), msStr(report.Percentile(m.allPeer, 99)), eureka.FormatModel(cfg.BatchDelay)))
 	why := "plus the fetch interval"
 	if cfg.ResponseCache {
-		why = fmt.Sprintf("plus up to %s in the peer's read-only response cache plus the fetch interval", fmtModel(cfg.CacheUpdate))
+		why = fmt.Sprintf("plus up to %s in the peer's read-only response cache plus the fetch interval", eureka.FormatModel(cfg.CacheUpdate))
 	}
-	res.Conclude(fmt.Sprintf("A client fetching every %s from a peer saw it %.1f s later at the median and %.1f s at worst (bound %s: replication %s).",
-		fmtModel(s.Fetch), m["client_visible_s.p50"], m["client_visible_s.max"], fmtModel(worst), why))
+	_, worst := report.MinMax(m.allCli)
+	res.Conclude(fmt.Sprintf("A client fetching every %s from a peer saw it %s later at the median and %s at worst (bound %s: replication %s).",
+		eureka.FormatModel(s.Fetch), secStr(report.Percentile(m.allCli, 50)), secStr(worst), eureka.FormatModel(s.worstCase()), why))
+	if m.missing() > 0 {
+		res.Conclude(fmt.Sprintf("%d registrations were never seen somewhere they should have been.", m.missing()))
+	}
 }

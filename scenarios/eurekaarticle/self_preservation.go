@@ -1,6 +1,4 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"context"
@@ -8,13 +6,16 @@ import (
 	"fmt"
 	"time"
 
+	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "self-preservation",
 		Article: "Eureka article 4.2",
 		Summary: "partition every worker from the Eureka servers: self-preservation on vs off, and a worker that really dies meanwhile",
@@ -28,14 +29,27 @@ All durations are model time; --time-scale sets how many model seconds pass per 
 
 Measured per server and model minute: renewsLastMin, threshold, whether eviction runs, registry
 size, evictions. on.engaged_min is the time from the partition to the first eviction run that
-refuses to evict; dead_listed_min how long the dead worker stays in r0's registry.
+refuses to evict (last of the 3 servers); dead_listed_min how long the dead worker stays in r0's
+registry after it died.
 
-Reproduced when: "on" engages within 2 eviction intervals (the source's rule; the article says
-"after about 15 minutes") and evicts nobody during the partition; "off" empties every registry
-by the source's cap (size − (int)(size × 0.85) per run) within the band derived from the lease
-rule; the dead worker stays listed until the partition heals and is gone within 2 eviction
-intervals + cache + fetch after it; r0 fails about 1 task in --workers while it is listed, r3 none.`,
-		New: func() Config {
+Bands (Netflix/eureka source): eviction is allowed only while renewsLastMin > threshold
+(PeerAwareInstanceRegistryImpl.isLeaseExpirationEnabled), renewsLastMin being the last full
+minute of renewals (MeasuredRate), so "on" engages at the eviction run after the first minute
+bucket at or below the threshold: within 2 eviction intervals of the partition; it then evicts
+nobody. "off" evicts at most size − (int)(size × 0.85) expired leases per run
+(AbstractInstanceRegistry.evict) once the leases expire (2 × 90 s after the last renewal with
+the source's Lease.renew() bug, 90 s without): every registry is empty within the band computed
+from those rules (±6 s for replicated renewals, +0.5 s of timer lateness per run). The dead
+worker stays listed until the partition heals, and is gone within 2 eviction intervals +
+response cache (30 s, if on) + fetch (30 s) after it; r0 fails 1 task in --workers while it is
+listed (binomial band, 4σ), r3 none.
+
+Article: "after about 15 minutes the server logs self-preservation; no instance is evicted; a
+worker that dies meanwhile is not evicted; callers recover only through their own retries". The
+engagement check "differs": the source engages at the first eviction run whose last full minute
+of renewals is ≤ the threshold; 15 min is renewalThresholdUpdateIntervalMs, how often the
+expected count behind the threshold is recounted.`,
+		New: func() scenarios.Config {
 			return &selfPreservation{eu: defaultEurekaParams(40), PartitionAt: 150 * time.Second,
 				Partition: 20 * time.Minute, DeathAt: 5 * time.Minute, After: 5 * time.Minute, Rate: 20}
 		},
@@ -51,10 +65,27 @@ type selfPreservation struct {
 	Rate               float64
 }
 
+// spData is what a self-preservation run stores beside its ops (r0's and
+// r3's tasks) and events (the partitions, the death): every server's
+// history per cluster and r0's fetches, in model time from the recorder's zero.
+type spData struct {
+	modelRun
+	On  map[string]eureka.History `json:"on"`
+	Off map[string]eureka.History `json:"off"`
+	// R0Fetches are the fetches of r0's discovery client.
+	R0Fetches []eureka.FetchEvent `json:"r0_fetches"`
+}
+
+// The schedulers of the "on" cluster: without retries and with 3.
+const (
+	schedR0 = "r0"
+	schedR3 = "r3"
+)
+
 // spPhaseMax bounds the seeded phase added to --partition-at.
 const spPhaseMax = time.Minute
 
-func (s *selfPreservation) Defaults(c *Common) {
+func (s *selfPreservation) Defaults(c *scenarios.Common) {
 	c.Duration = s.PartitionAt + spPhaseMax + s.Partition + s.After
 }
 
@@ -64,138 +95,100 @@ func (s *selfPreservation) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.Partition, "partition", s.Partition, "how long every worker is cut off the servers (model time)")
 	fs.DurationVar(&s.DeathAt, "death-at", s.DeathAt, "when, into the partition, one worker of the 'on' cluster really dies (model time)")
 	fs.DurationVar(&s.After, "after", s.After, "observation after the partition heals (model time)")
-	fs.Float64Var(&s.Rate, "rate", s.Rate, "tasks per real second of each scheduler")
+	scenarios.BindRate(fs, &s.Rate, "tasks of each scheduler (real time)")
 }
 
-func (s *selfPreservation) Validate(c Common) error {
+func (s *selfPreservation) Validate(c scenarios.Common) error {
 	if err := s.eu.validate(); err != nil {
+		return err
+	}
+	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {
 		return err
 	}
 	need := s.PartitionAt + spPhaseMax + s.Partition + s.After
 	switch {
 	case s.eu.Workers < 2:
-		return Usagef("--workers (%d) must be at least 2 (one dies)", s.eu.Workers)
+		return scenarios.Usagef("--workers (%d) must be at least 2 (one dies)", s.eu.Workers)
 	case s.PartitionAt < 2*time.Minute:
-		return Usagef("--partition-at (%s) must be at least 2m (a full minute of renewals before it)", s.PartitionAt)
+		return scenarios.Usagef("--partition-at (%s) must be at least 2m (a full minute of renewals before it)", s.PartitionAt)
 	case s.Partition <= 0 || s.DeathAt <= 0 || s.DeathAt >= s.Partition:
-		return Usagef("--death-at (%s) must be within (0, --partition %s)", s.DeathAt, s.Partition)
+		return scenarios.Usagef("--death-at (%s) must be within (0, --partition %s)", s.DeathAt, s.Partition)
 	case s.After < 4*time.Minute:
-		return Usagef("--after (%s) must be at least 4m (time for the dead worker to go)", s.After)
-	case s.Rate <= 0 || s.Rate > 1000:
-		return Usagef("--rate (%g) must be within (0, 1000]", s.Rate)
+		return scenarios.Usagef("--after (%s) must be at least 4m (time for the dead worker to go)", s.After)
 	case c.Duration < need:
-		return Usagef("--duration (%s) must be at least --partition-at + 1m + --partition + --after (%s)", c.Duration, need)
+		return scenarios.Usagef("--duration (%s) must be at least --partition-at + 1m + --partition + --after (%s)", c.Duration, need)
 	}
 	return nil
 }
 
-// spRun is what a self-preservation run recorded; every time is model time
-// from the recorder's zero.
-type spRun struct {
-	factor          float64
-	cfg             eureka.Config
-	workers         int
-	partAt, partEnd time.Duration
-	deathAt         time.Duration
-	dead            string
-	on, off         map[string]eureka.History
-	fetches         []eureka.FetchEvent // r0's
-	ops             []report.Op
-	duration        time.Duration
-	r0, r3          string
-	mc              modelClock
-	partOK, deathOK bool
-}
-
-func (s *selfPreservation) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	rig, err := newEurekaRig(env, s.eu.Scale)
+// Run is the plan: both clusters partitioned from their workers at once;
+// one worker of "on" dies during the partition; r0 and r3 dispatch tasks
+// over the "on" registry throughout.
+func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	r, err := rig.NewEureka(env, s.eu.Scale)
 	if err != nil {
 		return nil, err
 	}
-	defer rig.close()
-	cfgOn := s.eu.config()
-	cfgOff := cfgOn
-	cfgOff.SelfPreservation = false
-	on, err := rig.startCluster(ctx, "on", cfgOn, s.eu.Workers)
+	defer r.Close()
+	on, off, err := s.startClusters(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	off, err := rig.startCluster(ctx, "off", cfgOff, s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
-	if err := rig.settle(ctx, 2*time.Second); err != nil {
-		return nil, err
-	}
-	order := rig.shuffled(on.urls)
-	var ds []*dispatcher
-	for _, r := range []int{0, 3} {
-		c, err := rig.scheduler(ctx, on, order, cfgOn.FetchInterval)
+	order := r.Shuffled(on.URLs)
+	var ts []caller.Traffic
+	var clients []*eureka.Client
+	for _, d := range []struct {
+		name    string
+		retries int
+	}{{schedR0, 0}, {schedR3, 3}} {
+		c, err := r.Scheduler(ctx, on, order, on.Cfg.FetchInterval)
 		if err != nil {
 			return nil, err
 		}
-		ds = append(ds, newDispatcher(fmt.Sprintf("r%d", r), s.Rate, r, c, env.Rand.Uint64()))
+		clients = append(clients, c)
+		ts = append(ts, r.Dispatcher(d.name, s.Rate, d.retries, c))
 	}
-	victim := on.workers[env.Rand.IntN(len(on.workers))]
-	partAt := s.PartitionAt + time.Duration(env.Rand.Int64N(int64(spPhaseMax)))
-	rec := report.NewRecorder(time.Now().Add(startLead))
-	mc := newModelClock(rig.scale, rec)
-	tl := fault.Timeline{
-		{At: mc.real(partAt), For: mc.real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.link, Who: "'on' workers"}},
-		{At: mc.real(partAt), For: mc.real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.link, Who: "'off' workers"}},
-		{At: mc.real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []*eureka.Worker{victim}}},
-	}
-	env.Printf("partition at %s for %s (model); worker %s of 'on' dies %s into it; %s", fmtModel(partAt), fmtModel(s.Partition),
-		victim.ID, fmtModel(s.DeathAt), wallNote(s.eu.Scale, env.Duration))
-	if err := runDispatch(ctx, rec, ds, tl, mc.real(env.Duration)); err != nil {
+	rec := rig.NewRecorder()
+	m := newModelRun(r, rec, env.Duration)
+	tl := s.timeline(env, m, on, off)
+	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {
 		return nil, fmt.Errorf("running the partition: %w", err)
 	}
-	run, err := s.collect(rec, mc, on, off, ds[0].client)
-	if err != nil {
+	data := spData{modelRun: m, R0Fetches: m.Clock.RelFetches(clients[0].Fetches())}
+	if data.On, err = histories(m, on.Servers); err != nil {
 		return nil, err
 	}
-	run.dead, run.duration, run.cfg, run.workers = victim.ID, env.Duration, cfgOn, s.eu.Workers
-	return s.judge(run), nil
+	if data.Off, err = histories(m, off.Servers); err != nil {
+		return nil, err
+	}
+	return finish(rec, m.Clock.Real(env.Duration), data)
 }
 
-// collect reads the servers' histories and the faults' times.
-func (s *selfPreservation) collect(rec *report.Recorder, mc modelClock, on, off *eurekaCluster, r0 *eureka.Client) (*spRun, error) {
-	run := &spRun{factor: mc.factor, mc: mc, ops: rec.Ops(), r0: "r0", r3: "r3", fetches: relFetches(mc, r0.Fetches())}
-	var err error
-	if run.on, err = histories(on.servers); err != nil {
-		return nil, err
+// startClusters starts "on" and "off" and lets them settle.
+func (s *selfPreservation) startClusters(ctx context.Context, r *rig.Eureka) (on, off *rig.EurekaCluster, err error) {
+	cfgOn := s.eu.config()
+	cfgOff := cfgOn
+	cfgOff.SelfPreservation = false
+	if on, err = r.StartCluster(ctx, "on", cfgOn, s.eu.Workers); err != nil {
+		return nil, nil, err
 	}
-	if run.off, err = histories(off.servers); err != nil {
-		return nil, err
+	if off, err = r.StartCluster(ctx, "off", cfgOff, s.eu.Workers); err != nil {
+		return nil, nil, err
 	}
-	relHistories(mc, run.on)
-	relHistories(mc, run.off)
-	marks := rec.Marks()
-	if m, ok := report.MarkNamed(marks, "partition"); ok {
-		run.partAt, run.partOK = mc.ofReal(m.At), true
-	}
-	if m, ok := report.MarkNamed(marks, "healed: partition"); ok {
-		run.partEnd = mc.ofReal(m.At)
-	}
-	if m, ok := report.MarkNamed(marks, "crash worker"); ok {
-		run.deathAt, run.deathOK = mc.ofReal(m.At), true
-	}
-	return run, nil
+	return on, off, r.Settle(ctx, 2*time.Second)
 }
 
-// relHistories makes every time in hs relative to the recorder's zero.
-func relHistories(mc modelClock, hs map[string]eureka.History) {
-	for name, h := range hs {
-		h.Start = mc.ofModel(h.Start)
-		for i := range h.Evictions {
-			h.Evictions[i].At = mc.ofModel(h.Evictions[i].At)
-		}
-		for i := range h.Events {
-			h.Events[i].At = mc.ofModel(h.Events[i].At)
-		}
-		for i := range h.Thresholds {
-			h.Thresholds[i].At = mc.ofModel(h.Thresholds[i].At)
-		}
-		hs[name] = h
+// timeline partitions both clusters' workers at a seeded moment and kills
+// one seeded worker of "on" --death-at into the partition.
+func (s *selfPreservation) timeline(env *scenarios.Env, m modelRun, on, off *rig.EurekaCluster) fault.Timeline {
+	victim := on.Workers[env.Rand.IntN(len(on.Workers))]
+	partAt := s.PartitionAt + time.Duration(env.Rand.Int64N(int64(spPhaseMax)))
+	env.Printf("partition at %s for %s (model); worker %s of 'on' dies %s into it; %s", eureka.FormatModel(partAt),
+		eureka.FormatModel(s.Partition), victim.ID, eureka.FormatModel(s.DeathAt), eureka.WallNote(s.eu.Scale, env.Duration))
+	real := m.Clock.Real
+	return fault.Timeline{
+		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.Link, Who: "'on' workers"}},
+		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.Link, Who: "'off' workers"}},
+		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []*eureka.Worker{victim}}},
 	}
 }

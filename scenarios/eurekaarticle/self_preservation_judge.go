@@ -1,11 +1,10 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package eurekaarticle
 
 import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,11 +12,85 @@ import (
 	"sdchaos/report"
 )
 
-// minutes converts a model duration to minutes.
-func minutes(d time.Duration) float64 { return d.Minutes() }
+// spMeasure is what a self-preservation run measured (model time from the
+// recorder's zero).
+type spMeasure struct {
+	data                     spData
+	partAt, partEnd, deathAt time.Duration
+	dead                     string
+	// engaged is when each "on" server first refused to evict after the
+	// partition; engagedAll whether all did, worst the latest of them.
+	engaged    map[string]time.Duration
+	engagedAll bool
+	worst      time.Duration
+	onEvicted  int // most evictions on one "on" server during the partition
+	// offEvicted is the fewest evictions on one "off" server during the
+	// partition; emptied whether every "off" registry became empty during
+	// it, and lastEmpty when the last did.
+	offEvicted int
+	emptied    bool
+	lastEmpty  time.Duration
+	capOK      bool
+	// gone is when r0's registry stopped listing the dead worker (goneOK false: never).
+	gone   time.Duration
+	goneOK bool
+	// r0 and r3's tasks: r0's while the dead worker was listed, r3's all.
+	r0Tasks, r0Fail, r3Tasks, r3Fail int
+}
 
-// engagedAt returns when a server's first eviction run after from refused to
-// evict (self-preservation), and false if none did.
+// measure fills the measurement; the text says what is missing when the
+// run cannot be judged.
+func (s *selfPreservation) measure(h *report.History) (spMeasure, string) {
+	var m spMeasure
+	if err := h.DataInto(&m.data); err != nil {
+		return m, err.Error()
+	}
+	var ok1, ok2, ok3 bool
+	_, m.partAt, ok1 = m.data.eventAt(h, report.PartitionEurekaClients, report.Inject)
+	_, m.partEnd, ok2 = m.data.eventAt(h, report.PartitionEurekaClients, report.Heal)
+	death, deathAt, ok3 := m.data.eventAt(h, report.CrashEurekaWorkers, report.Inject)
+	if !ok1 || !ok2 || !ok3 || len(death.Targets) == 0 {
+		return m, "the partition, its heal or the worker's death was not recorded"
+	}
+	m.deathAt, m.dead = deathAt, death.Targets[0]
+	s.measureOn(&m)
+	s.measureOff(&m)
+	m.gone, m.goneOK = listedUntil(m.data.R0Fetches, m.dead, m.deathAt)
+	until := m.data.Duration
+	if m.goneOK {
+		until = m.gone
+	}
+	m.r0Tasks, m.r0Fail, _ = m.data.tasksIn(h.Ops, schedR0, m.deathAt, until)
+	m.r3Tasks, m.r3Fail, _ = m.data.tasksIn(h.Ops, schedR3, 0, m.data.Duration)
+	return m, ""
+}
+
+func (s *selfPreservation) measureOn(m *spMeasure) {
+	m.engaged, m.engagedAll = map[string]time.Duration{}, len(m.data.On) > 0
+	for name, h := range m.data.On {
+		at, ok := engagedAt(h, m.partAt)
+		if ok {
+			m.engaged[name] = at - m.partAt
+		}
+		m.engagedAll = m.engagedAll && ok
+		m.worst = max(m.worst, at-m.partAt)
+		m.onEvicted = max(m.onEvicted, evictedIn(h, m.partAt, m.partEnd))
+	}
+}
+
+func (s *selfPreservation) measureOff(m *spMeasure) {
+	m.offEvicted, m.emptied = s.eu.Workers, len(m.data.Off) > 0
+	for _, h := range m.data.Off {
+		m.offEvicted = min(m.offEvicted, evictedIn(h, m.partAt, m.partEnd))
+		at, ok := emptiedAt(h, m.partAt)
+		m.emptied = m.emptied && ok && at <= m.partEnd
+		m.lastEmpty = max(m.lastEmpty, at-m.partAt)
+	}
+	m.capOK = capRespected(m.data.Off, s.eu.config().RenewalPercent)
+}
+
+// engagedAt returns when a server's first eviction run after from refused
+// to evict (self-preservation), and false if none did.
 func engagedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
 	for _, r := range h.Evictions {
 		if r.At > from && !r.Enabled {
@@ -48,39 +121,16 @@ func emptiedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
 	return 0, false
 }
 
-// capRuns returns how many eviction runs empty a registry of n expired
-// leases under the cap size − (int)(size × percent).
-func capRuns(n int, percent float64) int {
-	runs := 0
-	for n > 0 {
-		n -= eureka.EvictionLimit(n, percent)
-		runs++
+// capRespected checks the source's cap on every evicting run of every server.
+func capRespected(hs map[string]eureka.History, percent float64) bool {
+	for _, h := range hs {
+		for _, r := range h.Evictions {
+			if r.Enabled && len(r.Evicted) != min(r.Expired, eureka.EvictionLimit(r.Size, percent)) {
+				return false
+			}
+		}
 	}
-	return runs
-}
-
-// leaseFactor is 2 with the source's renew bug (lastUpdate = now + duration), else 1.
-func leaseFactor(bug bool) time.Duration {
-	if bug {
-		return 2
-	}
-	return 1
-}
-
-// offBand is when the "off" registries must be empty, in minutes after the
-// partition: the first leases expire at k × lease after their last renewal
-// (renewed within one renew interval before the partition), all are expired
-// by k × lease + one eviction interval, and the cap needs capRuns runs. The
-// upper end allows each fixed-delay run 0.5 s of lateness (the task is
-// rescheduled from when it actually ran, so lateness adds up), both ends 6 s
-// for replicated renewals arriving after the partition began.
-func offBand(cfg eureka.Config, workers int) (lo, hi float64) {
-	k := leaseFactor(cfg.LeaseBug)
-	runs := time.Duration(capRuns(workers, cfg.RenewalPercent) - 1)
-	lo = minutes(k*cfg.LeaseDuration - cfg.RenewInterval + runs*cfg.EvictionInterval)
-	hi = minutes(k*cfg.LeaseDuration + cfg.EvictionInterval + runs*cfg.EvictionInterval)
-	drift := minutes((runs + 3) * 500 * time.Millisecond)
-	return lo - 0.1, hi + 0.1 + drift
+	return true
 }
 
 // listedUntil returns when the first successful fetch after from no longer
@@ -94,104 +144,111 @@ func listedUntil(fetches []eureka.FetchEvent, id string, from time.Duration) (ti
 	return 0, false
 }
 
-// judge turns a self-preservation run into the result (pure).
-func (s *selfPreservation) judge(run *spRun) *report.Result {
+// Judge turns the recorded run into the result (pure).
+func (s *selfPreservation) Judge(h *report.History) *report.Result {
 	res := report.NewResult("")
-	res.TimelineSeconds = run.duration.Seconds() / run.factor
-	if !run.partOK || !run.deathOK {
-		res.AddCheck(report.Bool("partition and worker death injected", "yes", false, true, "yes", "no"))
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	m, missing := s.measure(h)
+	if missing != "" {
+		res.AddCheck(report.Yes("partition and worker death injected", "yes", "no").Invalid(missing))
 		return res
 	}
-	res.AddTable(s.minuteTable(run))
-	s.judgeOn(res, run)
-	s.judgeOff(res, run)
-	s.judgeDead(res, run)
-	res.AddTable(s.summaryTable(res, run))
-	s.conclude(res, run)
+	s.metrics(res.Metrics, m)
+	res.AddTable(s.minuteTable(m))
+	res.AddCheck(s.onChecks(m)...)
+	res.AddCheck(s.offChecks(m)...)
+	res.AddCheck(s.deadChecks(m)...)
+	res.AddTable(s.summaryTable(m))
+	s.conclude(res, m)
 	return res
 }
 
-func (s *selfPreservation) judgeOn(res *report.Result, run *spRun) {
-	m := res.Metrics
-	worst, all, evicted := 0.0, true, 0
-	for _, h := range run.on {
-		at, ok := engagedAt(h, run.partAt)
-		all = all && ok
-		worst = math.Max(worst, minutes(at-run.partAt))
-		evicted = max(evicted, evictedIn(h, run.partAt, run.partEnd))
+// nanUnless returns v, or NaN when !ok.
+func nanUnless(v float64, ok bool) float64 {
+	if !ok {
+		return math.NaN()
 	}
-	if !all {
-		worst = math.NaN()
-	}
-	m["on.engaged_min"], m["on.evicted"] = worst, float64(evicted)
-	bound := minutes(2*run.cfg.EvictionInterval) + 0.1
-	res.AddCheck(report.Between("on: self-preservation engaged after the partition (last of 3 servers)", "after about 15 min",
-		worst, 0, bound, " min"),
-		report.Equal("on: workers evicted during the partition (most on one server)", "none evicted", float64(evicted), 0, ""))
+	return v
 }
 
-func (s *selfPreservation) judgeOff(res *report.Result, run *spRun) {
-	m := res.Metrics
-	evicted, last, all := run.workers, 0.0, true
-	for _, h := range run.off {
-		evicted = min(evicted, evictedIn(h, run.partAt, run.partEnd))
-		at, ok := emptiedAt(h, run.partAt)
-		all = all && ok && at <= run.partEnd
-		last = math.Max(last, minutes(at-run.partAt))
-	}
-	if !all {
-		last = math.NaN()
-	}
-	m["off.evicted"], m["off.all_evicted_min"] = float64(evicted), last
-	lo, hi := offBand(run.cfg, run.workers)
-	m["off.all_evicted_min.theory_lo"], m["off.all_evicted_min.theory_hi"] = lo, hi
-	if hi <= minutes(run.partEnd-run.partAt) {
-		res.AddCheck(report.Between("off: every registry emptied by eviction (last of 3 servers)", "— (mass eviction)", last, lo, hi, " min"))
-	}
-	res.AddCheck(report.Bool("off: every eviction run removed min(expired, size − (int)(size × 0.85))", "—",
-		capRespected(run.off, run.cfg.RenewalPercent), true, "yes", "no"))
+func (s *selfPreservation) metrics(mt report.Metrics, m spMeasure) {
+	mt["on.engaged_min"] = nanUnless(m.worst.Minutes(), m.engagedAll)
+	mt["on.evicted"], mt["off.evicted"] = float64(m.onEvicted), float64(m.offEvicted)
+	mt["off.all_evicted_min"] = nanUnless(m.lastEmpty.Minutes(), m.emptied)
+	lo, hi := eureka.EvictAllBand(s.eu.config(), s.eu.Workers)
+	mt["off.all_evicted_min.theory_lo"], mt["off.all_evicted_min.theory_hi"] = lo.Minutes(), hi.Minutes()
+	mt["dead_listed_min"] = nanUnless((m.gone - m.deathAt).Minutes(), m.goneOK)
+	mt["r0.tasks_while_listed"], mt["r0.fail_while_listed"] = float64(m.r0Tasks), float64(m.r0Fail)
+	mt["r0.fail_rate_while_listed"], mt["r3.fail"] = share(m.r0Fail, m.r0Tasks), float64(m.r3Fail)
 }
 
-// capRespected checks the source's cap on every evicting run of every server.
-func capRespected(hs map[string]eureka.History, percent float64) bool {
-	for _, h := range hs {
-		for _, r := range h.Evictions {
-			if r.Enabled && len(r.Evicted) != min(r.Expired, eureka.EvictionLimit(r.Size, percent)) {
-				return false
-			}
-		}
+func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
+	cfg := s.eu.config()
+	engaged := report.Band("on: self-preservation engaged after the partition (last of 3 servers)", 0,
+		eureka.EngageBound(cfg).Minutes(), " min").Digits(2).
+		From("isLeaseExpirationEnabled: eviction only while renewsLastMin (the last full minute, MeasuredRate) > threshold; " +
+			"the bucket holding the partition or the next one falls to the threshold: ≤ 2 eviction intervals").
+		Says(report.SaysValue("after about 15 min", 15)).
+		Because("the source engages at the first eviction run whose last full minute of renewals is ≤ the threshold; " +
+			"15 min is renewalThresholdUpdateIntervalMs, how often the expected count behind the threshold is recounted")
+	evicted := report.Exactly("on: workers evicted during the partition (most on one server)", 0, "").
+		From("no eviction run is allowed once engaged").Says(report.SaysValue("no instance is evicted", 0))
+	c := engaged.JudgeText(math.NaN(), "not on every server")
+	if m.engagedAll {
+		c = engaged.Judge(m.worst.Minutes())
 	}
-	return true
+	return []report.Check{c, evicted.Judge(float64(m.onEvicted))}
 }
 
-func (s *selfPreservation) judgeDead(res *report.Result, run *spRun) {
-	m := res.Metrics
-	gone, ok := listedUntil(run.fetches, run.dead, run.deathAt)
-	listed := math.NaN()
-	if ok {
-		listed = minutes(gone - run.deathAt)
+func (s *selfPreservation) offChecks(m spMeasure) []report.Check {
+	cfg := s.eu.config()
+	lo, hi := eureka.EvictAllBand(cfg, s.eu.Workers)
+	runs := eureka.CapRuns(s.eu.Workers, cfg.RenewalPercent)
+	empty := report.Band("off: every registry emptied by eviction (last of 3 servers)", lo.Minutes(), hi.Minutes(), " min").Digits(2).
+		From(fmt.Sprintf("leases expire %d × 90 s after their last renewal; %d runs of at most size − (int)(size × 0.85); ±6 s replication, +0.5 s lateness per run",
+			eureka.LeaseFactor(cfg.LeaseBug), runs)).
+		Says(report.Says("without self-preservation a partition would mass-evict (the article's premise)"))
+	capped := report.Yes("off: every eviction run removed min(expired, size − (int)(size × 0.85))", "yes", "no").
+		From("AbstractInstanceRegistry.evict")
+	var c report.Check
+	switch {
+	case hi > m.partEnd-m.partAt:
+		c = empty.Invalid(fmt.Sprintf("the partition (%s) ends before the band does", eureka.FormatModel(m.partEnd-m.partAt)))
+	case !m.emptied:
+		c = empty.JudgeText(math.NaN(), fmt.Sprintf("not emptied (%d evicted)", m.offEvicted))
+	default:
+		c = empty.Judge(m.lastEmpty.Minutes())
+	}
+	return []report.Check{c, capped.JudgeBool(m.capOK)}
+}
+
+func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
+	cfg := s.eu.config()
+	lo := m.partEnd - m.deathAt
+	hi := lo + eureka.StaleListingMax(cfg, cfg.FetchInterval) + 12*time.Second
+	listed := report.Band("dead worker listed in r0's registry after it died", lo.Minutes(), hi.Minutes(), " min").Digits(2).
+		From("until the heal, then ≤ 2 eviction intervals + response cache + fetch (+12 s for heartbeats resuming after the heal)").
+		Says(report.Says("a worker that dies meanwhile is not evicted"))
+	p := 1 / float64(s.eu.Workers)
+	share0 := report.Band("r0 (no retry): failed share while the dead worker is listed", 0, 1, "").Digits(4).
+		From(fmt.Sprintf("1/%d of the tasks pick it (binomial, ±4σ + 0.002)", s.eu.Workers)).
+		Says(report.Says("callers keep hitting it"))
+	r3 := report.Exactly("r3 (3 retries on other workers): failed tasks", 0, "").From("a retry on another worker succeeds").
+		Says(report.Says("callers recover only through their own timeouts/retries"))
+	cs := []report.Check{listed.JudgeText(math.NaN(), "still listed at the end")}
+	if m.goneOK {
+		cs[0] = listed.Judge((m.gone - m.deathAt).Minutes())
+	}
+	if blo, bhi, ok := report.BinomialBand(p, m.r0Tasks, 0.002); ok {
+		share0.Lo, share0.Hi = blo, bhi
+		cs = append(cs, share0.Judge(share(m.r0Fail, m.r0Tasks)))
 	} else {
-		gone = run.duration
+		cs = append(cs, share0.Invalid("no r0 task while the dead worker was listed"))
 	}
-	m["dead_listed_min"] = listed
-	lo := minutes(run.partEnd - run.deathAt)
-	c := run.cfg
-	hi := lo + minutes(2*c.EvictionInterval+c.CacheUpdate+c.FetchInterval) + 0.2
-	res.AddCheck(report.Between("dead worker listed in r0's registry after it died", "listed for the rest of the partition",
-		listed, lo, hi, " min"))
-	n, fail := opsInWindow(run.ops, run.r0, run.mc, run.deathAt, gone)
-	_, fail3 := opsInWindow(run.ops, run.r3, run.mc, 0, run.duration)
-	m["r0.tasks_while_listed"], m["r0.fail_while_listed"], m["r3.fail"] = float64(n), float64(fail), float64(fail3)
-	p := 1 / float64(run.workers)
-	blo, bhi := binomialBand(p, n, 0.002)
-	rate := 0.0
-	if n > 0 {
-		rate = float64(fail) / float64(n)
+	if m.r3Tasks == 0 {
+		return append(cs, r3.Invalid("r3 sent no task"))
 	}
-	m["r0.fail_rate_while_listed"] = rate
-	res.AddCheck(report.Between("r0 (no retry): failed share while the dead worker is listed", "callers keep hitting it",
-		rate, blo, bhi, ""),
-		report.Equal("r3 (3 retries on other workers): failed tasks", "recovered by retries", float64(fail3), 0, ""))
+	return append(cs, r3.Judge(float64(m.r3Fail)))
 }
 
 // runIn returns a server's eviction run in [from, to).
@@ -204,33 +261,33 @@ func runIn(h eureka.History, from, to time.Duration) (eureka.EvictionRun, bool) 
 	return eureka.EvictionRun{}, false
 }
 
-func (s *selfPreservation) minuteTable(run *spRun) report.Table {
+func (s *selfPreservation) minuteTable(m spMeasure) report.Table {
 	t := report.Table{Title: "Per model minute after the partition: eviction runs of each cluster's servers s1/s2/s3",
 		Header: []string{"min", "event", "on: renewsLastMin/threshold (s1)", "on: eviction (s1)", "on: size s1/s2/s3", "on: evicted",
 			"off: renewsLastMin/threshold (s1)", "off: size s1/s2/s3", "off: evicted"}}
-	first := -int(math.Ceil(minutes(run.partAt))) + 1
-	last := int(minutes(run.duration - run.partAt))
+	first := -int(math.Ceil(m.partAt.Minutes())) + 1
+	last := int((m.data.Duration - m.partAt).Minutes())
 	for mi := first; mi < last; mi++ {
-		from := run.partAt + time.Duration(mi)*time.Minute
-		row := []string{fmt.Sprint(mi), s.eventIn(run, from, from+time.Minute)}
-		row = append(row, clusterCells(run.on, from, true)...)
-		row = append(row, clusterCells(run.off, from, false)...)
+		from := m.partAt + time.Duration(mi)*time.Minute
+		row := []string{fmt.Sprint(mi), eventIn(m, from, from+time.Minute)}
+		row = append(row, clusterCells(m.data.On, from, true)...)
+		row = append(row, clusterCells(m.data.Off, from, false)...)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = []string{
 		"min m covers [m, m+1) model minutes after the partition; each server runs its eviction task every 60 s on its own phase",
 		"eviction: 'refused' = isLeaseExpirationEnabled() false (self-preservation), 'runs' = leases may be evicted",
-		wallNote(run.factor, run.duration),
+		eureka.WallNote(m.data.Clock.Factor, m.data.Duration),
 	}
 	return t
 }
 
-func (s *selfPreservation) eventIn(run *spRun, from, to time.Duration) string {
+func eventIn(m spMeasure, from, to time.Duration) string {
 	var ev []string
 	for _, e := range []struct {
 		at   time.Duration
 		name string
-	}{{run.partAt, "partition"}, {run.deathAt, run.dead + " dies"}, {run.partEnd, "heal"}} {
+	}{{m.partAt, "partition"}, {m.deathAt, m.dead + " dies"}, {m.partEnd, "heal"}} {
 		if e.at >= from && e.at < to {
 			ev = append(ev, e.name)
 		}
@@ -240,7 +297,11 @@ func (s *selfPreservation) eventIn(run *spRun, from, to time.Duration) string {
 
 // clusterCells returns the cells of one cluster for one minute.
 func clusterCells(hs map[string]eureka.History, from time.Duration, withState bool) []string {
-	names := sortedKeys(hs)
+	names := make([]string, 0, len(hs))
+	for n := range hs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
 	var sizes, evicted []string
 	rate, state := "", ""
 	for i, name := range names {
@@ -265,55 +326,46 @@ func clusterCells(hs map[string]eureka.History, from time.Duration, withState bo
 	return append(cells, strings.Join(sizes, "/"), strings.Join(evicted, "/"))
 }
 
-func (s *selfPreservation) summaryTable(res *report.Result, run *spRun) report.Table {
-	m := res.Metrics
-	lo, hi := m["off.all_evicted_min.theory_lo"], m["off.all_evicted_min.theory_hi"]
-	engaged := map[string]string{}
-	for name, h := range run.on {
-		if at, ok := engagedAt(h, run.partAt); ok {
-			engaged[name] = fmt.Sprintf("%.2f", minutes(at-run.partAt))
-		}
+func (s *selfPreservation) summaryTable(m spMeasure) report.Table {
+	cfg := s.eu.config()
+	lo, hi := eureka.EvictAllBand(cfg, s.eu.Workers)
+	var engaged []string
+	for _, name := range sortedNames(m.engaged) {
+		engaged = append(engaged, fmt.Sprintf("%s %.2f", name, m.engaged[name].Minutes()))
 	}
+	listed := nanUnless((m.gone - m.deathAt).Minutes(), m.goneOK)
 	return report.Table{Title: "Article, source rule and model",
 		Header: []string{"what", "article", "source rule", "measured (model)"},
 		Rows: [][]string{
 			{"self-preservation shows up", "after about 15 minutes",
 				"first 60-s eviction run whose last full minute had renewsLastMin ≤ threshold (the 15 min is the threshold-recount interval)",
-				fmt.Sprintf("after %s min (per server: %s)", report.Num(round2(m["on.engaged_min"])), fmtStrMap(engaged))},
-			{"workers evicted during the partition, self-preservation on", "none", "none once engaged", fmt.Sprintf("%.0f", m["on.evicted"])},
-			{"workers evicted, self-preservation off", "—", fmt.Sprintf("all, at most size − (int)(size × 0.85) per run: empty in %.1f–%.1f min", lo, hi),
-				fmt.Sprintf("%.0f of %d, empty after %s min", m["off.evicted"], run.workers, fmtNum(m["off.all_evicted_min"]))},
+				fmt.Sprintf("after %s min (per server: %s)", fmtNum(nanUnless(m.worst.Minutes(), m.engagedAll)), strings.Join(engaged, ", "))},
+			{"workers evicted during the partition, self-preservation on", "none", "none once engaged", fmt.Sprint(m.onEvicted)},
+			{"workers evicted, self-preservation off", "—", fmt.Sprintf("all, at most size − (int)(size × 0.85) per run: empty in %.1f–%.1f min", lo.Minutes(), hi.Minutes()),
+				fmt.Sprintf("%d of %d, empty after %s min", m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied)))},
 			{"a worker dying during the partition stays listed", "yes; callers recover only by their own timeouts/retries",
-				"until the first run after the heal with a full minute above threshold, + cache + fetch", fmt.Sprintf("%s min", fmtNum(m["dead_listed_min"]))},
+				"until the first run after the heal with a full minute above threshold, + cache + fetch", fmt.Sprintf("%s min", fmtNum(listed))},
 			{"scheduler without retries while it is listed", "tasks routed to the dead worker time out",
-				fmt.Sprintf("1/%d of tasks fail", run.workers), fmt.Sprintf("%.0f of %.0f fail (%.2f %%)", m["r0.fail_while_listed"], m["r0.tasks_while_listed"], 100*m["r0.fail_rate_while_listed"])},
-			{"scheduler with 3 retries on other workers", "recovers", "no task fails", fmt.Sprintf("%.0f fail", m["r3.fail"])},
+				fmt.Sprintf("1/%d of tasks fail", s.eu.Workers), fmt.Sprintf("%d of %d fail (%s)", m.r0Fail, m.r0Tasks, pctStr(share(m.r0Fail, m.r0Tasks)))},
+			{"scheduler with 3 retries on other workers", "recovers", "no task fails", fmt.Sprintf("%d fail", m.r3Fail)},
 		}}
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-func fmtNum(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
+// sortedNames returns the keys of m in order.
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	return report.Num(round2(v))
+	sort.Strings(out)
+	return out
 }
 
-func fmtStrMap(m map[string]string) string {
-	var parts []string
-	for _, k := range sortedKeys(m) {
-		parts = append(parts, k+" "+m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-func (s *selfPreservation) conclude(res *report.Result, run *spRun) {
-	m := res.Metrics
-	res.Conclude(fmt.Sprintf("The article saw self-preservation about 15 minutes into the partition; the model, following the source, engaged %s min after it on the last of its 3 servers — at the first eviction run whose last full minute of renewals fell to the threshold. This model measured the source rule, not the article's 15 minutes.",
-		fmtNum(m["on.engaged_min"])))
-	res.Conclude(fmt.Sprintf("With self-preservation %.0f workers were evicted during the %s partition; without it the servers evicted %.0f of %d, emptying their registries after %s min, at most size − (int)(size × 0.85) per run.",
-		m["on.evicted"], fmtModel(run.partEnd-run.partAt), m["off.evicted"], run.workers, fmtNum(m["off.all_evicted_min"])))
-	res.Conclude(fmt.Sprintf("The worker that died %s into the partition stayed in the scheduler's registry for %s min; meanwhile the scheduler without retries failed %.0f of %.0f tasks and the one with 3 retries %.0f: only the caller's retries hid the dead instance.",
-		fmtModel(run.deathAt-run.partAt), fmtNum(m["dead_listed_min"]), m["r0.fail_while_listed"], m["r0.tasks_while_listed"], m["r3.fail"]))
+func (s *selfPreservation) conclude(res *report.Result, m spMeasure) {
+	res.Conclude(fmt.Sprintf("The article saw self-preservation about 15 minutes into the partition; the model, following the source, engaged %s min after it on the last of its 3 servers — at the first eviction run whose last full minute of renewals fell to the threshold. The 15 minutes are how often the threshold's expected count is recounted, not when protection starts.",
+		fmtNum(nanUnless(m.worst.Minutes(), m.engagedAll))))
+	res.Conclude(fmt.Sprintf("With self-preservation %d workers were evicted during the %s partition; without it the servers evicted %d of %d, emptying their registries after %s min, at most size − (int)(size × 0.85) per run.",
+		m.onEvicted, eureka.FormatModel(m.partEnd-m.partAt), m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied))))
+	res.Conclude(fmt.Sprintf("The worker that died %s into the partition stayed in the scheduler's registry for %s min; meanwhile the scheduler without retries failed %d of %d tasks and the one with 3 retries %d: only the caller's retries hid the dead instance.",
+		eureka.FormatModel(m.deathAt-m.partAt), fmtNum(nanUnless((m.gone-m.deathAt).Minutes(), m.goneOK)), m.r0Fail, m.r0Tasks, m.r3Fail))
 }

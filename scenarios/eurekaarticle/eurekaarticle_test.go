@@ -1,0 +1,127 @@
+package eurekaarticle
+
+import (
+	"os"
+	"testing"
+
+	"sdchaos/childproc"
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+)
+
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	os.Exit(m.Run())
+}
+
+// testPortBase keeps this package's runs apart from other packages' tests.
+const testPortBase = 10200
+
+func TestEurekaFlagValidation(t *testing.T) {
+	scentest.CheckValidation(t, []scentest.ValidationCase{
+		{Scenario: "eureka-failover"},
+		{Scenario: "eureka-failover", Args: []string{"--time-scale", "0.5"}, WantErr: "--time-scale (0.5)"},
+		{Scenario: "eureka-failover", Args: []string{"--workers", "0"}, WantErr: "--workers (0) must be at least 1"},
+		{Scenario: "eureka-failover", Args: []string{"--workers", "500"}, WantErr: "--workers (500)"},
+		{Scenario: "eureka-failover", Args: []string{"--fetch", "15s,0s"}, WantErr: "--fetch (15,0)"},
+		{Scenario: "eureka-failover", Args: []string{"--fetch", "90"}}, // the timeline follows the longest fetch
+		{Scenario: "eureka-failover", Args: []string{"--fetch", "90", "--duration", "80s"}, WantErr: "--duration (1m20s) must be at least"},
+		{Scenario: "eureka-failover", Args: []string{"--peer-timeout", "0s"}, WantErr: "peer timeout (0s) must be positive"},
+		{Scenario: "eureka-failover", Args: []string{"--rate", "0"}, WantErr: "--rate (0)"},
+		{Scenario: "self-preservation"},
+		{Scenario: "self-preservation", Args: []string{"--death-at", "25m"}, WantErr: "--death-at (25m0s) must be within (0, --partition 20m0s)"},
+		{Scenario: "self-preservation", Args: []string{"--partition-at", "30s"}, WantErr: "--partition-at (30s)"},
+		{Scenario: "self-preservation", Args: []string{"--after", "1m"}, WantErr: "--after (1m0s)"},
+		{Scenario: "self-preservation", Args: []string{"--partition", "30m"}},
+		{Scenario: "self-preservation", Args: []string{"--partition", "30m", "--duration", "28m30s"}, WantErr: "--duration (28m30s) must be at least"},
+		{Scenario: "self-preservation", Args: []string{"--workers", "1"}, WantErr: "--workers (1) must be at least 2"},
+		{Scenario: "self-preservation", Args: []string{"--rate", "2000"}, WantErr: "--rate (2000)"},
+		{Scenario: "eureka-drill"},
+		{Scenario: "eureka-drill", Args: []string{"--dead", "1"}, WantErr: "--dead (1)"},
+		{Scenario: "eureka-drill", Args: []string{"--dead", "0.001"}, WantErr: "--dead (0.001)"},
+		{Scenario: "eureka-drill", Args: []string{"--retries", "0,-1"}, WantErr: "--retries (0,-1)"},
+		{Scenario: "eureka-drill", Args: []string{"--fault-at", "10s"}, WantErr: "--fault-at (10s)"},
+		{Scenario: "eureka-drill", Args: []string{"--latency", "-1s"}, WantErr: "--latency (-1s)"},
+		{Scenario: "replication-lag"},
+		{Scenario: "replication-lag", Args: []string{"--instances", "200"}, WantErr: "--window (1m0s) must leave more than 600ms per instance"},
+		{Scenario: "replication-lag", Args: []string{"--fetchers", "0"}, WantErr: "--fetchers (0)"},
+		{Scenario: "replication-lag", Args: []string{"--duration", "1m"}, WantErr: "--duration (1m0s) must be at least"},
+		{Scenario: "clock-skew"},
+		{Scenario: "clock-skew", Args: []string{"--skew", "-2m"}, WantErr: "--skew (-2m0s)"},
+		{Scenario: "clock-skew", Args: []string{"--lead", "90s"}, WantErr: "--lead (1m30s)"},
+		{Scenario: "clock-skew", Args: []string{"--observe", "10s"}, WantErr: "--observe (10s)"},
+		{Scenario: "clock-skew", Args: []string{"--step-after", "1m"}, WantErr: "--step-after (1m0s)"},
+	})
+}
+
+// run runs a Eureka scenario for real (server processes on loopback) and
+// requires every measurement inside its band, with every difference from
+// the article explained.
+func run(t *testing.T, name string, args ...string) *report.Result {
+	t.Helper()
+	res := scentest.Run(t, testPortBase, "runs Eureka server processes", name, args...)
+	scentest.NoUnexplainedDifference(t, res)
+	if !res.Reproduced {
+		t.Errorf("not reproduced: %s", scentest.Names(res))
+	}
+	return res
+}
+
+func TestEurekaFailoverRuns(t *testing.T) {
+	res := run(t, "eureka-failover", "--time-scale", "10")
+	scentest.Between(t, res, "switch_s@15", 0, 16)
+	scentest.Between(t, res, "switch_s@30", 0, 31)
+	scentest.Between(t, res, "failed_attempts@15", 2, 2)
+	scentest.Between(t, res, "tasks.fail", 0, 0)
+	scentest.Between(t, res, "workers_lost", 0, 0)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{
+		"switch after the kill (fetch 15s)": report.Differs,
+		"switch after the kill (fetch 30s)": report.Reproduced,
+	})
+}
+
+func TestSelfPreservationRuns(t *testing.T) {
+	res := run(t, "self-preservation", "--time-scale", "60")
+	scentest.Between(t, res, "on.engaged_min", 0, 2)
+	scentest.Between(t, res, "on.evicted", 0, 0)
+	scentest.Between(t, res, "off.evicted", 50, 50)
+	scentest.Between(t, res, "off.all_evicted_min", 17.4, 19.25)
+	scentest.Between(t, res, "dead_listed_min", 15, 18.2)
+	scentest.Between(t, res, "r3.fail", 0, 0)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{
+		"on: self-preservation engaged after the partition (last of 3 servers)": report.Differs,
+	})
+}
+
+func TestEurekaDrillRuns(t *testing.T) {
+	res := run(t, "eureka-drill", "--time-scale", "8", "--duration", "100s")
+	lo, hi, _ := report.BinomialBand(0.8, int(res.Metrics["tasks@0"]), 0.005)
+	scentest.Between(t, res, "success@0", lo, hi)
+	scentest.Between(t, res, "success@3", 0.99, 1)
+	scentest.Between(t, res, "theory@1", 0.96, 0.96)
+}
+
+func TestReplicationLagRuns(t *testing.T) {
+	res := run(t, "replication-lag", "--time-scale", "8", "--instances", "20", "--window", "40s")
+	scentest.Between(t, res, "peer_visible_ms.p50", 500, 750)
+	scentest.Between(t, res, "peer_visible_ms.p99", 500, 750)
+	scentest.Between(t, res, "client_visible_s.max", 30.5, 61.5)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{"client visible, worst": report.Differs})
+}
+
+func TestReplicationLagReproducesTheArticleWithoutTheResponseCache(t *testing.T) {
+	res := run(t, "replication-lag", "--time-scale", "8", "--instances", "20", "--window", "40s", "--response-cache=false")
+	scentest.Between(t, res, "client_visible_s.max", 0.5, 31.5)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{"client visible, worst": report.Reproduced})
+}
+
+func TestClockSkewRuns(t *testing.T) {
+	res := run(t, "clock-skew", "--time-scale", "20", "--lease-bug=false", "--compare-lease=false")
+	scentest.Between(t, res, "on.false_evictions", 8, 8)
+	scentest.Between(t, res, "off.false_evictions", 8, 8)
+	scentest.Between(t, res, "on.peer_evictions", 0, 0)
+	scentest.Between(t, res, "on.back_s.max", 0, 32)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{
+		"fixed-on: self-preservation engaged at the run after the step": report.Differs,
+	})
+}
