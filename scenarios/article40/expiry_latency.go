@@ -1,353 +1,268 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package article40
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"strconv"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
-	lease "sdchaos/registry"
+	"sdchaos/clock"
+	"sdchaos/fault"
+	"sdchaos/registry"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "expiry-latency",
 		Article: "article 40.1",
 		Summary: "how long a crashed instance stays listed under lazy, scan and heap expiry",
 		Help: `Setup: the in-memory lease registry (package registry) on the real clock, one
 registry per run, one instance per registry; no network.
 
-Timeline of one run: New starts the scan ticker; the instance registers; after a
-random phase (seeded RNG; uniform in [0, interval) for the scans, [0, --scan-slow)
-for lazy and heap) it sends its last heartbeat and "crashes". Lookup is polled
-every 1 ms from just before ttl on; the latency is last heartbeat → first Lookup
-without the instance. --runs runs per strategy (lazy, scan every --scan-slow,
-scan every --scan-fast, heap) all run at once, so the scenario takes about
---scan-slow + ttl + --scan-slow. Control: --runs explicit Deregister calls, timed
+Timeline of one run: the registries are built (each Scan registry starts its ticker in New) and
+the instance registers; at a random offset (seeded; uniform in [0, interval) for the scans, in
+[0, --scan-slow) for lazy and heap) the timeline injects the crash: the instance sends its last
+heartbeat and stops. A probe then polls Lookup every 1 ms from just before ttl on; the run is
+recorded as an op (caller = strategy, start = last heartbeat, end = first Lookup without the
+instance, count = what Len() said just before). --runs runs per strategy (lazy, scan every
+--scan-slow, scan every --scan-fast, heap) all run at once, so the scenario takes about
+--scan-slow + ttl + --scan-slow. Control at time 0: --runs explicit Deregister calls, each timed
 until a Lookup no longer returns the instance. --duration is not used.
 
-Reproduced when: lazy and heap min and max within [ttl, ttl+30ms]; each scan
-within [ttl, ttl+interval+30ms] with the slow scan's spread (max−min) ≥ 40 % of
-its interval; deregister max < 1 ms.`,
-		New: func() Config { return defaultExpiryLatency() },
+Bands (the registry's rules): a lease is due at last heartbeat + ttl. Lazy collects it at the
+first Lookup after that, heap at its timer's wake-up: gone within [ttl, ttl + 30 ms] (30 ms for
+polling and scheduling). A scan collects it at the first tick after the deadline; the crash's
+phase against the ticker is uniform, so the delay is uniform in [0, interval): min and max within
+[ttl, ttl + interval + 30 ms]; the median of n runs within ttl + interval × the 10⁻⁴ and 1 − 10⁻⁴
+quantiles of the median of n uniforms (Beta order statistics), + 30 ms; the spread (max − min)
+within [interval × r, interval + 30 ms] where P(range of n uniforms < r) = 10⁻⁴ (0.55 at 20
+runs). Lazy hides the instance from Lookup only: Len() still counts it in every run. Deregister
+is a map delete under a mutex with no timer: gone when the call returns, ≤ 1 ms.
+
+Article (ttl 2 s, scans every 1 s and 0.2 s, 20 runs): lazy 2.00/2.01/2.01 s; scan 1 s
+2.05/2.51/2.93 s; scan 0.2 s 2.03/2.11/2.20 s (min/median/max); deregister 59 µs; no heap run.`,
+		New: func() scenarios.Config {
+			return &expiryLatency{TTL: 2 * time.Second, Runs: 20, ScanSlow: time.Second, ScanFast: 200 * time.Millisecond}
+		},
 	})
 }
 
-// expiryLatencyConfig holds the parameters of expiry-latency.
-type expiryLatencyConfig struct {
-	TTL      time.Duration
-	Runs     int
-	ScanSlow time.Duration
-	ScanFast time.Duration
+// expiryLatency is article 40.1.
+type expiryLatency struct {
+	TTL                time.Duration
+	Runs               int
+	ScanSlow, ScanFast time.Duration
 }
 
-// defaultExpiryLatency returns the article's setup: ttl 2 s, 20 runs, scans every 1 s and 200 ms.
-func defaultExpiryLatency() *expiryLatencyConfig {
-	return &expiryLatencyConfig{TTL: 2 * time.Second, Runs: 20, ScanSlow: time.Second, ScanFast: 200 * time.Millisecond}
-}
-
-// latencyPoll is how often a run polls Lookup; lazyBand is the allowed
-// delay beyond ttl for lazy and heap expiry (and beyond ttl+interval for scans).
+// latencyPoll is how often a run polls Lookup; latencySlack is the allowed
+// delay beyond the rule's bound for polling and scheduling.
 const (
-	latencyPoll = time.Millisecond
-	lazyBand    = 30 * time.Millisecond
+	latencyPoll  = time.Millisecond
+	latencySlack = 30 * time.Millisecond
+	// opDeregister is the op name of the deregister control.
+	opDeregister = "deregister"
+	service      = "svc"
+	instanceID   = "i1"
 )
 
-// Flags binds --ttl, --runs, --scan-slow and --scan-fast.
-func (c *expiryLatencyConfig) Flags(fs *flag.FlagSet) {
-	fs.DurationVar(&c.TTL, "ttl", c.TTL, "lease ttl")
-	fs.IntVar(&c.Runs, "runs", c.Runs, "crashes per expiry strategy")
-	fs.DurationVar(&c.ScanSlow, "scan-slow", c.ScanSlow, "interval of the slow background scan")
-	fs.DurationVar(&c.ScanFast, "scan-fast", c.ScanFast, "interval of the fast background scan")
+func (s *expiryLatency) Flags(fs *flag.FlagSet) {
+	fs.DurationVar(&s.TTL, "ttl", s.TTL, "lease ttl")
+	fs.IntVar(&s.Runs, "runs", s.Runs, "crashes per expiry strategy (and deregister calls)")
+	fs.DurationVar(&s.ScanSlow, "scan-slow", s.ScanSlow, "interval of the slow background scan")
+	fs.DurationVar(&s.ScanFast, "scan-fast", s.ScanFast, "interval of the fast background scan")
 }
 
-// Validate requires positive durations and 2–1000 runs.
-func (c *expiryLatencyConfig) Validate(Common) error {
+func (s *expiryLatency) Validate(scenarios.Common) error {
 	switch {
-	case c.TTL <= 0:
-		return Usagef("--ttl (%s) must be positive", c.TTL)
-	case c.Runs < 2 || c.Runs > 1000:
-		return Usagef("--runs (%d) must be within 2–1000 (min, median and max need runs; all run at once)", c.Runs)
-	case c.ScanSlow <= 0:
-		return Usagef("--scan-slow (%s) must be positive", c.ScanSlow)
-	case c.ScanFast <= 0:
-		return Usagef("--scan-fast (%s) must be positive", c.ScanFast)
+	case s.TTL <= 0:
+		return scenarios.Usagef("--ttl (%s) must be positive", s.TTL)
+	case s.Runs < 2 || s.Runs > 1000:
+		return scenarios.Usagef("--runs (%d) must be within 2–1000 (min, median and max need runs; all run at once)", s.Runs)
+	case s.ScanSlow <= 0:
+		return scenarios.Usagef("--scan-slow (%s) must be positive", s.ScanSlow)
+	case s.ScanFast <= 0:
+		return scenarios.Usagef("--scan-fast (%s) must be positive", s.ScanFast)
 	}
 	return nil
 }
 
-// latencyArm is one expiry strategy under test and the article's figures for it.
+// latencyArm is one expiry strategy under test and the article's figures
+// for it (min, median, max in seconds; hasArticle false for the heap).
 type latencyArm struct {
-	key      string // metric prefix
-	label    string
-	strategy lease.Strategy
-	interval time.Duration // scan interval; 0 for lazy and heap
-	article  [3]string     // min, median, max
+	key, label string
+	strategy   registry.Strategy
+	interval   time.Duration // scan interval; 0 for lazy and heap
+	article    [3]float64
+	hasArticle bool
+	spread     float64 // the article's max − min
 }
 
-func (c *expiryLatencyConfig) arms() []latencyArm {
-	none := [3]string{"—", "—", "—"}
+func (s *expiryLatency) arms() []latencyArm {
 	return []latencyArm{
-		{"lazy", "lazy (checked at lookup)", lease.Lazy, 0, [3]string{"2.00 s", "2.01 s", "2.01 s"}},
-		{"scan_slow", "background scan every " + c.ScanSlow.String(), lease.Scan, c.ScanSlow, [3]string{"2.05 s", "2.51 s", "2.93 s"}},
-		{"scan_fast", "background scan every " + c.ScanFast.String(), lease.Scan, c.ScanFast, [3]string{"2.03 s", "2.11 s", "2.20 s"}},
-		{"heap", "min-heap (sleeps until the next deadline)", lease.Heap, 0, none},
+		{key: "lazy", label: "lazy (checked at lookup)", strategy: registry.Lazy,
+			article: [3]float64{2.00, 2.01, 2.01}, hasArticle: true, spread: 0.01},
+		{key: "scan_slow", label: "background scan every " + s.ScanSlow.String(), strategy: registry.Scan, interval: s.ScanSlow,
+			article: [3]float64{2.05, 2.51, 2.93}, hasArticle: true, spread: 0.88},
+		{key: "scan_fast", label: "background scan every " + s.ScanFast.String(), strategy: registry.Scan, interval: s.ScanFast,
+			article: [3]float64{2.03, 2.11, 2.20}, hasArticle: true, spread: 0.17},
+		{key: "heap", label: "min-heap (sleeps until the next deadline)", strategy: registry.Heap},
 	}
 }
 
-// phaseSpan is the range of a run's crash phase relative to the scan ticker.
-func (c *expiryLatencyConfig) phaseSpan(a latencyArm) time.Duration {
+// phaseSpan is the range of a run's crash offset (relative to the scan ticker).
+func (s *expiryLatency) phaseSpan(a latencyArm) time.Duration {
 	if a.interval > 0 {
 		return a.interval
 	}
-	return c.ScanSlow
+	return s.ScanSlow
 }
 
-// crashRun is one run's phase and outcome.
-type crashRun struct {
-	phase    time.Duration
-	latency  time.Duration
-	staleLen bool // Len() still counted the instance when Lookup first dropped it
-}
-
-// Run crashes --runs instances per strategy concurrently, then times the
-// deregister control, and judges the latencies.
-func (c *expiryLatencyConfig) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	arms := c.arms()
-	runs := make([][]crashRun, len(arms))
-	for i, a := range arms {
-		runs[i] = make([]crashRun, c.Runs)
-		for j := range runs[i] {
-			runs[i][j].phase = time.Duration(env.Rand.Float64() * float64(c.phaseSpan(a)))
+// Run is the plan: a timeline with one crash and one watch probe per run,
+// and the deregister control at time zero.
+func (s *expiryLatency) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	var regs []*registry.Registry
+	defer func() {
+		for _, r := range regs {
+			r.Close()
+		}
+	}()
+	var tl fault.Timeline
+	for _, a := range s.arms() {
+		for j := range s.Runs {
+			r, err := newRegistered(a.strategy, a.interval, s.TTL)
+			if err != nil {
+				return nil, fmt.Errorf("building run %d of %s: %w", j+1, a.key, err)
+			}
+			regs = append(regs, r)
+			c := &crash{target: a.key + "/" + strconv.Itoa(j+1), reg: r, done: make(chan struct{})}
+			at := time.Duration(env.Rand.Float64() * float64(s.phaseSpan(a)))
+			tl = append(tl, fault.Step{At: at, Fault: c}, fault.Step{At: at, Probe: s.watch(a, j, c)})
 		}
 	}
-	env.Printf("crashing %d instances at once (%d per strategy), ttl %s", len(arms)*c.Runs, c.Runs, c.TTL)
-	if err := c.crashAll(ctx, arms, runs); err != nil {
-		return nil, err
+	tl = append(tl, fault.Step{At: 0, Probe: s.deregisterProbe()})
+	env.Printf("crashing %d instances at once (%d per strategy), ttl %s", 4*s.Runs, s.Runs, s.TTL)
+	rec := rig.NewRecorder()
+	if err := tl.Run(ctx, rec); err != nil {
+		return nil, fmt.Errorf("running the crash timeline: %w", err)
 	}
-	dereg, err := c.deregisterAll()
-	if err != nil {
-		return nil, err
+	h := rec.History()
+	for _, op := range h.Ops {
+		h.Timeline = max(h.Timeline, op.End)
 	}
-	return c.judge(arms, runs, dereg), nil
+	return &h, nil
 }
 
-// crashAll runs every crash at once, one registry each.
-func (c *expiryLatencyConfig) crashAll(ctx context.Context, arms []latencyArm, runs [][]crashRun) error {
-	g, ctx := errgroup.WithContext(ctx)
-	for i, a := range arms {
-		for j := range runs[i] {
-			run := &runs[i][j]
-			g.Go(func() error {
-				if err := c.crashOnce(ctx, a, run); err != nil {
-					return fmt.Errorf("crash run %d of %s: %w", j+1, a.key, err)
-				}
-				return nil
-			})
-		}
+// newRegistered returns a registry on the real clock holding the one
+// instance with a lease of ttl.
+func newRegistered(st registry.Strategy, interval, ttl time.Duration) (*registry.Registry, error) {
+	r, err := registry.New(registry.Options{Strategy: st, ScanInterval: interval})
+	if err != nil {
+		return nil, fmt.Errorf("creating the registry: %w", err)
 	}
-	return g.Wait()
+	if err := r.Register(service, instanceID, "127.0.0.1:9150", ttl); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("registering: %w", err)
+	}
+	return r, nil
 }
 
-// crashOnce registers, heartbeats once after run.phase, stops, and polls
-// Lookup until the instance is gone.
-func (c *expiryLatencyConfig) crashOnce(ctx context.Context, a latencyArm, run *crashRun) error {
-	r, err := lease.New(lease.Options{Strategy: a.strategy, ScanInterval: a.interval})
+// crash is the fault of one run: the instance's last heartbeat, after which
+// it never renews again. done is closed once last is set.
+type crash struct {
+	target string
+	reg    *registry.Registry
+	done   chan struct{}
+	last   time.Time
+}
+
+// Describe returns the crash's event.
+func (c *crash) Describe() report.Event {
+	return report.Event{Kind: report.CrashInstance, Targets: []string{c.target},
+		Label: "last heartbeat of " + c.target + ", then silence"}
+}
+
+// Inject sends the last heartbeat.
+func (c *crash) Inject(context.Context) error {
+	c.last = time.Now()
+	err := c.reg.Heartbeat(instanceID)
+	close(c.done)
 	if err != nil {
-		return fmt.Errorf("creating registry: %w", err)
-	}
-	defer r.Close()
-	if err := r.Register("svc", "i1", "127.0.0.1:9150", c.TTL); err != nil {
-		return fmt.Errorf("registering: %w", err)
-	}
-	if err := sleepCtx(ctx, run.phase); err != nil {
-		return err
-	}
-	last := time.Now()
-	if err := r.Heartbeat("i1"); err != nil {
 		return fmt.Errorf("last heartbeat: %w", err)
 	}
-	if err := sleepCtx(ctx, time.Until(last.Add(c.TTL-2*latencyPoll))); err != nil {
-		return err
-	}
-	giveUp := last.Add(c.TTL + a.interval + time.Second)
-	for {
-		n := r.Len()
-		if len(r.Lookup("svc")) == 0 {
-			run.latency, run.staleLen = time.Since(last), n > 0
+	return nil
+}
+
+// watch is the probe of one run: from just before ttl after the last
+// heartbeat it polls Lookup until the instance is gone (or gives up one
+// second after the latest the rule allows) and records the run as an op.
+func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
+	ev := report.Event{Kind: report.Probe, Targets: []string{c.target}, Label: "watch Lookup of " + c.target}
+	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *report.Recorder) error {
+		select {
+		case <-c.done:
+		case <-ctx.Done():
 			return nil
 		}
-		if time.Now().After(giveUp) {
-			return fmt.Errorf("instance still listed %s after its last heartbeat", time.Since(last).Round(time.Millisecond))
+		if clock.SleepUntil(ctx, c.last.Add(s.TTL-2*latencyPoll)) != nil {
+			return nil
 		}
-		if err := sleepCtx(ctx, latencyPoll); err != nil {
-			return err
+		op := report.Op{Caller: a.key, Seq: j, Target: a.strategy.String(), Scheduled: rec.Offset(c.last),
+			Start: rec.Offset(c.last), Outcome: report.OK}
+		giveUp := c.last.Add(s.TTL + a.interval + time.Second)
+		for {
+			n := c.reg.Len()
+			if len(c.reg.Lookup(service)) == 0 {
+				op.End, op.Count = rec.Offset(time.Now()), n
+				break
+			}
+			if time.Now().After(giveUp) {
+				op.End, op.Count, op.Outcome, op.Err = rec.Offset(time.Now()), n, report.Fail, "still listed at give-up"
+				break
+			}
+			if clock.SleepUntil(ctx, time.Now().Add(latencyPoll)) != nil {
+				return nil
+			}
 		}
-	}
+		rec.Add(op)
+		return nil
+	}}
 }
 
-// deregisterAll times --runs explicit deregistrations, one after another.
-func (c *expiryLatencyConfig) deregisterAll() ([]float64, error) {
-	us := make([]float64, c.Runs)
-	for i := range us {
-		d, err := c.deregisterOnce()
-		if err != nil {
-			return nil, fmt.Errorf("deregister run %d: %w", i+1, err)
+// deregisterProbe times --runs explicit deregistrations, each until a
+// Lookup no longer lists the instance, one after another.
+func (s *expiryLatency) deregisterProbe() fault.Probe {
+	ev := report.Event{Kind: report.Probe, Targets: []string{opDeregister},
+		Label: fmt.Sprintf("%d explicit deregistrations", s.Runs)}
+	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *report.Recorder) error {
+		for i := range s.Runs {
+			if err := s.deregisterOnce(rec, i); err != nil {
+				return fmt.Errorf("deregister run %d: %w", i+1, err)
+			}
 		}
-		us[i] = float64(d) / float64(time.Microsecond)
-	}
-	return us, nil
+		return nil
+	}}
 }
 
-// deregisterOnce times Deregister plus the Lookup that confirms it.
-func (c *expiryLatencyConfig) deregisterOnce() (time.Duration, error) {
-	r, err := lease.New(lease.Options{Strategy: lease.Scan, ScanInterval: c.ScanSlow})
+// deregisterOnce records one Deregister plus the Lookup that confirms it.
+func (s *expiryLatency) deregisterOnce(rec *report.Recorder, i int) error {
+	r, err := newRegistered(registry.Scan, s.ScanSlow, s.TTL)
 	if err != nil {
-		return 0, fmt.Errorf("creating registry: %w", err)
+		return err
 	}
 	defer r.Close()
-	if err := r.Register("svc", "i1", "127.0.0.1:9150", c.TTL); err != nil {
-		return 0, fmt.Errorf("registering: %w", err)
-	}
 	start := time.Now()
-	ok := r.Deregister("i1")
-	gone := len(r.Lookup("svc")) == 0
-	d := time.Since(start)
-	if !ok || !gone {
-		return 0, fmt.Errorf("deregister returned %v and Lookup still lists the instance: %v", ok, !gone)
+	ok := r.Deregister(instanceID)
+	left := len(r.Lookup(service))
+	end := time.Now()
+	op := report.Op{Caller: opDeregister, Seq: i, Target: "scan", Scheduled: rec.Offset(start), Start: rec.Offset(start),
+		End: rec.Offset(end), Count: left, Outcome: report.OK}
+	if !ok || left > 0 {
+		op.Outcome, op.Err = report.Fail, fmt.Sprintf("Deregister returned %v; Lookup still lists %d", ok, left)
 	}
-	return d, nil
+	rec.Add(op)
+	return nil
 }
-
-// sleepCtx sleeps for d (nothing if d ≤ 0) or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// latencyStats summarises one strategy's latencies, in seconds.
-type latencyStats struct{ min, median, max float64 }
-
-func summarize(xs []float64) latencyStats {
-	lo, hi := report.MinMax(xs)
-	return latencyStats{min: lo, median: report.Median(xs), max: hi}
-}
-
-// judge builds the table, metrics, checks and conclusion.
-func (c *expiryLatencyConfig) judge(arms []latencyArm, runs [][]crashRun, dereg []float64) *report.Result {
-	res := report.NewResult("expiry-latency")
-	res.Title = fmt.Sprintf("article 40.1: time for a crashed instance to disappear (ttl %s, %d runs each)", c.TTL, c.Runs)
-	t := report.Table{
-		Title:  "Last heartbeat → gone from Lookup",
-		Header: []string{"expiry implementation", "min", "median", "max", "article min", "article median", "article max"},
-	}
-	stats := make([]latencyStats, len(arms))
-	for i, a := range arms {
-		stats[i] = summarize(latencies(runs[i]))
-		s := stats[i]
-		t.Rows = append(t.Rows, []string{a.label, fmtSec(s.min), fmtSec(s.median), fmtSec(s.max), a.article[0], a.article[1], a.article[2]})
-		res.Metrics[a.key+".min_s"], res.Metrics[a.key+".median_s"], res.Metrics[a.key+".max_s"] = s.min, s.median, s.max
-		res.AddCheck(c.armChecks(a, s)...)
-		res.TimelineSeconds = max(res.TimelineSeconds, timeline(runs[i]))
-	}
-	d := summarize(dereg)
-	t.Rows = append(t.Rows, []string{"control: explicit deregister", fmtUs(d.min), fmtUs(d.median), fmtUs(d.max), "", "59 µs", ""})
-	t.Notes = []string{fmt.Sprintf("Crash phases are uniform over the scan interval (seeded); Lookup is polled every %s. "+
-		"The article's figures are for ttl 2 s with scans every 1 s and 0.2 s; it had no heap run.", latencyPoll)}
-	res.AddTable(t)
-	res.Metrics["deregister.max_us"] = d.max
-	res.AddCheck(report.Check{Name: "deregister max", Article: "59 µs", Measured: report.Num(d.max) + " µs",
-		Band: "< 1000 µs", Pass: d.max < 1000})
-	c.conclude(res, arms, stats, runs, d)
-	return res
-}
-
-// armChecks: min and max within [ttl, ttl+interval+30ms]; the slow scan's spread ≥ 40 % of its interval.
-func (c *expiryLatencyConfig) armChecks(a latencyArm, s latencyStats) []report.Check {
-	lo, hi := c.TTL.Seconds(), (c.TTL + a.interval + lazyBand).Seconds()
-	cs := []report.Check{
-		report.Between(a.key+" min", a.article[0], s.min, lo, hi, " s"),
-		report.Between(a.key+" max", a.article[2], s.max, lo, hi, " s"),
-	}
-	if a.key == "scan_slow" {
-		cs = append(cs, report.AtLeast("scan_slow spread (max − min)", "0.88 s", s.max-s.min, 0.4*a.interval.Seconds(), " s"))
-	}
-	return cs
-}
-
-// conclude writes the conclusion from the measured figures.
-func (c *expiryLatencyConfig) conclude(res *report.Result, arms []latencyArm, stats []latencyStats, runs [][]crashRun, d latencyStats) {
-	ttl := c.TTL.Seconds()
-	fastest := stats[0].min
-	for i, a := range arms {
-		s := stats[i]
-		fastest = min(fastest, s.min)
-		if a.interval == 0 {
-			res.Conclude(fmt.Sprintf("%s: gone %s after the ttl (median; at most %s) — %s.",
-				a.label, fmtMs(s.median-ttl), fmtMs(s.max-ttl), lateWord(s.max-ttl <= lazyBand.Seconds())))
-			continue
-		}
-		frac := (s.max - s.min) / a.interval.Seconds()
-		res.Conclude(fmt.Sprintf("%s: gone %s to %s after the ttl (median %s); the spread is %.0f %% of the interval — %s.",
-			a.label, fmtMs(s.min-ttl), fmtMs(s.max-ttl), fmtMs(s.median-ttl), 100*frac, spreadWord(frac)))
-	}
-	stale := 0
-	for _, r := range runs[0] {
-		if r.staleLen {
-			stale++
-		}
-	}
-	res.Conclude(fmt.Sprintf("In %d of %d lazy runs Len() still counted the dead instance when Lookup first left it out: "+
-		"lazy expiry hides the instance from Lookup only; counts and anything else see the stale state.", stale, len(runs[0])))
-	res.Conclude(fmt.Sprintf("Explicit deregister: gone when the call returned, median %s, max %s (article 59 µs); "+
-		"the fastest lease expiry took %s.", fmtUs(d.median), fmtUs(d.max), fmtSec(fastest)))
-}
-
-func lateWord(inBand bool) string {
-	if inBand {
-		return "no scan delay, only polling and wake-up latency"
-	}
-	return "later than polling and wake-up latency explain (a loaded machine?)"
-}
-
-func spreadWord(frac float64) string {
-	if frac >= 0.4 {
-		return "the delay is ttl plus a wait up to one interval, set by the crash's phase against the scan ticker"
-	}
-	return "narrower than a crash phase uniform over the interval should give"
-}
-
-func latencies(runs []crashRun) []float64 {
-	out := make([]float64, len(runs))
-	for i, r := range runs {
-		out[i] = r.latency.Seconds()
-	}
-	return out
-}
-
-// timeline is the longest run from registration to disappearance, in seconds.
-func timeline(runs []crashRun) float64 {
-	var t float64
-	for _, r := range runs {
-		t = max(t, (r.phase + r.latency).Seconds())
-	}
-	return t
-}
-
-func fmtSec(s float64) string { return fmt.Sprintf("%.3f s", s) }
-func fmtMs(s float64) string  { return fmt.Sprintf("%.1f ms", s*1000) }
-func fmtUs(us float64) string { return fmt.Sprintf("%.1f µs", us) }

@@ -1,25 +1,17 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package article40
 
 import (
-	"context"
-	"slices"
 	"testing"
 	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
-func TestExpiryLatencyShortTTL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-clock timing, about 0.6 s")
-	}
-	c := &expiryLatencyConfig{TTL: 200 * time.Millisecond, Runs: 8, ScanSlow: 200 * time.Millisecond, ScanFast: 50 * time.Millisecond}
-	res, err := c.Run(context.Background(), NewEnv(Common{Seed: 3}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := res.Metrics
-	bands := []struct {
+func TestExpiryLatencyRunsWithAShortTTL(t *testing.T) {
+	res := run(t, "real-clock timing, about 0.6 s", "expiry-latency",
+		"--ttl", "200ms", "--runs", "8", "--scan-slow", "200ms", "--scan-fast", "50ms", "--seed", "3")
+	for _, b := range []struct {
 		metric string
 		lo, hi float64
 	}{
@@ -28,65 +20,131 @@ func TestExpiryLatencyShortTTL(t *testing.T) {
 		{"scan_slow.min_s", 0.2, 0.43}, {"scan_slow.max_s", 0.2, 0.43},
 		{"scan_fast.min_s", 0.2, 0.28}, {"scan_fast.max_s", 0.2, 0.28},
 		{"deregister.max_us", 0, 1000},
+	} {
+		scentest.Between(t, res, b.metric, b.lo, b.hi)
 	}
-	for _, b := range bands {
-		if v, ok := m[b.metric]; !ok || v < b.lo || v > b.hi {
-			t.Errorf("%s = %v (present %v), want within [%v, %v]", b.metric, v, ok, b.lo, b.hi)
-		}
-	}
-	if spread := m["scan_slow.max_s"] - m["scan_slow.min_s"]; spread < 0.08 {
-		t.Errorf("slow scan spread %.3f s, want ≥ 40 %% of 200 ms", spread)
-	}
-	if len(res.Failed()) > 0 || len(res.Conclusion) < 5 {
-		t.Errorf("failed checks %v; conclusion %q", res.Failed(), res.Conclusion)
+	if len(res.Conclusion) < 5 {
+		t.Errorf("conclusion %q", res.Conclusion)
 	}
 }
 
-// synthLatency returns runs of one strategy with the given latencies.
-func synthLatency(lat ...time.Duration) []crashRun {
-	out := make([]crashRun, len(lat))
-	for i, l := range lat {
-		out[i] = crashRun{latency: l, staleLen: true}
+func TestExpiryLatencyReproducesTheArticle(t *testing.T) {
+	res := run(t, "real-clock timing, about 3 s", "expiry-latency")
+	scentest.Between(t, res, "scan_slow.spread_s", 0.5, 1.03)
+	if res.Verdict != report.Reproduced {
+		t.Errorf("verdict %s, want reproduced: %s", res.Verdict, scentest.Names(res))
 	}
-	return out
+}
+
+// latencyRuns are one strategy's latencies in ms.
+type latencyRuns map[string][]int
+
+// articleLatencies are article-shaped runs (lazy and scans as the article
+// measured them, heap like lazy).
+func articleLatencies() latencyRuns {
+	return latencyRuns{
+		"lazy":      {2000, 2001, 2005, 2010, 2010},
+		"scan_slow": {2050, 2300, 2510, 2700, 2930},
+		"scan_fast": {2030, 2080, 2110, 2150, 2200},
+		"heap":      {2000, 2001, 2002, 2001, 2003},
+	}
+}
+
+// latencyHistory records the runs as the plan does, lazy with a stale Len
+// unless freshLen, plus deregister calls of the given µs.
+func latencyHistory(runs latencyRuns, freshLen bool, deregUs ...int) *report.History {
+	var ops []report.Op
+	for key, lats := range runs {
+		for j, ms := range lats {
+			n := 0
+			if key == "lazy" && !freshLen {
+				n = 1
+			}
+			at := time.Duration(j) * time.Second
+			ops = append(ops, report.Op{Caller: key, Seq: j, Start: at, End: at + time.Duration(ms)*time.Millisecond,
+				Count: n, Outcome: report.OK})
+		}
+	}
+	for i, us := range deregUs {
+		ops = append(ops, report.Op{Caller: opDeregister, Seq: i, End: time.Duration(us) * time.Microsecond, Outcome: report.OK})
+	}
+	return &report.History{Ops: ops, Timeline: 10 * time.Second}
 }
 
 func TestExpiryLatencyJudge(t *testing.T) {
-	c := defaultExpiryLatency()
-	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
-	good := func() ([][]crashRun, []float64) {
-		return [][]crashRun{
-			synthLatency(ms(2000), ms(2001), ms(2005)),
-			synthLatency(ms(2050), ms(2500), ms(2930)),
-			synthLatency(ms(2030), ms(2110), ms(2200)),
-			synthLatency(ms(2000), ms(2001), ms(2002)),
-		}, []float64{40, 59, 70}
-	}
-	cases := []struct {
-		name   string
-		mutate func(runs [][]crashRun, dereg []float64)
-		failed []string
+	s := scentest.MustConfigure(t, "expiry-latency").(*expiryLatency)
+	dereg := []int{40, 59, 70}
+	tests := []struct {
+		name    string
+		mutate  func(r latencyRuns)
+		fresh   bool
+		dereg   []int
+		verdict report.Verdict
+		check   string
 	}{
-		{"article-like figures pass", func([][]crashRun, []float64) {}, nil},
-		{"lazy 50 ms late", func(r [][]crashRun, _ []float64) { r[0][2].latency = ms(2050) }, []string{"lazy max"}},
-		{"heap before the ttl", func(r [][]crashRun, _ []float64) { r[3][0].latency = ms(1990) }, []string{"heap min"}},
-		{"slow scan without spread", func(r [][]crashRun, _ []float64) {
-			r[1] = synthLatency(ms(2500), ms(2510), ms(2520))
-		}, []string{"scan_slow spread (max − min)"}},
-		{"fast scan past its interval", func(r [][]crashRun, _ []float64) { r[2][1].latency = ms(2300) }, []string{"scan_fast max"}},
-		{"slow deregister", func(_ [][]crashRun, d []float64) { d[1] = 1500 }, []string{"deregister max"}},
+		{"article-like figures", func(latencyRuns) {}, false, dereg, report.Reproduced, "scan_slow: spread (max − min)"},
+		// Must fail: the article's effects absent.
+		{"lazy 50 ms late", func(r latencyRuns) { r["lazy"][2] = 2050 }, false, dereg, report.Outside, "lazy: max"},
+		{"heap before the ttl", func(r latencyRuns) { r["heap"][0] = 1990 }, false, dereg, report.Outside, "heap: min"},
+		{"slow scan without spread", func(r latencyRuns) { r["scan_slow"] = []int{2500, 2505, 2510, 2515, 2520} },
+			false, dereg, report.Outside, "scan_slow: spread (max − min)"},
+		{"slow scan always at the ttl", func(r latencyRuns) { r["scan_slow"] = []int{2000, 2001, 2002, 2003, 2004} },
+			false, dereg, report.Outside, "scan_slow: median"},
+		{"fast scan past its interval", func(r latencyRuns) { r["scan_fast"][1] = 2300 }, false, dereg, report.Outside, "scan_fast: max"},
+		{"lazy's Len is not stale", func(latencyRuns) {}, true, dereg, report.Outside, "lazy: runs where Len() still counted the instance Lookup dropped"},
+		{"slow deregister", func(latencyRuns) {}, false, []int{40, 1500}, report.Outside, "deregister: slowest call until gone"},
+		{"no scan run", func(r latencyRuns) { delete(r, "scan_fast") }, false, dereg, report.Invalid, "scan_fast: median"},
+		{"no deregister call", func(latencyRuns) {}, false, nil, report.Invalid, "deregister: slowest call until gone"},
 	}
-	for _, tc := range cases {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			runs, dereg := good()
-			tc.mutate(runs, dereg)
-			res := c.judge(c.arms(), runs, dereg)
-			if failed := failedNames(res); !slices.Equal(failed, tc.failed) {
-				t.Fatalf("failed checks %q, want %q", failed, tc.failed)
+			runs := articleLatencies()
+			tc.mutate(runs)
+			res := scentest.Judge(s, latencyHistory(runs, tc.fresh, tc.dereg...))
+			if res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
 			}
-			if got := res.Metrics["scan_slow.median_s"]; got != runs[1][1].latency.Seconds() {
-				t.Fatalf("scan_slow.median_s = %v", got)
+			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
+				t.Errorf("check %q: %s, want %s", tc.check, v, tc.verdict)
 			}
+			scentest.NoUnexplainedDifference(t, res)
 		})
+	}
+}
+
+func TestExpiryLatencyJudgeDeregisterStillListed(t *testing.T) {
+	s := scentest.MustConfigure(t, "expiry-latency").(*expiryLatency)
+	h := latencyHistory(articleLatencies(), false, 40, 59)
+	h.Ops[len(h.Ops)-1].Outcome = report.Fail
+	res := scentest.Judge(s, h)
+	if v := scentest.Verdict(res, "deregister: calls after which Lookup still listed the instance"); v != report.Outside {
+		t.Errorf("an instance listed after Deregister: %s, want outside", v)
+	}
+}
+
+func TestExpiryLatencyArticleFiguresOnlyInTheArticleSetup(t *testing.T) {
+	s := scentest.MustConfigure(t, "expiry-latency", "--ttl", "3s").(*expiryLatency)
+	runs := latencyRuns{}
+	for k, lats := range articleLatencies() {
+		for _, ms := range lats {
+			runs[k] = append(runs[k], ms+1000)
+		}
+	}
+	res := scentest.Judge(s, latencyHistory(runs, false, 50))
+	if res.Verdict != report.Reproduced {
+		t.Errorf("ttl 3 s: verdict %s, want reproduced (the article's 2 s figures are not judged): %s", res.Verdict, scentest.Names(res))
+	}
+}
+
+func TestOrderStatisticBands(t *testing.T) {
+	lo, hi := uniformMedianBand(20)
+	if lo < 0.1 || lo > 0.25 || hi < 0.75 || hi > 0.9 || lo+hi < 0.99 || lo+hi > 1.01 {
+		t.Errorf("median band of 20 uniforms = [%.3f, %.3f], want about [0.17, 0.83], symmetric", lo, hi)
+	}
+	if r := uniformRangeLow(20); r < 0.5 || r > 0.6 {
+		t.Errorf("range low of 20 uniforms = %.3f, want about 0.55 (20r¹⁹ − 19r²⁰ = 10⁻⁴)", r)
+	}
+	if r := uniformRangeLow(1); r != 0 {
+		t.Errorf("range low of 1 uniform = %v, want 0", r)
 	}
 }

@@ -1,138 +1,157 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package article40
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
 	"time"
 
 	"sdchaos/clock"
-	lease "sdchaos/registry"
+	"sdchaos/registry"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "expiry-scan-cost",
 		Article: "article 40.3",
-		Summary: "cost of one expiry pass: full scan vs min-heap, as the registry grows",
+		Summary: "cost of one expiry pass: full scan vs min-heap, as the registry grows (log–log slope)",
 		Help: `Setup: for each N in --sizes, a registry (package registry, virtual clock, no
-background loop) holds N instances of which exactly --due are past their deadline.
-One expiry pass is timed by full scan (Scan strategy) and by heap pops (Heap
-strategy), each as the median of --passes passes; between passes the due
-instances are registered again and the clock moves on, outside the timing. Every
-pass must remove exactly --due. The registries are built one at a time (1M
-instances take a few hundred MB). --duration is not used.
+background loop) holds N instances of which exactly --due are past their deadline. One expiry
+pass is timed by full scan (Scan strategy) and by heap pops (Heap strategy), --passes times
+each; between passes the due instances are registered again and the clock moves on, outside
+the timing. Each pass is recorded as an op (caller = strategy, target = N, count = removed). The
+registries are built one at a time (1M instances take a few hundred MB). --duration is not used.
 
-Reproduced when: both remove exactly --due at every N; the scan grows roughly
-linearly (at the largest N it costs ≥ 0.3 × the growth in N times its cost at the
-smallest: 1M ≥ 30 × 10k by default); at the largest N the heap costs ≤ 1/20 of
-the scan.`,
-		New: func() Config { return defaultExpiryScanCost() },
+Judged: every pass removes exactly --due; the growth of the median pass cost with N as the
+slope of ln cost against ln N (least squares over every size, gonum stat.LinearRegression; at
+least 4 distinct sizes, fewer is a usage error: a slope through 2 or 3 points cannot tell a
+curve from noise); the heap's cost against the scan's at the largest N.
+
+Bands (cost model of the registry's passes, in "walk steps", one scan step over a 16-byte
+deadline slot, ≥ 0.4 ns):
+- handling one due instance (2 map deletes, a slot move, and for the heap a pop) costs at most
+  500 walk steps (≤ 200 ns);
+- scan = due × 500 (worst case) + N steps, each step up to 10× dearer at the largest N than at
+  the smallest (the slot array leaving the caches: ≥ 0.4 ns cache-resident, ≤ 4 ns streamed
+  from memory at ≥ 4 GB/s). Slope band: from the slope of due × 500 + N over the sizes, to
+  1 + ln 10 / ln(Nmax/Nmin);
+- heap = due × (removal + pop of log₂ N levels), a pop up to 3× dearer at the largest N (its
+  deepest levels and the map buckets fall out of cache: a few misses on a ≈ 150 ns hot pop).
+  Slope band: from 0 to the slope of log₂ N over the sizes + ln 3 / ln(Nmax/Nmin);
+- both widened by the slope shift of one size's median off by 2× (timing noise on a shared
+  machine): ln 2 × max|ln Nᵢ − mean| / Σ(ln Nᵢ − mean)². Sizes whose two bands overlap are a
+  usage error (they cannot tell O(N) from O(log N));
+- heap / scan at the largest N ≤ due × 500 / Nmax (1/20 at the article's 100 due and 1M).
+
+Article (Python, arm64 laptop; 10k, 100k, 1M, 100 due): scan 0.25, 2.58, 25.58 ms (slope 1.00);
+heap 0.156, 0.385, 0.822 ms (slope 0.36); 100 removed at every size.`,
+		New: func() scenarios.Config {
+			return &expiryScanCost{Sizes: scenarios.IntList{10_000, 30_000, 100_000, 300_000, 1_000_000}, Due: 100, Passes: 31}
+		},
 	})
 }
 
-// expiryScanCostConfig holds the parameters of expiry-scan-cost.
-type expiryScanCostConfig struct {
-	Sizes  IntList
+// expiryScanCost is article 40.3.
+type expiryScanCost struct {
+	Sizes  scenarios.IntList
 	Due    int
 	Passes int
 }
 
-// defaultExpiryScanCost returns the article's setup: N = 10k, 100k, 1M with 100 due.
-func defaultExpiryScanCost() *expiryScanCostConfig {
-	return &expiryScanCostConfig{Sizes: IntList{10_000, 100_000, 1_000_000}, Due: 100, Passes: 15}
+// minSlopeSizes is the fewest distinct sizes a slope is fitted over.
+const minSlopeSizes = 4
+
+// The scan-cost strategies' op names.
+const (
+	opScan = "scan"
+	opHeap = "heap"
+)
+
+func (s *expiryScanCost) Flags(fs *flag.FlagSet) {
+	fs.Var(&s.Sizes, "sizes", "comma-separated registry sizes N (at least 4 distinct)")
+	fs.IntVar(&s.Due, "due", s.Due, "instances past their deadline at each pass")
+	fs.IntVar(&s.Passes, "passes", s.Passes, "timed passes per strategy and size (the median is judged)")
 }
 
-// Flags binds --sizes, --due and --passes.
-func (c *expiryScanCostConfig) Flags(fs *flag.FlagSet) {
-	fs.Var(&c.Sizes, "sizes", "comma-separated registry sizes N")
-	fs.IntVar(&c.Due, "due", c.Due, "instances past their deadline at each pass")
-	fs.IntVar(&c.Passes, "passes", c.Passes, "timed passes per strategy and size (the median is reported)")
-}
-
-// Validate requires a non-empty list of sizes, each above --due and at most 10M.
-func (c *expiryScanCostConfig) Validate(Common) error {
+func (s *expiryScanCost) Validate(scenarios.Common) error {
 	switch {
-	case len(c.Sizes) == 0:
-		return Usagef("--sizes is empty; give at least one size, e.g. --sizes 10000,100000,1000000")
-	case c.Due < 1:
-		return Usagef("--due (%d) must be at least 1", c.Due)
-	case c.Passes < 1 || c.Passes > 1000:
-		return Usagef("--passes (%d) must be within 1–1000", c.Passes)
+	case len(s.Sizes) < minSlopeSizes:
+		return scenarios.Usagef("--sizes gives %d sizes (%v); the log–log slope needs at least %d distinct ones, e.g. --sizes 10000,30000,100000,300000,1000000",
+			len(s.Sizes), s.Sizes.String(), minSlopeSizes)
+	case s.Due < 1:
+		return scenarios.Usagef("--due (%d) must be at least 1", s.Due)
+	case s.Passes < 1 || s.Passes > 1000:
+		return scenarios.Usagef("--passes (%d) must be within 1–1000", s.Passes)
 	}
-	for _, n := range c.Sizes {
-		if n <= c.Due || n > 10_000_000 {
-			return Usagef("--sizes: %d must be above --due (%d) and at most 10000000", n, c.Due)
+	for i, n := range s.Sizes {
+		if n <= s.Due || n > 10_000_000 {
+			return scenarios.Usagef("--sizes: %d must be above --due (%d) and at most 10000000", n, s.Due)
 		}
+		if slices.Contains(s.Sizes[:i], n) {
+			return scenarios.Usagef("--sizes lists %d twice", n)
+		}
+	}
+	sizes := floats(s.Sizes)
+	_, heapHi := heapSlopeBand(sizes)
+	if scanLo, _ := scanSlopeBand(sizes, s.Due); heapHi >= scanLo {
+		return scenarios.Usagef("--sizes %s with --due %d cannot tell a linear scan (slope band from %.2f) from a heap (up to %.2f): widen the range of sizes or lower --due",
+			s.Sizes.String(), s.Due, scanLo, heapHi)
 	}
 	return nil
 }
 
-// passCost is the median pass time of one strategy at one size, and what
-// the passes removed (the count farthest from due, if any differs).
-type passCost struct {
-	ms      float64
-	removed int
-}
-
-// Run measures both strategies at every size.
-func (c *expiryScanCostConfig) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	scan, heap := make([]passCost, len(c.Sizes)), make([]passCost, len(c.Sizes))
-	for i, n := range c.Sizes {
-		var err error
-		if scan[i], err = c.measure(ctx, env, lease.Scan, n); err != nil {
-			return nil, err
-		}
-		if heap[i], err = c.measure(ctx, env, lease.Heap, n); err != nil {
-			return nil, err
+// Run is the plan: for each size, smallest first, both strategies' passes.
+func (s *expiryScanCost) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	rec := report.NewRecorder(time.Now())
+	sizes := slices.Sorted(slices.Values(s.Sizes))
+	for _, n := range sizes {
+		for _, st := range []registry.Strategy{registry.Scan, registry.Heap} {
+			if err := s.passes(ctx, env, rec, st, n); err != nil {
+				return nil, fmt.Errorf("N=%d %s: %w", n, st, err)
+			}
 		}
 	}
-	return c.judge(scan, heap), nil
+	h := rec.History() // no Timeline: the passes are measurements, not a timeline
+	return &h, nil
 }
 
-// measure builds a registry of n instances and times --passes expiry passes.
-func (c *expiryScanCostConfig) measure(ctx context.Context, env *Env, s lease.Strategy, n int) (passCost, error) {
-	env.Printf("N=%d %s: building", n, s)
+// passes builds a registry of n instances and records --passes expiry passes.
+func (s *expiryScanCost) passes(ctx context.Context, env *scenarios.Env, rec *report.Recorder, st registry.Strategy, n int) error {
+	env.Printf("N=%d %s: building", n, st)
 	v := clock.NewVirtual()
-	r, err := lease.New(lease.Options{Clock: v, Strategy: s, Manual: true})
+	r, err := registry.New(registry.Options{Clock: v, Strategy: st, Manual: true})
 	if err != nil {
-		return passCost{}, fmt.Errorf("N=%d %s: creating registry: %w", n, s, err)
+		return fmt.Errorf("creating the registry: %w", err)
 	}
-	if err := c.fill(r, n); err != nil {
-		return passCost{}, fmt.Errorf("N=%d %s: building: %w", n, s, err)
+	if err := s.fill(r, n); err != nil {
+		return fmt.Errorf("building: %w", err)
 	}
 	runtime.GC() // the build's garbage is collected now, not during a timed pass
-	ms := make([]float64, c.Passes)
-	cost := passCost{removed: c.Due}
-	for p := range ms {
+	for p := range s.Passes {
 		if err := ctx.Err(); err != nil {
-			return passCost{}, err
+			return err
 		}
-		if err := c.refill(r); err != nil {
-			return passCost{}, fmt.Errorf("N=%d %s: pass %d: re-registering the due: %w", n, s, p+1, err)
+		if err := s.refill(r); err != nil {
+			return fmt.Errorf("pass %d: re-registering the due: %w", p+1, err)
 		}
 		v.Advance(time.Second)
 		start := time.Now()
 		removed := r.Expire()
-		ms[p] = report.Ms(time.Since(start))
-		if abs(removed-c.Due) > abs(cost.removed-c.Due) {
-			cost.removed = removed
-		}
+		end := time.Now()
+		rec.Add(report.Op{Caller: st.String(), Target: strconv.Itoa(n), Seq: p, Scheduled: rec.Offset(start),
+			Start: rec.Offset(start), End: rec.Offset(end), Count: removed, Outcome: report.OK})
 	}
-	cost.ms = report.Median(ms)
-	return cost, nil
+	return nil
 }
 
 // fill registers the n − due instances that never fall due.
-func (c *expiryScanCostConfig) fill(r *lease.Registry, n int) error {
-	for i := range n - c.Due {
+func (s *expiryScanCost) fill(r *registry.Registry, n int) error {
+	for i := range n - s.Due {
 		if err := r.Register("svc", "live-"+strconv.Itoa(i), "127.0.0.1:9150", 24*time.Hour); err != nil {
 			return err
 		}
@@ -141,8 +160,8 @@ func (c *expiryScanCostConfig) fill(r *lease.Registry, n int) error {
 }
 
 // refill registers the due instances with a 1 s ttl; the clock then moves 1 s.
-func (c *expiryScanCostConfig) refill(r *lease.Registry) error {
-	for i := range c.Due {
+func (s *expiryScanCost) refill(r *registry.Registry) error {
+	for i := range s.Due {
 		if err := r.Register("svc", "due-"+strconv.Itoa(i), "127.0.0.1:9150", time.Second); err != nil {
 			return err
 		}
@@ -150,93 +169,10 @@ func (c *expiryScanCostConfig) refill(r *lease.Registry) error {
 	return nil
 }
 
-func abs(x int) int { return max(x, -x) }
-
-// articleScanCost holds the article's Python figures (ms) per N: scan, heap.
-var articleScanCost = map[int][2]string{
-	10_000: {"0.25 ms", "0.156 ms"}, 100_000: {"2.58 ms", "0.385 ms"}, 1_000_000: {"25.58 ms", "0.822 ms"},
-}
-
-// judge builds the table, metrics, checks and conclusion.
-func (c *expiryScanCostConfig) judge(scan, heap []passCost) *report.Result {
-	res := report.NewResult("expiry-scan-cost")
-	res.Title = fmt.Sprintf("article 40.3: cost of one expiry pass (%d instances due)", c.Due)
-	t := report.Table{Title: fmt.Sprintf("One expiry pass, median of %d", c.Passes),
-		Header: []string{"instances N", "scan all", "min-heap", "removed (scan)", "removed (heap)",
-			"article scan (Python)", "article heap (Python)"}}
-	for i, n := range c.Sizes {
-		art, ok := articleScanCost[n]
-		if !ok {
-			art = [2]string{"—", "—"}
-		}
-		t.Rows = append(t.Rows, []string{fmtThousands(n), fmtMsCost(scan[i].ms), fmtMsCost(heap[i].ms),
-			strconv.Itoa(scan[i].removed), strconv.Itoa(heap[i].removed), art[0], art[1]})
-		key := "@" + strconv.Itoa(n)
-		res.Metrics["scan_ms"+key], res.Metrics["heap_ms"+key] = scan[i].ms, heap[i].ms
-		res.Metrics["scan_removed"+key], res.Metrics["heap_removed"+key] = float64(scan[i].removed), float64(heap[i].removed)
-		res.AddCheck(report.Equal("scan_removed"+key, strconv.Itoa(c.Due), float64(scan[i].removed), float64(c.Due), ""),
-			report.Equal("heap_removed"+key, strconv.Itoa(c.Due), float64(heap[i].removed), float64(c.Due), ""))
+func floats(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
 	}
-	t.Notes = []string{"Go, this machine; the article's figures are Python on the author's arm64 laptop. " +
-		"Scan walks a dense array of deadlines; heap pops only the due entries (stale ones from renewals are dropped when popped)."}
-	res.AddTable(t)
-	lo, hi := c.extremes()
-	res.AddCheck(c.growthChecks(scan, heap, lo, hi)...)
-	c.conclude(res, scan, heap, lo, hi)
-	return res
-}
-
-// extremes returns the indexes of the smallest and largest size.
-func (c *expiryScanCostConfig) extremes() (lo, hi int) {
-	lo = slices.Index(c.Sizes, slices.Min(c.Sizes))
-	hi = slices.Index(c.Sizes, slices.Max(c.Sizes))
-	return lo, hi
-}
-
-// growthChecks: the scan grows at least 0.3× as fast as N; the heap costs ≤ 1/20 of the scan at the largest N.
-func (c *expiryScanCostConfig) growthChecks(scan, heap []passCost, lo, hi int) []report.Check {
-	var cs []report.Check
-	if grow := float64(c.Sizes[hi]) / float64(c.Sizes[lo]); grow > 1 {
-		cs = append(cs, report.AtLeast(fmt.Sprintf("scan growth N=%d / N=%d", c.Sizes[hi], c.Sizes[lo]), "102×",
-			scan[hi].ms/scan[lo].ms, 0.3*grow, "×"))
-	}
-	cs = append(cs, report.AtMost(fmt.Sprintf("heap / scan at N=%d", c.Sizes[hi]), "0.032",
-		heap[hi].ms/scan[hi].ms, 1.0/20, ""))
-	return cs
-}
-
-// conclude states the growth of both passes from the measured times.
-func (c *expiryScanCostConfig) conclude(res *report.Result, scan, heap []passCost, lo, hi int) {
-	nLo, nHi := c.Sizes[lo], c.Sizes[hi]
-	grow := float64(nHi) / float64(nLo)
-	res.Conclude(fmt.Sprintf("The full scan took %s at N=%s and %s at N=%s: ×%.3g for ×%.3g instances, %.2f ns per instance at the largest N.",
-		fmtMsCost(scan[lo].ms), fmtThousands(nLo), fmtMsCost(scan[hi].ms), fmtThousands(nHi), scan[hi].ms/scan[lo].ms, grow,
-		scan[hi].ms*1e6/float64(nHi)))
-	if heap[lo].ms > 0.2*scan[lo].ms {
-		res.Conclude(fmt.Sprintf("At N=%s removing the %d due instances is a large part of the scan: the heap pass, which does little but that, took %s against the scan's %s, so the scan grows less than N there.",
-			fmtThousands(nLo), c.Due, fmtMsCost(heap[lo].ms), fmtMsCost(scan[lo].ms)))
-	}
-	hlo, hhi := minMaxMs(heap)
-	res.Conclude(fmt.Sprintf("The heap pass stayed within %s–%s across N (it touches only the due entries); at N=%s it cost 1/%.0f of the scan.",
-		fmtMsCost(hlo), fmtMsCost(hhi), fmtThousands(nHi), scan[hi].ms/math.Max(heap[hi].ms, 1e-9)))
-}
-
-func minMaxMs(cs []passCost) (lo, hi float64) {
-	ms := make([]float64, len(cs))
-	for i, c := range cs {
-		ms[i] = c.ms
-	}
-	return report.MinMax(ms)
-}
-
-// fmtMsCost prints milliseconds with three significant digits.
-func fmtMsCost(ms float64) string { return fmt.Sprintf("%.3g ms", ms) }
-
-// fmtThousands prints n with thousands separators: 1000000 → "1,000,000".
-func fmtThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return out
 }

@@ -1,59 +1,162 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package article40
 
 import (
-	"context"
-	"slices"
+	"math"
+	"strconv"
 	"testing"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
-func TestExpiryScanCostSmall(t *testing.T) {
-	c := &expiryScanCostConfig{Sizes: IntList{1000, 100_000}, Due: 10, Passes: 5}
-	res, err := c.Run(context.Background(), NewEnv(Common{Seed: 1}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
+func TestExpiryScanCostRunsSmall(t *testing.T) {
+	res := run(t, "times expiry passes over registries of up to 300,000 instances", "expiry-scan-cost",
+		"--sizes", "3000,10000,30000,100000,300000", "--due", "10", "--passes", "5")
+	for _, n := range []string{"3000", "300000"} {
+		scentest.Between(t, res, "scan_removed@"+n, 10, 10)
+		scentest.Between(t, res, "heap_removed@"+n, 10, 10)
 	}
-	m := res.Metrics
-	for _, k := range []string{"scan_removed@1000", "heap_removed@1000", "scan_removed@100000", "heap_removed@100000"} {
-		if m[k] != 10 {
-			t.Errorf("%s = %v, want exactly 10", k, m[k])
-		}
-	}
-	if m["scan_ms@100000"] <= m["scan_ms@1000"] {
-		t.Errorf("scan did not grow with N: %v ms at 1000, %v ms at 100000", m["scan_ms@1000"], m["scan_ms@100000"])
-	}
-	if m["heap_ms@100000"] >= m["scan_ms@100000"]/2 {
-		t.Errorf("heap %v ms not well below scan %v ms at N=100000", m["heap_ms@100000"], m["scan_ms@100000"])
+	if res.Metrics["scan_ms@300000"] <= res.Metrics["scan_ms@3000"] {
+		t.Errorf("scan did not grow with N: %v", res.Metrics)
 	}
 }
 
-func TestExpiryScanCostJudge(t *testing.T) {
-	c := defaultExpiryScanCost()
-	cases := []struct {
-		name       string
-		scan, heap []passCost
-		failed     []string
-	}{
-		{"article figures pass",
-			[]passCost{{0.25, 100}, {2.58, 100}, {25.58, 100}}, []passCost{{0.156, 100}, {0.385, 100}, {0.822, 100}}, nil},
-		{"a wrong removal count fails",
-			[]passCost{{0.25, 100}, {2.58, 99}, {25.58, 100}}, []passCost{{0.156, 100}, {0.385, 100}, {0.822, 101}},
-			[]string{"scan_removed@100000", "heap_removed@1000000"}},
-		{"a flat scan fails the growth check",
-			[]passCost{{1, 100}, {2, 100}, {20, 100}}, []passCost{{0.1, 100}, {0.1, 100}, {0.1, 100}},
-			[]string{"scan growth N=1000000 / N=10000"}},
-		{"a heap as slow as the scan fails",
-			[]passCost{{0.25, 100}, {2.58, 100}, {25.58, 100}}, []passCost{{0.2, 100}, {2, 100}, {20, 100}},
-			[]string{"heap / scan at N=1000000"}},
+func TestExpiryScanCostReproducesTheArticle(t *testing.T) {
+	res := run(t, "builds registries of up to 1M instances, about 10 s", "expiry-scan-cost")
+	scentest.Between(t, res, "scan.slope", 0.5, 1.62)
+	scentest.Between(t, res, "heap.slope", -0.12, 0.45)
+	if res.Verdict != report.Reproduced {
+		t.Errorf("verdict %s, want reproduced: %s", res.Verdict, scentest.Names(res))
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := c.judge(tc.scan, tc.heap)
-			if failed := failedNames(res); !slices.Equal(failed, tc.failed) {
-				t.Fatalf("failed checks %q, want %q", failed, tc.failed)
+}
+
+// passCost is one strategy's cost (ms) and removed count at a size.
+type passCost struct {
+	ms      float64
+	removed int
+}
+
+// costHistory records three passes per size and strategy, each of the given cost.
+func costHistory(sizes []int, scan, heap []passCost) *report.History {
+	var ops []report.Op
+	at := time.Duration(0)
+	for i, n := range sizes {
+		for _, st := range []struct {
+			name string
+			c    passCost
+		}{{opScan, scan[i]}, {opHeap, heap[i]}} {
+			for p := range 3 {
+				d := time.Duration(st.c.ms * float64(time.Millisecond))
+				ops = append(ops, report.Op{Caller: st.name, Target: strconv.Itoa(n), Seq: p, Start: at, End: at + d,
+					Count: st.c.removed, Outcome: report.OK})
+				at += time.Second
 			}
+		}
+	}
+	return &report.History{Ops: ops}
+}
+
+// modelCosts gives a scan of fixed + perN·N ms and a heap of perPop·log₂ N ms at each size.
+func modelCosts(sizes []int, fixed, perN, perPop float64) (scan, heap []passCost) {
+	for _, n := range sizes {
+		scan = append(scan, passCost{fixed + perN*float64(n), 100})
+		heap = append(heap, passCost{perPop * math.Log2(float64(n)), 100})
+	}
+	return scan, heap
+}
+
+func TestExpiryScanCostJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "expiry-scan-cost").(*expiryScanCost)
+	sizes := []int{10_000, 30_000, 100_000, 300_000, 1_000_000}
+	tests := []struct {
+		name    string
+		costs   func() ([]passCost, []passCost)
+		verdict report.Verdict
+		check   string
+	}{
+		{"Python-like: linear scan, logarithmic heap", func() ([]passCost, []passCost) {
+			return modelCosts(sizes, 0, 25.58/1e6, 0.04)
+		}, report.Reproduced, "scan: log–log slope of pass cost vs N"},
+		{"Go-like: fixed removal cost, flat heap", func() ([]passCost, []passCost) {
+			return modelCosts(sizes, 0.015, 2.4e-6, 0.001)
+		}, report.Reproduced, "heap: log–log slope of pass cost vs N"},
+		// Must fail: the article's effects absent.
+		{"a wrong removal count", func() ([]passCost, []passCost) {
+			sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04)
+			sc[2].removed, hp[4].removed = 99, 101
+			return sc, hp
+		}, report.Outside, "scan_removed@100000"},
+		{"a scan that barely grows (3× for 100× N)", func() ([]passCost, []passCost) {
+			sc, hp := modelCosts(sizes, 1, 2e-6, 0.001)
+			return sc, hp
+		}, report.Outside, "scan: log–log slope of pass cost vs N"},
+		{"a quadratic scan", func() ([]passCost, []passCost) {
+			sc, hp := modelCosts(sizes, 0, 0, 0.001)
+			for i, n := range sizes {
+				sc[i].ms = 2.5e-11 * float64(n) * float64(n)
+			}
+			return sc, hp
+		}, report.Outside, "scan: log–log slope of pass cost vs N"},
+		{"a heap that scans", func() ([]passCost, []passCost) {
+			sc, _ := modelCosts(sizes, 0, 25.58/1e6, 0)
+			hp, _ := modelCosts(sizes, 0, 20e-6, 0)
+			return sc, hp
+		}, report.Outside, "heap: log–log slope of pass cost vs N"},
+		{"a heap as slow as the scan", func() ([]passCost, []passCost) {
+			sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04)
+			for i := range hp {
+				hp[i].ms = 0.3 * sc[4].ms
+			}
+			return sc, hp
+		}, report.Outside, "heap / scan at N=1,000,000"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, hp := tc.costs()
+			res := scentest.Judge(s, costHistory(sizes, sc, hp))
+			if res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
+				t.Errorf("check %q: %s, want %s", tc.check, v, tc.verdict)
+			}
+			scentest.NoUnexplainedDifference(t, res)
 		})
+	}
+}
+
+func TestExpiryScanCostJudgeNeedsFourSizes(t *testing.T) {
+	s := scentest.MustConfigure(t, "expiry-scan-cost").(*expiryScanCost)
+	sizes := []int{10_000, 100_000, 1_000_000}
+	sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04) // the article's three sizes only
+	res := scentest.Judge(s, costHistory(sizes, sc, hp))
+	for _, c := range []string{"scan: log–log slope of pass cost vs N", "heap: log–log slope of pass cost vs N"} {
+		if v := scentest.Verdict(res, c); v != report.Invalid {
+			t.Errorf("%s over 3 sizes: %s, want invalid", c, v)
+		}
+	}
+	if res.Verdict != report.Invalid {
+		t.Errorf("verdict %s, want invalid", res.Verdict)
+	}
+	if res := scentest.Judge(s, &report.History{}); res.Verdict != report.Invalid {
+		t.Errorf("no passes: verdict %s, want invalid", res.Verdict)
+	}
+}
+
+func TestScanCostBandsSeparateAtTheDefaults(t *testing.T) {
+	sizes := []float64{10_000, 30_000, 100_000, 300_000, 1_000_000}
+	scanLo, scanHi := scanSlopeBand(sizes, 100)
+	heapLo, heapHi := heapSlopeBand(sizes)
+	if !(heapLo < 0 && heapHi < scanLo && scanLo < 1 && scanHi > 1) {
+		t.Errorf("heap band [%.2f, %.2f], scan band [%.2f, %.2f]: want heap ∋ 0 below scan ∋ 1", heapLo, heapHi, scanLo, scanHi)
+	}
+	artScan, _ := logLogFit(articleSizes, articleScanMs)
+	if math.Abs(artScan-1) > 0.01 {
+		t.Errorf("the article's scan slope %.3f, want ≈ 1", artScan)
+	}
+	if got := ratioBand(1_000_000, 100); got != 1.0/20 {
+		t.Errorf("heap/scan band at 1M with 100 due = %v, want 1/20", got)
 	}
 }
 

@@ -1,208 +1,263 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package article40
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
-	lease "sdchaos/registry"
+	"sdchaos/clock"
+	"sdchaos/registry"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 func init() {
-	Register(Spec{
+	scenarios.Register(scenarios.Spec{
 		Name:    "ttl-false-removal",
 		Article: "article 40.2",
-		Summary: "live instances falsely removed vs ttl under independent heartbeat loss (virtual clock)",
-		Help: `Setup: --instances live instances, registered at time 0, heartbeat every
---heartbeat for --duration (default 300s) of virtual time; each heartbeat is lost
-independently with probability --loss (seeded). No instance ever crashes.
+		Summary: "live instances falsely removed vs ttl under independent heartbeat loss (virtual clock; real registry beside a fast simulation)",
+		Help: `Setup: live instances, registered at time 0, heartbeat every --heartbeat for
+--duration (default 300s) of virtual time; each heartbeat is lost independently with
+probability --loss (seeded). No instance ever crashes.
 
-Rule at each tick: the tick's delivered heartbeats are applied first, then an
-instance expires if now − last heartbeat ≥ ttl; an expired instance registers
-again at its next delivered heartbeat. Each expiry is one false removal. So a ttl
-of k heartbeat intervals (k = ⌈ttl/heartbeat⌉) falsely removes an instance once
-per run of ≥ k consecutive lost heartbeats. Every ttl in --ttls is counted on the
-same loss pattern. The simulation skips delivered heartbeats in geometric jumps
-and draws only the loss runs, so 1,000,000 instances × 3600 s take seconds
-(try --instances 1000000 --duration 3600s; the wall time is printed).
+Rule at each tick: the tick's delivered heartbeats are applied first, then an instance expires if
+now − last heartbeat ≥ ttl; an expired instance registers again at its next delivered heartbeat.
+Each expiry is one false removal. So a ttl of k heartbeat intervals (k = ⌈ttl/heartbeat⌉) falsely
+removes an instance once per run of ≥ k consecutive lost heartbeats.
 
-Theory: instances × ticks × loss^k × (1 − loss) (the article's); the exact
-expectation instances × (loss^k + (ticks − k)(1 − loss)loss^k) is shown beside it.
+Two independent measurements of every ttl in --ttls:
+- the registry: --registry-instances instances on the real registry package (Scan strategy,
+  Manual, one registry per ttl on one virtual clock): at each tick the clock advances, every
+  delivered heartbeat calls Heartbeat (ErrNotFound → Register again: a re-registration), then one
+  Expire pass; its removals are counted. k is whatever the registry's own deadline rule gives.
+- the simulation: --instances instances; it skips delivered heartbeats in geometric jumps and
+  draws only the loss runs, so 1,000,000 instances × 3600 s take seconds (try --instances 1000000
+  --duration 3600s). All ttls are counted on the same loss pattern.
 
-Reproduced when: every ttl's count is within 4σ + 5 of the theory (σ = √theory).`,
-		New: func() Config { return defaultTTLFalseRemoval() },
+Theory: the exact expectation under the rule, instances × (loss^k + (ticks − k)(1 − loss)loss^k);
+the article's instances × ticks × loss^k × (1 − loss) is shown beside it. Bands (the counts are
+sums of rare, nearly independent events, so their variance is at most their mean): each count
+within 4√E + 5 of its expectation E; the registry's count minus the simulation's (scaled to the
+registry's instances by s) within 4√(E_reg + s²·E_sim) + 5 (two independent counts); every
+removal re-registered at the instance's next delivered heartbeat unless the run ended first.
+
+Article (1000 instances, 300 s, 1 s heartbeats, 10 % loss): ttl 1.5, 2, 3, 5 s → 2652, 2652,
+263, 3 false removals (theory 2700, 2700, 270, 2.7).`,
+		New: func() scenarios.Config {
+			return &ttlFalseRemoval{Instances: 1000, RegistryInstances: 1000, Heartbeat: time.Second, Loss: 0.1,
+				TTLs: scenarios.SecondsList{1500 * time.Millisecond, 2 * time.Second, 3 * time.Second, 5 * time.Second}}
+		},
 	})
 }
 
-// ttlFalseRemovalConfig holds the parameters of ttl-false-removal; the
-// simulated length is the common --duration.
-type ttlFalseRemovalConfig struct {
-	Instances int
-	Heartbeat time.Duration
-	Loss      float64
-	TTLs      SecondsList
+// ttlFalseRemoval is article 40.2; the simulated length is the common --duration.
+type ttlFalseRemoval struct {
+	Instances, RegistryInstances int
+	Heartbeat                    time.Duration
+	Loss                         float64
+	TTLs                         scenarios.SecondsList
 }
 
-// defaultTTLFalseRemoval returns the article's setup: 1000 instances, 1 s
-// heartbeats, 10 % loss, ttls 1.5, 2, 3 and 5 s.
-func defaultTTLFalseRemoval() *ttlFalseRemovalConfig {
-	return &ttlFalseRemovalConfig{Instances: 1000, Heartbeat: time.Second, Loss: 0.1,
-		TTLs: SecondsList{1500 * time.Millisecond, 2 * time.Second, 3 * time.Second, 5 * time.Second}}
-}
+// maxRegistryHeartbeats bounds registry instances × ticks × ttls (a few
+// tens of seconds of Heartbeat calls).
+const maxRegistryHeartbeats = 200_000_000
 
 // Defaults sets --duration to the article's 5 minutes.
-func (c *ttlFalseRemovalConfig) Defaults(common *Common) { common.Duration = 300 * time.Second }
+func (s *ttlFalseRemoval) Defaults(c *scenarios.Common) { c.Duration = 300 * time.Second }
 
-// Flags binds --instances, --heartbeat, --loss and --ttls.
-func (c *ttlFalseRemovalConfig) Flags(fs *flag.FlagSet) {
-	fs.IntVar(&c.Instances, "instances", c.Instances, "number of live instances")
-	fs.DurationVar(&c.Heartbeat, "heartbeat", c.Heartbeat, "heartbeat interval")
-	fs.Float64Var(&c.Loss, "loss", c.Loss, "probability that a heartbeat is lost, independently, in [0, 1)")
-	fs.Var(&c.TTLs, "ttls", "comma-separated ttls in seconds (or Go durations)")
+func (s *ttlFalseRemoval) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&s.Instances, "instances", s.Instances, "number of live instances in the simulation")
+	fs.IntVar(&s.RegistryInstances, "registry-instances", s.RegistryInstances, "number of live instances on the real registry")
+	fs.DurationVar(&s.Heartbeat, "heartbeat", s.Heartbeat, "heartbeat interval")
+	fs.Float64Var(&s.Loss, "loss", s.Loss, "probability that a heartbeat is lost, independently, in [0, 1)")
+	fs.Var(&s.TTLs, "ttls", "comma-separated ttls in seconds (or Go durations)")
 }
 
-// Validate checks the ranges and that --duration covers at least one heartbeat.
-func (c *ttlFalseRemovalConfig) Validate(common Common) error {
+func (s *ttlFalseRemoval) Validate(c scenarios.Common) error {
 	switch {
-	case c.Instances < 1 || c.Instances > 100_000_000:
-		return Usagef("--instances (%d) must be within 1–100000000", c.Instances)
-	case c.Heartbeat <= 0:
-		return Usagef("--heartbeat (%s) must be positive", c.Heartbeat)
-	case !(c.Loss >= 0 && c.Loss < 1):
-		return Usagef("--loss (%g) must be in [0, 1)", c.Loss)
-	case len(c.TTLs) == 0:
-		return Usagef("--ttls is empty; give at least one ttl, e.g. --ttls 1.5,2,3,5")
-	case common.Duration < c.Heartbeat:
-		return Usagef("--duration (%s) is shorter than one --heartbeat (%s)", common.Duration, c.Heartbeat)
+	case s.Instances < 1 || s.Instances > 100_000_000:
+		return scenarios.Usagef("--instances (%d) must be within 1–100000000", s.Instances)
+	case s.RegistryInstances < 1 || s.RegistryInstances > 1_000_000:
+		return scenarios.Usagef("--registry-instances (%d) must be within 1–1000000", s.RegistryInstances)
+	case s.Heartbeat <= 0:
+		return scenarios.Usagef("--heartbeat (%s) must be positive", s.Heartbeat)
+	case !(s.Loss >= 0 && s.Loss < 1):
+		return scenarios.Usagef("--loss (%g) must be in [0, 1)", s.Loss)
+	case len(s.TTLs) == 0:
+		return scenarios.Usagef("--ttls is empty; give at least one ttl, e.g. --ttls 1.5,2,3,5")
+	case c.Duration < s.Heartbeat:
+		return scenarios.Usagef("--duration (%s) is shorter than one --heartbeat (%s)", c.Duration, s.Heartbeat)
 	}
-	for i, ttl := range c.TTLs {
+	for i, ttl := range s.TTLs {
 		if ttl <= 0 {
-			return Usagef("--ttls: ttl %s s must be positive", SecondsLabel(ttl))
+			return scenarios.Usagef("--ttls: ttl %s s must be positive", scenarios.SecondsLabel(ttl))
 		}
-		if slices.Contains(c.TTLs[:i], ttl) {
-			return Usagef("--ttls lists %s s twice", SecondsLabel(ttl))
+		if slices.Contains(s.TTLs[:i], ttl) {
+			return scenarios.Usagef("--ttls lists %s s twice", scenarios.SecondsLabel(ttl))
 		}
+	}
+	if n := float64(s.RegistryInstances) * float64(c.Duration/s.Heartbeat) * float64(len(s.TTLs)); n > maxRegistryHeartbeats {
+		return scenarios.Usagef("--registry-instances (%d) × %d ticks × %d ttls = %.3g registry heartbeats, more than %d: lower --registry-instances",
+			s.RegistryInstances, c.Duration/s.Heartbeat, len(s.TTLs), n, maxRegistryHeartbeats)
 	}
 	return nil
 }
 
-// Run simulates the loss pattern once and counts the false removals of every ttl on it.
-func (c *ttlFalseRemovalConfig) Run(ctx context.Context, env *Env) (*report.Result, error) {
-	ticks := int(env.Duration / c.Heartbeat)
-	maxK := 1
-	for _, ttl := range c.TTLs {
-		maxK = max(maxK, lease.TicksToExpire(ttl, c.Heartbeat))
-	}
-	sim := lease.LossSim{Instances: c.Instances, Ticks: ticks, Loss: c.Loss, Seed: env.Rand.Uint64(), MaxRun: min(maxK, max(ticks, 1))}
-	env.Printf("simulating %d instances × %d heartbeats at %g loss", c.Instances, ticks, c.Loss)
-	start := time.Now()
-	runs, err := sim.Run(ctx)
+// removalRecord is what a ttl-false-removal run recorded (the history's Data).
+type removalRecord struct {
+	Sim      simRecord      `json:"sim"`
+	Registry registryRecord `json:"registry"`
+}
+
+// simRecord is the simulation's outcome: its parameters and loss runs.
+type simRecord struct {
+	Instances int     `json:"instances"`
+	Ticks     int     `json:"ticks"`
+	Loss      float64 `json:"loss"`
+	Seed      uint64  `json:"seed"`
+	// ByLength is registry.LossRuns.ByLength.
+	ByLength []int64       `json:"by_length"`
+	Wall     time.Duration `json:"wall_ns"`
+}
+
+// registryRecord is the real registry's outcome, one count per ttl.
+type registryRecord struct {
+	Instances int             `json:"instances"`
+	Ticks     int             `json:"ticks"`
+	Strategy  string          `json:"strategy"`
+	Seed      uint64          `json:"seed"`
+	PerTTL    []registryCount `json:"per_ttl"`
+	Wall      time.Duration   `json:"wall_ns"`
+}
+
+// registryCount is one ttl's registry: expiries (false removals),
+// re-registrations after ErrNotFound, and instances not registered at the end.
+type registryCount struct {
+	TTL             time.Duration `json:"ttl_ns"`
+	Removals        int64         `json:"removals"`
+	Reregistrations int64         `json:"reregistrations"`
+	DownAtEnd       int64         `json:"down_at_end"`
+}
+
+// Run is the plan: the simulation, then the real registry on its own loss
+// pattern; both go into the history's Data.
+func (s *ttlFalseRemoval) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+	ticks := int(env.Duration / s.Heartbeat)
+	simSeed, regSeed := env.Rand.Uint64(), env.Rand.Uint64()
+	env.Printf("simulating %d instances × %d heartbeats at %g loss", s.Instances, ticks, s.Loss)
+	sim, err := s.simulate(ctx, ticks, simSeed)
 	if err != nil {
 		return nil, fmt.Errorf("simulating: %w", err)
 	}
-	elapsed := time.Since(start)
-	env.Printf("simulated %.3g heartbeats in %.3f s", float64(c.Instances)*float64(ticks), elapsed.Seconds())
-	// No TimelineSeconds: the timeline is virtual, so wall ÷ timeline means
-	// nothing here (the simulated span is --duration in params).
-	return c.judge(sim, runs, elapsed), nil
+	env.Printf("simulated %.3g heartbeats in %.3f s; now %d instances on the registry", float64(s.Instances)*float64(ticks),
+		sim.Wall.Seconds(), s.RegistryInstances)
+	reg, err := s.runRegistry(ctx, ticks, regSeed)
+	if err != nil {
+		return nil, fmt.Errorf("running the registry: %w", err)
+	}
+	env.Printf("registry: %.3g heartbeats in %.3f s", float64(s.RegistryInstances)*float64(ticks), reg.Wall.Seconds())
+	// No Timeline: it is virtual, so wall ÷ timeline means nothing here.
+	h := &report.History{}
+	if err := h.SetData(removalRecord{Sim: sim, Registry: reg}); err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
-// removalRow is one ttl's outcome.
-type removalRow struct {
-	ttl           time.Duration
-	k             int
-	removals      int64
-	theory, exact float64
+// simulate runs the skip-ahead simulation.
+func (s *ttlFalseRemoval) simulate(ctx context.Context, ticks int, seed uint64) (simRecord, error) {
+	maxK := 1
+	for _, ttl := range s.TTLs {
+		maxK = max(maxK, registry.TicksToExpire(ttl, s.Heartbeat))
+	}
+	sim := registry.LossSim{Instances: s.Instances, Ticks: ticks, Loss: s.Loss, Seed: seed, MaxRun: min(maxK, max(ticks, 1))}
+	start := time.Now()
+	runs, err := sim.Run(ctx)
+	if err != nil {
+		return simRecord{}, err
+	}
+	return simRecord{Instances: s.Instances, Ticks: ticks, Loss: s.Loss, Seed: seed, ByLength: runs.ByLength,
+		Wall: time.Since(start)}, nil
 }
 
-// articleRemovals are the article's figures: removals and theory per ttl.
-var articleRemovals = map[string][2]string{
-	"1.5": {"2652", "2700.0"}, "2": {"2652", "2700.0"}, "3": {"263", "270.0"}, "5": {"3", "2.7"},
-}
-
-// judge builds the table, metrics, checks and conclusion.
-func (c *ttlFalseRemovalConfig) judge(sim lease.LossSim, runs lease.LossRuns, elapsed time.Duration) *report.Result {
-	res := report.NewResult("ttl-false-removal")
-	res.Title = fmt.Sprintf("article 40.2: ttl vs false removals (%d instances, %d heartbeats of %s, %g loss)",
-		sim.Instances, sim.Ticks, c.Heartbeat, c.Loss)
-	t := report.Table{Title: "False removals of live instances",
-		Header: []string{"ttl", "k (losses in a row to expire)", "false removals", "theory N×T×loss^k×(1−loss)",
-			"exact expectation (derived)", "article removals", "article theory"}}
-	rows := c.rows(sim, runs)
-	for _, r := range rows {
-		label := SecondsLabel(r.ttl)
-		art, ok := articleRemovals[label]
-		if !ok {
-			art = [2]string{"—", "—"}
+// runRegistry applies the rule tick by tick to one real registry per ttl,
+// all fed the same delivered heartbeats.
+func (s *ttlFalseRemoval) runRegistry(ctx context.Context, ticks int, seed uint64) (registryRecord, error) {
+	start := time.Now()
+	v := clock.NewVirtual()
+	ids := make([]string, s.RegistryInstances)
+	for j := range ids {
+		ids[j] = "i" + strconv.Itoa(j)
+	}
+	regs := make([]*registry.Registry, len(s.TTLs))
+	for i, ttl := range s.TTLs {
+		r, err := registry.New(registry.Options{Clock: v, Strategy: registry.Scan, Manual: true})
+		if err != nil {
+			return registryRecord{}, fmt.Errorf("creating the registry of ttl %s: %w", ttl, err)
 		}
-		t.Rows = append(t.Rows, []string{label + " s", fmt.Sprint(r.k), fmt.Sprint(r.removals),
-			fmt.Sprintf("%.1f", r.theory), fmt.Sprintf("%.1f", r.exact), art[0], art[1]})
-		res.Metrics["k@"+label], res.Metrics["removals@"+label], res.Metrics["theory@"+label] = float64(r.k), float64(r.removals), r.theory
-		band := 4*math.Sqrt(r.theory) + 5
-		res.AddCheck(report.Between("removals@"+label, art[0], float64(r.removals), math.Max(0, r.theory-band), r.theory+band, ""))
-	}
-	t.Notes = c.notes(sim, runs, elapsed)
-	res.AddTable(t)
-	c.conclude(res, sim, rows, elapsed)
-	return res
-}
-
-func (c *ttlFalseRemovalConfig) rows(sim lease.LossSim, runs lease.LossRuns) []removalRow {
-	out := make([]removalRow, len(c.TTLs))
-	for i, ttl := range c.TTLs {
-		k := lease.TicksToExpire(ttl, c.Heartbeat)
-		out[i] = removalRow{ttl: ttl, k: k, removals: runs.Removals(k),
-			theory: lease.ApproxRemovals(sim.Instances, sim.Ticks, k, c.Loss),
-			exact:  lease.ExpectedRemovals(sim.Instances, sim.Ticks, k, c.Loss)}
-	}
-	return out
-}
-
-func (c *ttlFalseRemovalConfig) notes(sim lease.LossSim, runs lease.LossRuns, elapsed time.Duration) []string {
-	var lossRuns int64
-	for _, n := range runs.ByLength {
-		lossRuns += n
-	}
-	return []string{
-		"k = ⌈ttl / heartbeat⌉: expiry is checked at heartbeat ticks, after that tick's heartbeats. All ttls are counted on the same loss pattern.",
-		"Exact expectation = N × (loss^k + (T − k)(1 − loss)loss^k): k losses right after registration, or after any delivered heartbeat.",
-		fmt.Sprintf("Simulated %d × %d = %.3g heartbeats of virtual time in %.3f s wall: delivered heartbeats are skipped in geometric jumps, only the %d loss runs are drawn.",
-			sim.Instances, sim.Ticks, float64(sim.Instances)*float64(sim.Ticks), elapsed.Seconds(), lossRuns),
-		"The article's figures are for 1000 instances, 300 s, 1 s heartbeats and 10 % loss.",
-	}
-}
-
-// conclude states how false removals fall per extra tolerated loss, from the counts.
-func (c *ttlFalseRemovalConfig) conclude(res *report.Result, sim lease.LossSim, rows []removalRow, elapsed time.Duration) {
-	sorted := slices.Clone(rows)
-	slices.SortStableFunc(sorted, func(a, b removalRow) int { return a.k - b.k })
-	for i := 1; i < len(sorted); i++ {
-		a, b := sorted[i-1], sorted[i]
-		if a.k == b.k {
-			res.Conclude(fmt.Sprintf("ttl %s s and %s s both expire after k = %d lost heartbeats in a row, so on the same loss pattern they removed the same instances: %d and %d.",
-				SecondsLabel(a.ttl), SecondsLabel(b.ttl), a.k, a.removals, b.removals))
-			continue
+		defer r.Close()
+		for _, id := range ids {
+			if err := r.Register("svc", id, "127.0.0.1:9150", ttl); err != nil {
+				return registryRecord{}, fmt.Errorf("registering %s: %w", id, err)
+			}
 		}
-		res.Conclude(fmt.Sprintf("From k = %d to k = %d (ttl %s s → %s s) false removals fell from %d to %d: %s per extra tolerated loss (theory: ÷%.3g, i.e. 1/loss).",
-			a.k, b.k, SecondsLabel(a.ttl), SecondsLabel(b.ttl), a.removals, b.removals, perStepFactor(a, b), 1/c.Loss))
+		regs[i] = r
 	}
-	low := sorted[0]
-	res.Conclude(fmt.Sprintf("At ttl %s s each live instance was falsely removed %.3g times in %s on average.",
-		SecondsLabel(low.ttl), float64(low.removals)/float64(sim.Instances), time.Duration(sim.Ticks)*c.Heartbeat))
-	res.Conclude(fmt.Sprintf("The simulation of %d instances × %d heartbeats took %.3f s.", sim.Instances, sim.Ticks, elapsed.Seconds()))
+	counts, err := s.tick(ctx, v, regs, ids, ticks, rand.New(rand.NewPCG(seed, 0x40_2)))
+	if err != nil {
+		return registryRecord{}, err
+	}
+	return registryRecord{Instances: s.RegistryInstances, Ticks: ticks, Strategy: registry.Scan.String(), Seed: seed,
+		PerTTL: counts, Wall: time.Since(start)}, nil
 }
 
-// perStepFactor is the geometric mean fall per extra k between two rows.
-func perStepFactor(a, b removalRow) string {
-	if b.removals == 0 {
-		return "down to zero"
+// tick runs the ticks: advance, delivered heartbeats (re-registering the
+// expired), one expiry pass per registry.
+func (s *ttlFalseRemoval) tick(ctx context.Context, v *clock.Virtual, regs []*registry.Registry, ids []string, ticks int,
+	rng *rand.Rand) ([]registryCount, error) {
+	counts := make([]registryCount, len(regs))
+	for i := range counts {
+		counts[i].TTL = s.TTLs[i]
 	}
-	f := math.Pow(float64(a.removals)/float64(b.removals), 1/float64(b.k-a.k))
-	return fmt.Sprintf("÷%.3g", f)
+	for t := 1; t <= ticks; t++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v.AdvanceTo(clock.Epoch.Add(time.Duration(t) * s.Heartbeat))
+		for _, id := range ids {
+			if rng.Float64() < s.Loss {
+				continue
+			}
+			for i, r := range regs {
+				if err := s.heartbeat(r, id, s.TTLs[i], &counts[i]); err != nil {
+					return nil, fmt.Errorf("tick %d: %w", t, err)
+				}
+			}
+		}
+		for i, r := range regs {
+			counts[i].Removals += int64(r.Expire())
+		}
+	}
+	for i, r := range regs {
+		counts[i].DownAtEnd = int64(len(ids) - r.Len())
+	}
+	return counts, nil
+}
+
+// heartbeat delivers one heartbeat; an instance the registry removed registers again.
+func (s *ttlFalseRemoval) heartbeat(r *registry.Registry, id string, ttl time.Duration, c *registryCount) error {
+	err := r.Heartbeat(id)
+	if !errors.Is(err, registry.ErrNotFound) {
+		return err
+	}
+	c.Reregistrations++
+	if err := r.Register("svc", id, "127.0.0.1:9150", ttl); err != nil {
+		return fmt.Errorf("re-registering %s: %w", id, err)
+	}
+	return nil
 }
