@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.etcd.io/etcd/client/pkg/v3/types"
 	"go.etcd.io/etcd/server/v3/embed"
 )
@@ -13,15 +14,23 @@ import (
 //	id          → this member's id (hex)
 //	cut <id>    → stop exchanging raft messages with member <id>
 //	mend <id>   → exchange them again
-type control struct{ e *embed.Etcd }
+//	metrics …   → sample this member's metrics (see sampler.handle)
+type control struct {
+	e *embed.Etcd
+	s *sampler
+}
 
-func newControl(e *embed.Etcd) *control { return &control{e: e} }
+func newControl(e *embed.Etcd) *control {
+	return &control{e: e, s: &sampler{g: prometheus.DefaultGatherer}}
+}
 
 func (c *control) handle(line string) (string, error) {
 	verb, arg, _ := strings.Cut(line, " ")
 	switch verb {
 	case "id":
 		return c.e.Server.MemberID().String(), nil
+	case "metrics":
+		return c.s.handle(arg)
 	case "cut", "mend":
 		id, err := types.IDFromString(arg)
 		if err != nil {

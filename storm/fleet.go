@@ -40,6 +40,8 @@ type Fleet struct {
 	stop  chan struct{}
 	wg    sync.WaitGroup
 	close sync.Once
+	mu    sync.Mutex
+	rereg *rereg // the current re-registration, if any
 }
 
 // NewFleet creates the clients and registrants (no call is made yet).
@@ -134,48 +136,85 @@ func (f *Fleet) LinkDown() {
 	}
 }
 
-// Reregister is what the registrants do when the link returns: each one
-// re-registers, waiting b.Delay(k) before attempt k, until it succeeds or
-// ctx ends. It returns how many succeeded and when the last one did (from
-// the moment it was called). Renewals resume as each registrant succeeds.
-func (f *Fleet) Reregister(ctx context.Context, b Backoff, r *rand.Rand) (int, time.Duration) {
-	t0 := time.Now()
+// rereg is one re-registration after the link returned.
+type rereg struct {
+	t0      time.Time
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	allDone chan struct{}
+	done    atomic.Int64
+	last    atomic.Int64 // ns after t0
+}
+
+// LinkUp tells the registrants their connection is back (as a client's
+// connection-state watcher would): each one re-registers in the background,
+// waiting b.Delay(k) before attempt k, until it succeeds or Back gives up.
+// Renewals resume as each registrant succeeds. The log is armed now.
+func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
 	seeds := make([]uint64, len(f.regs))
 	for i := range seeds {
 		seeds[i] = r.Uint64()
 	}
-	f.log.Arm(t0)
-	var done atomic.Int64
-	var last atomic.Int64
-	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(context.Background())
+	rr := &rereg{t0: time.Now(), cancel: cancel, allDone: make(chan struct{})}
+	f.mu.Lock()
+	f.rereg = rr
+	f.mu.Unlock()
+	f.log.Arm(rr.t0)
 	for i, reg := range f.regs {
-		wg.Add(1)
+		rr.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			rr := rand.New(rand.NewPCG(seeds[i], uint64(i)))
-			for k := 0; ; k++ {
-				if clock.SleepUntil(ctx, time.Now().Add(b.Delay(k, rr))) != nil {
-					return
-				}
-				if reg.Register(ctx) == nil {
-					f.live[i].Store(true)
-					done.Add(1)
-					at := int64(time.Since(t0))
-					for old := last.Load(); at > old && !last.CompareAndSwap(old, at); old = last.Load() {
-					}
-					return
-				}
-			}
+			defer rr.wg.Done()
+			f.reregisterOne(ctx, rr, i, reg, b, rand.New(rand.NewPCG(seeds[i], uint64(i))))
 		}()
 	}
-	wg.Wait()
+	go func() { rr.wg.Wait(); close(rr.allDone) }()
+}
+
+func (f *Fleet) reregisterOne(ctx context.Context, rr *rereg, i int, reg *fakeservice.Registrant, b Backoff, r *rand.Rand) {
+	for k := 0; ; k++ {
+		if clock.SleepUntil(ctx, time.Now().Add(b.Delay(k, r))) != nil {
+			return
+		}
+		if reg.Register(ctx) == nil {
+			f.live[i].Store(true)
+			rr.done.Add(1)
+			at := int64(time.Since(rr.t0))
+			for old := rr.last.Load(); at > old && !rr.last.CompareAndSwap(old, at); old = rr.last.Load() {
+			}
+			return
+		}
+	}
+}
+
+// Back waits until every registrant is registered again or ctx ends (the
+// others then give up), disarms the log, and returns how many came back and
+// when the last one did, from LinkUp. It returns 0, 0 without a LinkUp.
+func (f *Fleet) Back(ctx context.Context) (int, time.Duration) {
+	f.mu.Lock()
+	rr := f.rereg
+	f.mu.Unlock()
+	if rr == nil {
+		return 0, 0
+	}
+	select {
+	case <-rr.allDone:
+	case <-ctx.Done():
+	}
+	rr.cancel()
+	rr.wg.Wait()
 	f.log.Disarm()
-	return int(done.Load()), time.Duration(last.Load())
+	return int(rr.done.Load()), time.Duration(rr.last.Load())
 }
 
 // Close stops the renewals and closes the clients.
 func (f *Fleet) Close() {
 	f.close.Do(func() {
+		f.mu.Lock()
+		if f.rereg != nil {
+			f.rereg.cancel()
+		}
+		f.mu.Unlock()
 		close(f.stop)
 		f.wg.Wait()
 		// Closing thousands of clients one by one takes tens of seconds.

@@ -1,120 +1,101 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package nacosarticle
 
 import (
+	"os"
 	"testing"
-	"time"
 
+	"sdchaos/childproc"
 	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	os.Exit(m.Run())
+}
+
+// testPortBase keeps this package's runs apart from other packages' tests.
+const testPortBase = 9600
+
 func TestNacosFlagValidation(t *testing.T) {
-	checkValidation(t, []validationCase{
-		{"registry-jitter", nil, ""},
-		{"registry-jitter", []string{"--jitter", "0s"}, "--jitter (0s)"},
-		{"registry-jitter", []string{"--duration", "5s"}, "--duration (5s) must be at least"},
-		{"registry-jitter", []string{"--rate", "0"}, "--rate (0)"},
-		{"minority-partition", nil, ""},
-		{"minority-partition", []string{"--isolate", "candidate"}, `--isolate "candidate"`},
-		{"minority-partition", []string{"--partition", "3s"}, "--partition (3s)"},
-		{"snapshot-at-start", nil, ""},
-		{"snapshot-at-start", []string{"--restart-at", "1s"}, "--restart-at (1s) must fall inside the outage"},
-		{"snapshot-at-start", []string{"--duration", "9s"}, "--duration (9s)"},
-		{"reregistration-storm", nil, ""},
-		{"reregistration-storm", []string{"--instances", ""}, "at least one size"},
-		{"reregistration-storm", []string{"--instances", "0"}, "size 0"},
-		{"reregistration-storm", []string{"--backoff-base", "2s", "--backoff-cap", "1s"}, "--backoff-base (2s)"},
-		{"reregistration-storm", []string{"--ttl", "1s"}, "--ttl (1s)"},
+	scentest.CheckValidation(t, []scentest.ValidationCase{
+		{Scenario: "registry-jitter"},
+		{Scenario: "registry-jitter", Args: []string{"--jitter", "0s"}, WantErr: "--jitter (0s)"},
+		{Scenario: "registry-jitter", Args: []string{"--duration", "5s"}, WantErr: "--duration (5s) must be at least"},
+		{Scenario: "registry-jitter", Args: []string{"--after", "0s"}, WantErr: "raise --after"},
+		{Scenario: "registry-jitter", Args: []string{"--rate", "0"}, WantErr: "--rate (0)"},
+		{Scenario: "registry-jitter", Args: []string{"--ttl", "10s"}},
+		{Scenario: "minority-partition"},
+		{Scenario: "minority-partition", Args: []string{"--isolate", "candidate"}, WantErr: `--isolate "candidate"`},
+		{Scenario: "minority-partition", Args: []string{"--partition", "3s"}, WantErr: "--partition (3s)"},
+		{Scenario: "minority-partition", Args: []string{"--isolate", "follower", "--one-way"}},
+		{Scenario: "snapshot-at-start"},
+		{Scenario: "snapshot-at-start", Args: []string{"--restart-at", "1s"}, WantErr: "--restart-at (1s) must fall inside the outage"},
+		{Scenario: "snapshot-at-start", Args: []string{"--duration", "9s"}, WantErr: "--duration (9s)"},
+		{Scenario: "reregistration-storm"},
+		{Scenario: "reregistration-storm", Args: []string{"--instances", "1000,5000,20000"}},
+		{Scenario: "reregistration-storm", Args: []string{"--instances", ""}, WantErr: "at least one size"},
+		{Scenario: "reregistration-storm", Args: []string{"--instances", "0"}, WantErr: "size 0"},
+		{Scenario: "reregistration-storm", Args: []string{"--backoff-base", "2s", "--backoff-cap", "1s"}, WantErr: "--backoff-base (2s)"},
+		{Scenario: "reregistration-storm", Args: []string{"--ttl", "1s"}, WantErr: "--ttl (1s)"},
 	})
+}
+
+func run(t *testing.T, name string, args ...string) *report.Result {
+	t.Helper()
+	res := scentest.Run(t, testPortBase, "runs real etcd processes", name, args...)
+	scentest.NoUnexplainedDifference(t, res)
+	if !res.Reproduced {
+		t.Errorf("not reproduced: %s", scentest.Names(res))
+	}
+	return res
 }
 
 func TestRegistryJitterShort(t *testing.T) {
 	// A 6 s jitter with the default 20 s ttl: no lease expires.
-	res := runScenario(t, "registry-jitter", "--jitter", "6s", "--after", "3s")
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %+v", res.Failed())
-	}
-	between(t, res, "naive.fail_during", 120, 240)
-	between(t, res, "keep.fail", 0, 0)
-	between(t, res, "instances_reregistered", 0, 0)
+	res := run(t, "registry-jitter", "--jitter", "6s", "--after", "3s")
+	scentest.Between(t, res, "naive.fail_during", 120, 240)
+	scentest.Between(t, res, "keep.fail", 0, 0)
+	scentest.Between(t, res, "instances_reregistered", 0, 0)
+	scentest.WantVerdicts(t, res, map[string]report.Verdict{"instances that registered again": report.Reproduced})
 }
 
 func TestRegistryJitterLeasesExpire(t *testing.T) {
 	// ttl 4 s < jitter 7 s: the leases expire inside etcd; keep then sees an
 	// empty registry, the two remedies do not fail.
-	res := runScenario(t, "registry-jitter", "--jitter", "7s", "--after", "4s", "--ttl", "4s", "--renew", "1s")
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %+v", res.Failed())
-	}
-	between(t, res, "instances_reregistered", 3, 3)
-	between(t, res, "stale_fallback.fail", 0, 0)
-	between(t, res, "empty_protect.fail", 0, 0)
+	res := run(t, "registry-jitter", "--jitter", "7s", "--after", "4s", "--ttl", "4s", "--renew", "1s")
+	scentest.Between(t, res, "instances_reregistered", 3, 3)
+	scentest.Between(t, res, "stale_fallback.fail", 0, 0)
+	scentest.Between(t, res, "empty_protect.fail", 0, 0)
 }
 
-func TestMinorityPartitionReproduces(t *testing.T) {
-	res := runScenario(t, "minority-partition", "--partition", "6s")
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %+v", res.Failed())
-	}
-	between(t, res, "iso.ser_read.stale", 1, 1)
-	between(t, res, "maj.leader_ms", 0, 5000)
-	between(t, res, "healed.caught_up", 1, 1)
+func TestMinorityPartitionReproducesWithTheLeaderCutOff(t *testing.T) {
+	res := run(t, "minority-partition", "--partition", "6s")
+	scentest.Between(t, res, "iso.ser_read.stale", 1, 1)
+	scentest.Between(t, res, "iso.lin_read.ms", 1900, 2500)
+	scentest.Between(t, res, "iso.put.ms", 1900, 2500)
+	scentest.Between(t, res, "healed.caught_up", 1, 1)
+}
+
+func TestMinorityPartitionReproducesWithAFollowerCutOff(t *testing.T) {
+	res := run(t, "minority-partition", "--partition", "6s", "--isolate", "follower")
+	scentest.Between(t, res, "iso.lin_read.ms", 1900, 2500)
+	scentest.Between(t, res, "iso.put.ms", 1900, 2500)
+	scentest.Between(t, res, "maj.leader_ms", 0, 1000)
 }
 
 func TestSnapshotAtStartReproduces(t *testing.T) {
-	res := runScenario(t, "snapshot-at-start", "--outage", "4s", "--restart-at", "3s", "--duration", "9s")
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %+v", res.Failed())
-	}
-	between(t, res, "snap.fail", 0, 0)
-	between(t, res, "nosnap.fail", 60, 130) // 3 s of failures (+ the refresh after the return) at 40/s
+	res := run(t, "snapshot-at-start", "--outage", "4s", "--restart-at", "3s", "--duration", "9s")
+	scentest.Between(t, res, "snap.fail", 0, 0)
+	scentest.Between(t, res, "nosnap.fail", 60, 130) // 3 s of failures (+ the refresh after the return) at 40/s
 }
 
 func TestReregistrationStormSmall(t *testing.T) {
-	res := runScenario(t, "reregistration-storm", "--instances", "200", "--ttl", "3s", "--renew", "1s", "--backoff-base", "2s")
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %+v", res.Failed())
-	}
-	between(t, res, "immediate.registered", 200, 200)
-	between(t, res, "jitter.registered", 200, 200)
-	if res.Metrics["jitter.peak_per_100ms"] >= res.Metrics["immediate.peak_per_100ms"] {
-		t.Errorf("jitter peak %g not below immediate %g", res.Metrics["jitter.peak_per_100ms"], res.Metrics["immediate.peak_per_100ms"])
-	}
-}
-
-// TestRegistryJitterJudgeEmptyWindow: keep's failures after the jitter are
-// judged against the time its own refreshes saw the registry empty.
-func TestRegistryJitterJudgeEmptyWindow(t *testing.T) {
-	s := &registryJitter{trafficParams: defaultTrafficParams(), JitterAt: 2 * time.Second, Jitter: 4 * time.Second, After: 4 * time.Second}
-	marks := []report.Mark{{At: 2 * time.Second, Label: "blackhole client links"}, {At: 6 * time.Second, Label: "healed: blackhole client links"}}
-	refresh := func(at time.Duration, listed string) report.Op {
-		return report.Op{Caller: "keep/refresh", Scheduled: at, End: at + 10*time.Millisecond, Target: listed}
-	}
-	for _, tc := range []struct {
-		name       string
-		keepFail   func(at time.Duration) bool
-		reproduced bool
-	}{
-		{"fails exactly while empty", func(at time.Duration) bool { return at >= 6010*time.Millisecond && at < 7010*time.Millisecond }, true},
-		{"fails far longer than empty", func(at time.Duration) bool { return at >= 6010*time.Millisecond && at < 9*time.Second }, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ops := synth([]string{"naive", "keep", "stale_fallback", "empty_protect"}, 40, 10*time.Second, func(c string, at time.Duration) bool {
-				switch c {
-				case "naive":
-					return at >= 3*time.Second && at < 6*time.Second
-				case "keep":
-					return tc.keepFail(at)
-				}
-				return false
-			})
-			ops = append(ops, refresh(6*time.Second, "0 listed"), refresh(7*time.Second, "3 listed"))
-			res := s.judge(ops, marks, 10*time.Second, 3)
-			res.Finish()
-			if res.Reproduced != tc.reproduced {
-				t.Errorf("reproduced = %v, want %v; failed %+v", res.Reproduced, tc.reproduced, res.Failed())
-			}
-		})
+	res := run(t, "reregistration-storm", "--instances", "200", "--ttl", "3s", "--renew", "1s", "--backoff-base", "2s")
+	scentest.Between(t, res, "immediate.registered", 200, 200)
+	scentest.Between(t, res, "jitter.registered", 200, 200)
+	scentest.Between(t, res, "immediate.registry.fell_over", 0, 0)
+	if j, i := res.Metrics["jitter.registry.peak_per_100ms"], res.Metrics["immediate.registry.peak_per_100ms"]; !(j < i) {
+		t.Errorf("registry-side peak: jitter %g not below immediate %g", j, i)
 	}
 }

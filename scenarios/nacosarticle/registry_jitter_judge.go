@@ -1,140 +1,97 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package nacosarticle
 
 import (
 	"fmt"
+	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"sdchaos/caller"
 	"sdchaos/report"
+	"sdchaos/rig"
 )
 
-// judge turns a registry-jitter run into the result (pure).
-func (s *registryJitter) judge(ops []report.Op, marks []report.Mark, d time.Duration, reregistered int) *report.Result {
-	res := report.NewResult("")
-	secs := seconds(d)
+// jitterMeasure is what a registry-jitter run measured.
+type jitterMeasure struct {
+	series     map[string]report.Series
+	start, end report.Event
+	// failDuring and failAfter count each caller's failed requests
+	// scheduled during the jitter and after it.
+	failDuring, failAfter map[string]int
+	naiveFailed           bool
+	naiveFirst            time.Duration // from the jitter's start
+	// naiveN and naiveFail count naive's requests (and failures) from the
+	// latest time its first failure may come until the heal.
+	naiveN, naiveFail int
+	// emptySeen counts keep's successful refreshes answered after the heal
+	// that listed no instance; emptyFor is how long its list was empty.
+	emptySeen int
+	emptyFor  time.Duration
+	// reregistered counts the instances that registered more than once, of
+	// instances (0 when the plan did not record them).
+	reregistered, instances int
+	// lastBad and lastWhy say, per caller, whether the last second was not all ok.
+	lastBad map[string]int
+	lastWhy map[string]string
+}
+
+func jitterNames() []string {
 	names := make([]string, len(jitterCallers))
-	rows := make([]report.Row, len(jitterCallers))
 	for i, jc := range jitterCallers {
-		names[i], rows[i] = jc.name, report.Row{Key: jc.name, Label: jc.label}
+		names[i] = jc.name
 	}
-	res.Series = report.PerSecond(ops, names, secs)
-	res.Marks, res.TimelineSeconds = marks, d.Seconds()
-	res.AddTable(report.SecondsTable("Per-second ok/fail while every client loses the registry (Nacos incident: the naive clients failed everything)", rows, res.Series, marks))
-	start, ok1 := report.MarkNamed(marks, "blackhole")
-	end, ok2 := report.MarkNamed(marks, "healed: blackhole")
+	return names
+}
+
+// measure fills the measurement; false when the jitter was not both
+// injected and healed (the run cannot judge).
+func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
+	secs := report.Seconds(h.Timeline)
+	m := jitterMeasure{series: report.PerSecond(h.Ops, jitterNames(), secs), failDuring: map[string]int{},
+		failAfter: map[string]int{}, lastBad: map[string]int{}, lastWhy: map[string]string{}}
+	var ok1, ok2 bool
+	m.start, ok1 = h.Events.First(report.BlackholeLinks, report.Inject)
+	m.end, ok2 = h.Events.First(report.BlackholeLinks, report.Heal)
 	if !ok1 || !ok2 {
-		res.AddCheck(report.Bool("jitter injected and healed", "18 s of loss", false, true, "yes", "no"))
-		return res
+		return m, false
 	}
-	m := res.Metrics
-	m["jitter_start_s"], m["jitter_end_s"] = start.At.Seconds(), end.At.Seconds()
-	m["instances_reregistered"] = float64(reregistered)
-	emptySeen := emptyRefreshesAfter(ops, "keep", end.At)
-	m["keep.empty_refreshes_after"] = float64(emptySeen)
-	for _, n := range names {
-		addSeriesMetrics(m, n, res.Series[n])
-		m[n+".fail_during"] = float64(countFailed(ops, n, start.At, end.At))
-		m[n+".fail_after"] = float64(countFailed(ops, n, end.At, d))
+	due := caller.PerSecondDue(s.Call.Rate, secs)
+	for _, n := range jitterNames() {
+		_, m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
+		_, m.failAfter[n] = report.Count(h.Ops, n, m.end.At, h.Timeline)
+		m.lastBad[n], m.lastWhy[n] = report.BadSeconds(m.series[n], due, secs-1, secs)
 	}
-	s.checks(res, ops, start, end, emptySeen)
-	s.conclude(res, emptySeen, reregistered)
-	return res
-}
-
-func (s *registryJitter) checks(res *report.Result, ops []report.Op, start, end report.Mark, emptySeen int) {
-	m := res.Metrics
-	from := start.At + s.call.Refresh + s.call.RefreshTimeout + schedSlack
-	total, failed := 0, 0
-	for _, op := range report.Filter(ops, "naive") {
-		if op.Scheduled >= from && op.Scheduled < end.At {
-			total++
-			if op.Outcome != report.OK {
-				failed++
-			}
+	if first, ok := report.FirstFailure(h.Ops, "naive"); ok {
+		m.naiveFailed, m.naiveFirst = true, first.Scheduled-m.start.At
+	}
+	_, hi := s.naiveFirstBand()
+	m.naiveN, m.naiveFail = report.Count(h.Ops, "naive", m.start.At+hi, m.end.At)
+	m.emptySeen, m.emptyFor = emptyAfter(h.Ops, "keep", m.end.At, h.Timeline)
+	for _, op := range report.Filter(h.Ops, opRegistrations) {
+		m.instances++
+		if op.Count > 1 {
+			m.reregistered++
 		}
 	}
-	res.AddCheck(report.Between("naive: failed share of the jitter after its first failed refresh", "everything (503, No instances available)",
-		pct(failed, total), 100, 100, " %"))
-	for _, n := range []string{"keep", "stale_fallback", "empty_protect"} {
-		res.AddCheck(report.Equal(n+": failures during the jitter", "0 (remedy)", m[n+".fail_during"], 0, ""))
-	}
-	for _, n := range []string{"stale_fallback", "empty_protect"} {
-		res.AddCheck(report.Equal(n+": failures after the jitter", "0 (remedy)", m[n+".fail_after"], 0, ""))
-	}
-	keepAfter := m["keep.fail_after"]
-	if emptySeen > 0 {
-		empty := emptyWindow(ops, "keep", end.At, time.Duration(res.TimelineSeconds*float64(time.Second)))
-		want := s.call.Rate * empty.Seconds()
-		m["keep.empty_list_s"] = empty.Seconds()
-		res.AddCheck(report.Between("keep: failures after the jitter = rate × time its list was empty", "fails while the registry answers empty",
-			keepAfter, max(1, want*0.95-2), want*1.05+2, ""))
-	} else {
-		res.AddCheck(report.Equal("keep: failures after the jitter (the registry never answered empty)", "0", keepAfter, 0, ""))
-	}
-	last := len(res.Series["naive"].OK) - 1
-	due := perSecondDue(s.call.Rate, last+1)
-	for _, jc := range jitterCallers {
-		ok, why := allOK(res.Series[jc.name], due, last, last+1)
-		res.AddCheck(report.Check{Name: jc.name + ": recovered (last second all ok)", Article: "recovers by itself",
-			Measured: why, Band: fmt.Sprintf("%d/0 in s%d", due[last], last), Pass: ok})
-	}
+	return m, true
 }
 
-// countFailed counts the failed (or unknown) ops of caller scheduled in [from, to).
-func countFailed(ops []report.Op, caller string, from, to time.Duration) int {
-	n := 0
-	for _, op := range ops {
-		if op.Caller == caller && op.Scheduled >= from && op.Scheduled < to && op.Outcome != report.OK {
-			n++
-		}
-	}
-	return n
-}
-
-// emptyRefreshesAfter counts the caller's successful refreshes answered at
-// or after t that listed no instance (a refresh sent during the blackhole is
-// held and answered after the heal, so the answer time is what counts).
-func emptyRefreshesAfter(ops []report.Op, name string, t time.Duration) int {
-	n := 0
-	for _, op := range report.Filter(ops, name+caller.RefreshSuffix) {
-		if op.End >= t && op.Outcome == report.OK && strings.HasPrefix(op.Target, "0 listed") {
-			n++
-		}
-	}
-	return n
-}
-
-func (s *registryJitter) conclude(res *report.Result, emptySeen, reregistered int) {
-	m := res.Metrics
-	res.Conclude(fmt.Sprintf("Every client lost the registry for %.1f s (s%d–s%d) while all instances were alive.",
-		m["jitter_end_s"]-m["jitter_start_s"], int(m["jitter_start_s"]), int(m["jitter_end_s"])))
-	res.Conclude(fmt.Sprintf("naive failed %.0f requests during the jitter (%.0f after it); keep %.0f, stale_fallback %.0f, empty_protect %.0f during it.",
-		m["naive.fail_during"], m["naive.fail_after"], m["keep.fail_during"], m["stale_fallback.fail_during"], m["empty_protect.fail_during"]))
-	if reregistered > 0 || emptySeen > 0 {
-		res.Conclude(fmt.Sprintf("%d instance(s) had to register again (their leases expired inside etcd during the jitter); keep's refreshes saw the registry empty %d time(s) afterwards and keep failed %.0f requests, stale_fallback %.0f and empty_protect %.0f.",
-			reregistered, emptySeen, m["keep.fail_after"], m["stale_fallback.fail_after"], m["empty_protect.fail_after"]))
-		res.Conclude("Keeping the cache on errors is not enough once the registry can answer \"empty\": fall back to the last non-empty list, or ignore empty answers.")
-	} else {
-		res.Conclude(fmt.Sprintf("No lease expired (ttl %s ≥ the jitter), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a registry blip into a full outage.", s.svc.TTL))
-	}
-}
-
-// emptyWindow returns how long, from t to end, the caller's list was empty
-// because a successful refresh answered empty (until the next non-empty answer).
-func emptyWindow(ops []report.Op, name string, t, end time.Duration) time.Duration {
+// emptyAfter looks at the caller's successful refreshes answered at or
+// after t (a refresh sent during the blackhole is held and answered after
+// the heal, so the answer time is what counts): how many listed no
+// instance, and how long, until end, its list stayed empty because of them.
+func emptyAfter(ops []report.Op, name string, t, end time.Duration) (int, time.Duration) {
 	refreshes := report.Filter(ops, name+caller.RefreshSuffix)
-	sort.Slice(refreshes, func(i, j int) bool { return refreshes[i].End < refreshes[j].End })
-	var total time.Duration
-	since := time.Duration(-1)
+	sort.SliceStable(refreshes, func(i, j int) bool { return refreshes[i].End < refreshes[j].End })
+	n, total, since := 0, time.Duration(0), time.Duration(-1)
 	for _, op := range refreshes {
 		if op.End < t || op.Outcome != report.OK {
 			continue
 		}
-		empty := strings.HasPrefix(op.Target, "0 listed")
+		empty := op.Count == 0
+		if empty {
+			n++
+		}
 		switch {
 		case empty && since < 0:
 			since = op.End
@@ -146,5 +103,160 @@ func emptyWindow(ops []report.Op, name string, t, end time.Duration) time.Durati
 	if since >= 0 {
 		total += end - since
 	}
-	return total
+	return n, total
+}
+
+// naiveFirstBand is where naive's first failure falls after the jitter
+// starts: its next refresh (within --refresh) fails at --refresh-timeout,
+// then the next send finds the list empty.
+func (s *registryJitter) naiveFirstBand() (lo, hi time.Duration) {
+	send := time.Duration(float64(time.Second) / s.Call.Rate)
+	return s.Call.RefreshTimeout - rig.SchedSlack, s.Call.Refresh + s.Call.RefreshTimeout + send + rig.SchedSlack
+}
+
+// Judge turns a registry-jitter run into the result (pure).
+func (s *registryJitter) Judge(h *report.History) *report.Result {
+	res := report.NewResult("")
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	m, ok := s.measure(h)
+	res.Series = m.series
+	rows := make([]report.Row, len(jitterCallers))
+	for i, jc := range jitterCallers {
+		rows[i] = report.Row{Key: jc.name, Label: jc.label}
+	}
+	res.AddTable(report.SecondsTable("Per-second ok/fail while every client loses the registry (Nacos incident: the naive clients failed everything)",
+		rows, m.series, h.Events))
+	if !ok {
+		res.AddCheck(s.naiveShare().Invalid("no blackhole of the client links was both injected and healed"))
+		return res
+	}
+	s.metrics(res.Metrics, m)
+	res.AddCheck(s.naiveChecks(m)...)
+	res.AddCheck(s.remedyChecks(m)...)
+	res.AddCheck(s.afterChecks(m)...)
+	s.conclude(res, m)
+	return res
+}
+
+func (s *registryJitter) metrics(mt report.Metrics, m jitterMeasure) {
+	mt["jitter_start_s"], mt["jitter_end_s"] = m.start.At.Seconds(), m.end.At.Seconds()
+	mt["instances_reregistered"] = float64(m.reregistered)
+	mt["keep.empty_refreshes_after"] = float64(m.emptySeen)
+	mt["keep.empty_list_s"] = m.emptyFor.Seconds()
+	mt["naive.first_fail_after_start_s"] = math.NaN()
+	if m.naiveFailed {
+		mt["naive.first_fail_after_start_s"] = m.naiveFirst.Seconds()
+	}
+	for _, n := range jitterNames() {
+		mt.AddSeriesMetrics(n, m.series[n])
+		mt[n+".fail_during"], mt[n+".fail_after"] = float64(m.failDuring[n]), float64(m.failAfter[n])
+	}
+}
+
+func (s *registryJitter) naiveShare() report.Expect {
+	return report.Band("naive: failed share of the jitter after its first failed refresh", 100, 100, " %").
+		From("a failed refresh clears the list; every refresh fails until the heal").
+		Says(report.SaysValue("the whole system failed: No instances available (503)", 100))
+}
+
+func (s *registryJitter) naiveChecks(m jitterMeasure) []report.Check {
+	lo, hi := s.naiveFirstBand()
+	first := report.Band("naive: first failure after the jitter starts", lo.Seconds(), hi.Seconds(), " s").Digits(3).
+		From("its next refresh (≤ --refresh) fails at --refresh-timeout (a blackholed call waits out its deadline), then the next send (± 50 ms)").
+		Says(report.Says("clients dropped their instance lists"))
+	share := s.naiveShare()
+	cs := []report.Check{first.JudgeText(math.NaN(), "never failed")}
+	if m.naiveFailed {
+		cs[0] = first.Judge(m.naiveFirst.Seconds())
+	}
+	if m.naiveN == 0 {
+		return append(cs, share.Invalid(fmt.Sprintf("the jitter (%s) ends before naive's first failure must have come (%s after its start)", s.Jitter, hi)))
+	}
+	return append(cs, share.JudgeText(report.Pct(m.naiveFail, m.naiveN), fmt.Sprintf("%d of %d", m.naiveFail, m.naiveN)))
+}
+
+// remedies are the article's remedies, with their claims.
+var remedies = map[string]string{
+	"keep":           "keep the cached list when the registry does not answer",
+	"stale_fallback": "a balancer that falls back to the last non-empty list keeps serving",
+	"empty_protect":  "empty protection keeps the old list",
+}
+
+func (s *registryJitter) remedyChecks(m jitterMeasure) []report.Check {
+	var cs []report.Check
+	for _, n := range []string{"keep", "stale_fallback", "empty_protect"} {
+		cs = append(cs, report.Exactly(n+": failures during the jitter", 0, "").
+			From("a failed refresh keeps the list; every instance is alive").
+			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failDuring[n])))
+	}
+	for _, n := range []string{"stale_fallback", "empty_protect"} {
+		cs = append(cs, report.Exactly(n+": failures after the jitter", 0, "").
+			From("an empty answer never empties the list in use").
+			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failAfter[n])))
+	}
+	return append(cs, s.keepAfter(m))
+}
+
+// keepAfter judges keep's failures after the jitter against the time its
+// own refreshes saw the registry empty.
+func (s *registryJitter) keepAfter(m jitterMeasure) report.Check {
+	if m.emptySeen == 0 {
+		return report.Exactly("keep: failures after the jitter (the registry never answered empty)", 0, "").
+			From("its refreshes never listed no instance after the heal").
+			Says(report.Says("recovers by itself")).Judge(float64(m.failAfter["keep"]))
+	}
+	want := s.Call.Rate * m.emptyFor.Seconds()
+	slack := 2 + 2*s.Call.Rate*rig.SchedSlack.Seconds()
+	return report.Band("keep: failures after the jitter = rate × time its list was empty", math.Max(1, want-slack), want+slack, "").
+		From(fmt.Sprintf("%g/s × %.3f s empty (from its refreshes' answers) ± (2 + 2 × rate × 50 ms)", s.Call.Rate, m.emptyFor.Seconds())).
+		Says(report.Says("a successful empty answer replaces the list: No instances available")).Judge(float64(m.failAfter["keep"]))
+}
+
+// reregisterBand returns how many instances must register again, and
+// false when the parameters leave it to each instance's renewal phase.
+func (s *registryJitter) reregisterBand() (n int, basis string, ok bool) {
+	switch {
+	case s.Jitter > s.Svc.TTL+time.Second:
+		return s.Svc.Instances, fmt.Sprintf("--jitter %s > --ttl %s + 1 s (leader's 500 ms expiry check): every lease expires", s.Jitter, s.Svc.TTL), true
+	case s.Jitter+s.Svc.Renew+rig.SchedSlack < s.Svc.TTL:
+		return 0, fmt.Sprintf("--jitter %s + --renew %s + 50 ms < --ttl %s: no lease expires", s.Jitter, s.Svc.Renew, s.Svc.TTL), true
+	}
+	return 0, "", false
+}
+
+func (s *registryJitter) afterChecks(m jitterMeasure) []report.Check {
+	var cs []report.Check
+	if n, basis, ok := s.reregisterBand(); ok {
+		e := report.Exactly("instances that registered again", float64(n), "").From(basis).
+			Says(report.Says("pods re-registered when the registry came back"))
+		if m.instances == 0 {
+			cs = append(cs, e.Invalid("the instances' registrations were not recorded"))
+		} else {
+			cs = append(cs, e.JudgeText(float64(m.reregistered), fmt.Sprintf("%d of %d", m.reregistered, m.instances)))
+		}
+	}
+	for _, n := range jitterNames() {
+		cs = append(cs, report.Exactly(n+": seconds not all ok in the last second", 0, "").
+			From("every refresh succeeds again after the heal; the last second is all ok").
+			Says(report.Says("recovers by itself")).JudgeText(float64(m.lastBad[n]), m.lastWhy[n]))
+	}
+	return cs
+}
+
+func (s *registryJitter) conclude(res *report.Result, m jitterMeasure) {
+	res.Conclude(fmt.Sprintf("Every client lost the registry for %.1f s (s%d–s%d) while all instances were alive.",
+		(m.end.At - m.start.At).Seconds(), m.start.Second(), m.end.Second()))
+	res.Conclude(fmt.Sprintf("naive failed %d requests during the jitter (%d after it); keep %d, stale_fallback %d, empty_protect %d during it.",
+		m.failDuring["naive"], m.failAfter["naive"], m.failDuring["keep"], m.failDuring["stale_fallback"], m.failDuring["empty_protect"]))
+	if _, _, ok := s.reregisterBand(); !ok {
+		res.Conclude(fmt.Sprintf("With --jitter %s, --ttl %s and --renew %s, whether a lease expires depends on the instance's renewal phase: %d of %d registered again (not judged).",
+			s.Jitter, s.Svc.TTL, s.Svc.Renew, m.reregistered, m.instances))
+	}
+	if m.reregistered > 0 || m.emptySeen > 0 {
+		res.Conclude(fmt.Sprintf("%d instance(s) had to register again (their leases expired inside etcd during the jitter); keep's refreshes saw the registry empty %d time(s) afterwards (%.2f s) and keep failed %d requests, stale_fallback %d and empty_protect %d.",
+			m.reregistered, m.emptySeen, m.emptyFor.Seconds(), m.failAfter["keep"], m.failAfter["stale_fallback"], m.failAfter["empty_protect"]))
+		res.Conclude("Keeping the cache on errors is not enough once the registry can answer \"empty\": fall back to the last non-empty list, or ignore empty answers.")
+		return
+	}
+	res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a registry blip into a full outage.", s.Svc.TTL))
 }

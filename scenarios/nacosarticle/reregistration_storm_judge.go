@@ -1,133 +1,211 @@
-//go:build sdchaos_unconverted
-
-package scenarios
+package nacosarticle
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+	"math"
+	"time"
 
 	"sdchaos/report"
 	"sdchaos/storm"
 )
 
-// judge turns the storm rows into the result (pure).
-func (s *reregistrationStorm) judge(rows []stormRow) *report.Result {
-	res := report.NewResult("")
-	t := report.Table{Title: "Re-registration after the registry returns (times from the moment the link heals)",
-		Header: []string{"N", "connections", "strategy", "listed at the loss", "left at the heal", "peak calls/100ms", "peak in flight", "p50 ms", "p99 ms", "errors", "timeouts", "registered again", "all back after"}}
-	for _, r := range rows {
-		back := fmt.Sprintf("%.2f s", r.convergeS)
-		if r.converged < r.n {
-			back = fmt.Sprintf("not within %s", s.settle)
-		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(r.n), strconv.Itoa(r.clients), r.strategy, count(r.keysBefore), count(r.keysLeft),
-			strconv.Itoa(peak(r.started)), strconv.Itoa(peak(r.flight)), fmt.Sprintf("%.0f", r.summary.P50ms), fmt.Sprintf("%.0f", r.summary.P99ms),
-			strconv.Itoa(r.summary.Errors), strconv.Itoa(r.summary.Timeouts), fmt.Sprintf("%d/%d", r.converged, r.n), back})
-		s.metrics(res.Metrics, r, r.n == rows[0].n)
+// stormSide is one phase, measured: the registrants' side (phase), the
+// registry's side (load) and the probes around it.
+type stormSide struct {
+	phase               stormPhase
+	heal                report.Event
+	load                storm.RegistryLoad
+	listed, left, after int // key counts; −1 when the count failed
+	healthy             bool
+	healthWhy           string
+	sampled             int // members with samples
+	window              time.Duration
+}
+
+// stormSize is both strategies at one size; why says why the size cannot
+// be judged ("" when it can).
+type stormSize struct {
+	n        int
+	imm, jit stormSide
+	why      string
+}
+
+// measure fills one measurement per size from the history.
+func (s *reregistrationStorm) measure(h *report.History) ([]stormSize, stormRecord, error) {
+	var rec stormRecord
+	if err := h.DataInto(&rec); err != nil {
+		return nil, rec, err
 	}
-	t.Notes = []string{storm.Immediate{}.String(), storm.FullJitter{Base: s.Base, Cap: s.Cap}.String(),
-		"? = the registry did not answer the count (5 s deadline)",
-		"a re-registration is two calls (grant, put); latencies are per call; errors include timeouts"}
-	res.AddTable(t)
-	res.AddTable(s.bucketsTable(rows))
-	for i := 0; i+1 < len(rows); i += 2 {
-		imm, jit := rows[i], rows[i+1]
-		res.AddCheck(report.Check{Name: fmt.Sprintf("@%d: jitter spreads the storm (peak calls per 100 ms)", imm.n),
-			Article: "back-off with jitter avoids the spike", Measured: fmt.Sprintf("immediate %d, jitter %d", peak(imm.started), peak(jit.started)),
-			Band: "jitter < immediate", Pass: peak(jit.started) < peak(imm.started)})
-		s.conclude(res, imm, jit)
+	var sizes []stormSize
+	for _, n := range s.Sizes {
+		sz := stormSize{n: n}
+		var why1, why2 string
+		sz.imm, why1 = side(h, rec, n, "immediate")
+		sz.jit, why2 = side(h, rec, n, "jitter")
+		sz.why = firstNonEmpty(why1, why2)
+		sizes = append(sizes, sz)
+	}
+	return sizes, rec, nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// side measures one phase; why is non-empty when it cannot be judged.
+func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide, string) {
+	var sd stormSide
+	found := false
+	for _, p := range rec.Phases {
+		if p.N == n && p.Strategy == strategy {
+			sd.phase, found = p, true
+		}
+	}
+	if !found {
+		return sd, fmt.Sprintf("no %s phase was recorded at N = %d", strategy, n)
+	}
+	id := sd.phase.id()
+	heal, ok := eventIn(h.Events, report.BlackholeLinks, report.Heal, sd.phase.Start, sd.phase.End)
+	if !ok {
+		return sd, fmt.Sprintf("the %s phase at N = %d did not heal its links", strategy, n)
+	}
+	sd.heal, sd.window = heal, sd.phase.End-heal.At
+	buckets := int(math.Ceil(float64(sd.window) / float64(bucketWidth)))
+	sd.load = storm.MeasureRegistry(sd.phase.Members, rec.T0+int64(heal.At), bucketWidth, max(buckets, 1))
+	sd.listed, sd.left, sd.after = countOp(h.Ops, opListed, id), countOp(h.Ops, opLeft, id), countOp(h.Ops, opKeysAfter, id)
+	if op, ok := opFor(h.Ops, opHealthy, id); ok {
+		sd.healthy, sd.healthWhy = op.Outcome == report.OK, report.ShortErr(op.Err)
+	}
+	for _, m := range sd.phase.Members {
+		if len(m.Samples) > 0 {
+			sd.sampled++
+		}
+	}
+	switch {
+	case len(sd.phase.Members) == 0 || sd.load.Members == 0:
+		return sd, fmt.Sprintf("the members' metrics were not sampled in the %s phase at N = %d", strategy, n)
+	case sd.load.Members < len(sd.phase.Members):
+		return sd, fmt.Sprintf("only %d of %d members had samples at the heal (%s phase, N = %d)", sd.load.Members, len(sd.phase.Members), strategy, n)
+	}
+	return sd, ""
+}
+
+// eventIn returns the first event of kind in phase within [from, to].
+func eventIn(es report.Events, kind report.EventKind, phase report.Phase, from, to time.Duration) (report.Event, bool) {
+	for _, e := range es.All(kind, phase) {
+		if e.At >= from && e.At <= to {
+			return e, true
+		}
+	}
+	return report.Event{}, false
+}
+
+// opFor returns the op of caller name against target.
+func opFor(ops []report.Op, name, target string) (report.Op, bool) {
+	for _, op := range report.Filter(ops, name) {
+		if op.Target == target {
+			return op, true
+		}
+	}
+	return report.Op{}, false
+}
+
+// countOp returns a key-count op's count, −1 when it failed or is missing.
+func countOp(ops []report.Op, name, target string) int {
+	if op, ok := opFor(ops, name, target); ok && op.Outcome == report.OK {
+		return op.Count
+	}
+	return -1
+}
+
+// Judge turns the storm's history into the result (pure).
+func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
+	res := report.NewResult("")
+	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
+	sizes, rec, err := s.measure(h)
+	if err != nil {
+		res.AddCheck(s.peakCheck(0).Invalid("the run recorded no storm data: " + err.Error()))
+		return res
+	}
+	s.metrics(res.Metrics, sizes)
+	res.AddTable(s.clientTable(sizes, rec.Settle))
+	res.AddTable(s.registryTable(sizes))
+	res.AddTable(s.bucketsTable(sizes[len(sizes)-1]))
+	for _, sz := range sizes {
+		res.AddCheck(s.checks(sz)...)
+		s.conclude(res, sz, rec.Settle)
 	}
 	return res
 }
 
-func (s *reregistrationStorm) metrics(m report.Metrics, r stormRow, first bool) {
-	vals := map[string]float64{
-		"peak_per_100ms": float64(peak(r.started)), "peak_in_flight": float64(peak(r.flight)),
-		"p50_ms": r.summary.P50ms, "p99_ms": r.summary.P99ms, "errors": float64(r.summary.Errors),
-		"timeouts": float64(r.summary.Timeouts), "converge_s": r.convergeS, "registered": float64(r.converged),
-		"listed_at_loss": float64(r.keysBefore), "left_at_heal": float64(r.keysLeft),
-	}
-	for k, v := range vals {
-		m[fmt.Sprintf("%s.%s@%d", r.strategy, k, r.n)] = v
-		if first {
-			m[r.strategy+"."+k] = v
-		}
-	}
+// peakRatioMax is the largest jitter ÷ immediate ratio of the registry's
+// peak that still counts as lowered.
+const peakRatioMax = 0.9
+
+// predictedRatio is the ratio an unsaturated registry would show: the
+// first attempts spread uniformly over --backoff-base against all at once.
+func (s *reregistrationStorm) predictedRatio() float64 {
+	return math.Min(1, bucketWidth.Seconds()/s.Base.Seconds())
 }
 
-// bucketsTable shows the first 2 s after the heal, per 100 ms, for the largest size.
-func (s *reregistrationStorm) bucketsTable(rows []stormRow) report.Table {
-	const cols = 20
-	big := rows[len(rows)-2:]
-	t := report.Table{Title: fmt.Sprintf("N = %d: registry calls started / most in flight, per 100 ms after the link heals", big[0].n),
-		Header: []string{"strategy"}}
-	for i := 0; i < cols; i++ {
-		t.Header = append(t.Header, fmt.Sprintf("%.1f", float64(i)/10))
-	}
-	for _, r := range big {
-		cells := []string{r.strategy}
-		for i := 0; i < cols; i++ {
-			cells = append(cells, fmt.Sprintf("%d/%d", r.started[i], r.flight[i]))
-		}
-		t.Rows = append(t.Rows, cells)
-	}
-	return t
+func (s *reregistrationStorm) peakCheck(n int) report.Expect {
+	return report.Band(fmt.Sprintf("@%d: registry's peak calls received per 100 ms, jitter ÷ immediate", n), 0, peakRatioMax, "").Digits(2).
+		From(fmt.Sprintf("the remedy lowers the spike: ≤ %g (a ratio within 10 %% of 1 is no lowering); unsaturated, full jitter over --backoff-base %s predicts ≈ %.2f",
+			peakRatioMax, s.Base, s.predictedRatio())).
+		Says(report.Says("back-off with jitter avoids the re-registration spike"))
 }
 
-func (s *reregistrationStorm) conclude(res *report.Result, imm, jit stormRow) {
-	res.Conclude(fmt.Sprintf("N = %d: all at once, the registrants started %d calls in the busiest 100 ms (p99 %.0f ms, %d failed calls) and %d/%d were back after %.2f s; with jittered back-off the peak was %d (p99 %.0f ms, %d failed calls), %d/%d back after %.2f s.",
-		imm.n, peak(imm.started), imm.summary.P99ms, imm.summary.Errors, imm.converged, imm.n, imm.convergeS,
-		peak(jit.started), jit.summary.P99ms, jit.summary.Errors, jit.converged, jit.n, jit.convergeS))
-	for _, r := range []stormRow{imm, jit} {
-		if r.keysBefore >= 0 && r.keysBefore < r.n {
-			res.Conclude(fmt.Sprintf("At N = %d only %d of %d keys were listed when the link was cut (%s phase): the steady renewals alone (%d per %s) already overloaded the registry on this machine.",
-				r.n, r.keysBefore, r.n, r.strategy, r.n, s.Renew))
-		}
-		if r.keysLeft != 0 {
-			res.Conclude(fmt.Sprintf("At N = %d, %s keys were still listed when the link healed (%s phase): the leases did not drain within ttl + %s.", r.n, count(r.keysLeft), r.strategy, drainAllowance))
-		}
-		if r.converged < r.n {
-			res.Conclude(fmt.Sprintf("At N = %d the %s storm overloaded the registry: only %d of %d were registered again within %s (%d calls timed out). The harness's clients and proxies share this machine's cores with the three members, as the recovering registry shared its CPU with the storm in the incident.",
-				r.n, r.strategy, r.converged, r.n, s.settle, r.summary.Timeouts))
-		}
+func (s *reregistrationStorm) checks(sz stormSize) []report.Check {
+	imm, jit := sz.imm, sz.jit
+	peak := s.peakCheck(sz.n)
+	back := report.AtLeast(fmt.Sprintf("@%d: registrants back within --duration, jitter − immediate", sz.n), 0, "").
+		From("the remedy brings the fleet back at least as well as a synchronized storm").
+		Says(report.Says("back-off with jitter lets the registry recover"))
+	failed := report.AtMost(fmt.Sprintf("@%d: failed registration calls, jitter − immediate", sz.n), 0, "").
+		From("the remedy fails no more calls than a synchronized storm (registrants' side: errors and timeouts)").
+		Says(report.Says("back-off with jitter avoids knocking the registry over"))
+	up := report.Exactly(fmt.Sprintf("@%d: the registry fell over under the jitter storm (leader changes, members leaderless or lost, unhealthy)", sz.n), 0, "").
+		From("spread re-registrations leave the members their heartbeats: no leader change, every member up and healthy").
+		Says(report.Says("the storm knocked the recovering registry over; jitter is the remedy"))
+	if sz.why != "" {
+		return []report.Check{peak.Invalid(sz.why), back.Invalid(sz.why), failed.Invalid(sz.why), up.Invalid(sz.why)}
 	}
-	switch {
-	case imm.summary.Errors > 0 || imm.summary.P99ms > 10*jit.summary.P99ms:
-		res.Conclude(fmt.Sprintf("At N = %d the synchronized storm hurt: %s.", imm.n, hurt(imm, jit)))
-	case imm.converged == imm.n:
-		res.Conclude(fmt.Sprintf("At N = %d etcd absorbed the synchronized storm (%d calls) without a failed call: the incident's registry fell over, etcd on this machine did not at this size.",
-			imm.n, imm.summary.Calls))
+	cs := make([]report.Check, 0, 4)
+	ip, jp := imm.load.Peak(), jit.load.Peak()
+	if ip <= 0 {
+		cs = append(cs, peak.Invalid(fmt.Sprintf("the members received nothing after the immediate heal at N = %d", sz.n)))
+	} else {
+		cs = append(cs, peak.JudgeText(jp/ip, fmt.Sprintf("%.2f (immediate %.0f, jitter %.0f)", jp/ip, ip, jp)))
 	}
-	if jit.summary.Errors > imm.summary.Errors {
-		res.Conclude(fmt.Sprintf("With a %s first window the jittered storm had more failed calls than the synchronized one (%d vs %d): the window is too narrow for %d registrants here; widen --backoff-base.",
-			s.Base, jit.summary.Errors, imm.summary.Errors, jit.n))
-	}
+	return append(cs,
+		back.JudgeText(float64(jit.phase.Back-imm.phase.Back), fmt.Sprintf("%d (immediate %d/%d, jitter %d/%d)",
+			jit.phase.Back-imm.phase.Back, imm.phase.Back, sz.n, jit.phase.Back, sz.n)),
+		failed.JudgeText(float64(jit.phase.Calls.Errors-imm.phase.Calls.Errors), fmt.Sprintf("%d (immediate %d, jitter %d)",
+			jit.phase.Calls.Errors-imm.phase.Calls.Errors, imm.phase.Calls.Errors, jit.phase.Calls.Errors)),
+		up.JudgeText(falls(jit), fellText(jit)))
 }
 
-func hurt(imm, jit stormRow) string {
-	var parts []string
-	if imm.summary.Errors > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed calls (%d timeouts)", imm.summary.Errors, imm.summary.Timeouts))
-	}
-	if jit.summary.P99ms > 0 {
-		parts = append(parts, fmt.Sprintf("p99 latency %.0f× the jittered one", imm.summary.P99ms/jit.summary.P99ms))
-	}
-	return strings.Join(parts, ", ")
+// falls counts how the registry fell over in a phase (0: it stayed up).
+func falls(sd stormSide) float64 {
+	return sd.load.Falls() + report.B2F(!sd.healthy)
 }
 
-// count prints a key count, "?" when the registry did not answer.
-func count(n int) string {
-	if n < 0 {
-		return "?"
+// fellText describes falls for the checks and tables.
+func fellText(sd stormSide) string {
+	how := sd.load.HowFell()
+	if !sd.healthy {
+		if how != "" {
+			how += "; "
+		}
+		how += "unhealthy after: " + sd.healthWhy
 	}
-	return strconv.Itoa(n)
-}
-
-func peak(xs []int) int {
-	m := 0
-	for _, x := range xs {
-		m = max(m, x)
+	if how == "" {
+		return "stayed up"
 	}
-	return m
+	return how
 }

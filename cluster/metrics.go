@@ -1,0 +1,255 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
+
+// A member samples its own Prometheus registry (the one embed.Etcd
+// registers its metrics in) inside its process, so a reading is not
+// delayed by a loopback that the clients overload. The metric names are
+// etcd v3.7's (server/etcdserver/metrics.go, server/lease/metrics.go,
+// server/storage/mvcc/metrics.go) and its gRPC server metrics
+// (go-grpc-middleware/providers/prometheus, registered by
+// server/etcdserver/api/v3rpc/grpc.go).
+const (
+	metricStarted       = "grpc_server_started_total"
+	metricHandled       = "grpc_server_handled_total"
+	metricDuration      = "etcd_server_request_duration_seconds"
+	metricLeaderChanges = "etcd_server_leader_changes_seen_total"
+	metricHasLeader     = "etcd_server_has_leader"
+	metricIsLeader      = "etcd_server_is_leader"
+	metricPropCommitted = "etcd_server_proposals_committed_total"
+	metricPropApplied   = "etcd_server_proposals_applied_total"
+	metricPropPending   = "etcd_server_proposals_pending"
+	metricPropFailed    = "etcd_server_proposals_failed_total"
+	metricSlowApplies   = "etcd_server_slow_apply_total"
+	metricLeaseGranted  = "etcd_debugging_lease_granted_total"
+	metricLeaseRevoked  = "etcd_debugging_lease_revoked_total"
+	metricLeaseRenewed  = "etcd_debugging_lease_renewed_total"
+	metricPuts          = "etcd_mvcc_put_total"
+)
+
+// MetricSample is one reading of a member's counters and gauges. Counters
+// are cumulative since the member process started.
+type MetricSample struct {
+	// T is the member's wall clock at the reading (Unix nanoseconds).
+	T int64 `json:"t"`
+	// Started counts gRPC calls the member started handling (every method);
+	// HandledOK and HandledErr count those it answered, with code OK or
+	// another code (ErrCodes splits the latter by code).
+	Started    float64            `json:"started"`
+	HandledOK  float64            `json:"ok"`
+	HandledErr float64            `json:"err"`
+	ErrCodes   map[string]float64 `json:"err_codes,omitempty"`
+	// Duration is etcd_server_request_duration_seconds summed over request
+	// types: how long the member took to serve reads and raft requests (put,
+	// lease grant and revoke), from entering the server to the result.
+	Duration Histogram `json:"duration"`
+	// LeaderChanges counts the leader changes this member saw; HasLeader and
+	// IsLeader are 1 or 0.
+	LeaderChanges      float64 `json:"leader_changes"`
+	HasLeader          float64 `json:"has_leader"`
+	IsLeader           float64 `json:"is_leader"`
+	ProposalsCommitted float64 `json:"proposals_committed"`
+	ProposalsApplied   float64 `json:"proposals_applied"`
+	ProposalsPending   float64 `json:"proposals_pending"`
+	ProposalsFailed    float64 `json:"proposals_failed"`
+	SlowApplies        float64 `json:"slow_applies"`
+	LeasesGranted      float64 `json:"leases_granted"`
+	LeasesRevoked      float64 `json:"leases_revoked"`
+	LeasesRenewed      float64 `json:"leases_renewed"`
+	Puts               float64 `json:"puts"`
+}
+
+// Histogram is a cumulative Prometheus histogram: Counts[i] observations
+// were at most Bounds[i] seconds.
+type Histogram struct {
+	Count  float64   `json:"count"`
+	Sum    float64   `json:"sum"`
+	Bounds []float64 `json:"bounds,omitempty"`
+	Counts []float64 `json:"counts,omitempty"`
+}
+
+// add adds a dto histogram to h (same bucket bounds).
+func (h *Histogram) add(d *dto.Histogram) {
+	h.Count += float64(d.GetSampleCount())
+	h.Sum += d.GetSampleSum()
+	bs := d.GetBucket()
+	if len(h.Bounds) == 0 {
+		h.Bounds, h.Counts = make([]float64, len(bs)), make([]float64, len(bs))
+		for i, b := range bs {
+			h.Bounds[i] = b.GetUpperBound()
+		}
+	}
+	for i, b := range bs {
+		if i < len(h.Counts) {
+			h.Counts[i] += float64(b.GetCumulativeCount())
+		}
+	}
+}
+
+// readMetrics reads one sample from g.
+func readMetrics(g prometheus.Gatherer, now time.Time) (MetricSample, error) {
+	mfs, err := g.Gather()
+	if err != nil && len(mfs) == 0 {
+		return MetricSample{}, fmt.Errorf("gathering metrics: %w", err)
+	}
+	s := MetricSample{T: now.UnixNano()}
+	for _, mf := range mfs {
+		s.addFamily(mf)
+	}
+	return s, nil
+}
+
+// scalars maps a counter or gauge family to the sample field it sums into.
+func (s *MetricSample) scalars() map[string]*float64 {
+	return map[string]*float64{
+		metricStarted: &s.Started, metricLeaderChanges: &s.LeaderChanges, metricHasLeader: &s.HasLeader,
+		metricIsLeader: &s.IsLeader, metricPropCommitted: &s.ProposalsCommitted, metricPropApplied: &s.ProposalsApplied,
+		metricPropPending: &s.ProposalsPending, metricPropFailed: &s.ProposalsFailed, metricSlowApplies: &s.SlowApplies,
+		metricLeaseGranted: &s.LeasesGranted, metricLeaseRevoked: &s.LeasesRevoked, metricLeaseRenewed: &s.LeasesRenewed,
+		metricPuts: &s.Puts,
+	}
+}
+
+func (s *MetricSample) addFamily(mf *dto.MetricFamily) {
+	name := mf.GetName()
+	switch name {
+	case metricHandled:
+		for _, m := range mf.GetMetric() {
+			s.addHandled(label(m, "grpc_code"), m.GetCounter().GetValue())
+		}
+		return
+	case metricDuration:
+		for _, m := range mf.GetMetric() {
+			s.Duration.add(m.GetHistogram())
+		}
+		return
+	}
+	field, ok := s.scalars()[name]
+	if !ok {
+		return
+	}
+	for _, m := range mf.GetMetric() {
+		if c := m.GetCounter(); c != nil {
+			*field += c.GetValue()
+		} else if g := m.GetGauge(); g != nil {
+			*field += g.GetValue()
+		}
+	}
+}
+
+func (s *MetricSample) addHandled(code string, v float64) {
+	if code == "OK" {
+		s.HandledOK += v
+		return
+	}
+	s.HandledErr += v
+	if v > 0 {
+		if s.ErrCodes == nil {
+			s.ErrCodes = map[string]float64{}
+		}
+		s.ErrCodes[code] += v
+	}
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+// sampler reads the member's metrics on a ticker and keeps the samples
+// until the harness takes them. It runs inside the node process.
+type sampler struct {
+	g       prometheus.Gatherer
+	mu      sync.Mutex
+	samples []MetricSample
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// start begins sampling every interval (restarting a running sampler).
+func (s *sampler) start(interval time.Duration) {
+	s.halt()
+	s.mu.Lock()
+	s.samples, s.stop, s.done = nil, make(chan struct{}), make(chan struct{})
+	stop, done := s.stop, s.done
+	s.mu.Unlock()
+	go s.loop(interval, stop, done)
+}
+
+func (s *sampler) loop(interval time.Duration, stop, done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if m, err := readMetrics(s.g, time.Now()); err == nil {
+			s.mu.Lock()
+			s.samples = append(s.samples, m)
+			s.mu.Unlock()
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// halt stops a running sampler (the samples stay until taken).
+func (s *sampler) halt() {
+	s.mu.Lock()
+	stop, done := s.stop, s.done
+	s.stop, s.done = nil, nil
+	s.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+}
+
+// take returns the samples kept so far and forgets them.
+func (s *sampler) take() []MetricSample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.samples
+	s.samples = nil
+	return out
+}
+
+// handle answers the control channel's metrics commands:
+//
+//	metrics start <ms>  → sample every <ms> milliseconds
+//	metrics take        → the samples since the last take, as one JSON line
+//	metrics stop        → stop sampling
+func (s *sampler) handle(arg string) (string, error) {
+	verb, rest, _ := strings.Cut(arg, " ")
+	switch verb {
+	case "start":
+		ms, err := strconv.Atoi(rest)
+		if err != nil || ms <= 0 {
+			return "", fmt.Errorf("metrics start: bad interval %q", rest)
+		}
+		s.start(time.Duration(ms) * time.Millisecond)
+		return "sampling every " + rest + " ms", nil
+	case "take":
+		b, err := json.Marshal(s.take())
+		return string(b), err
+	case "stop":
+		s.halt()
+		return "stopped", nil
+	}
+	return "", fmt.Errorf("unknown metrics command %q", verb)
+}

@@ -1,0 +1,293 @@
+package nacosarticle
+
+import (
+	"testing"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/cluster"
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+	"sdchaos/storm"
+)
+
+const ms = time.Millisecond
+
+func history(ops []report.Op, d time.Duration, evs ...report.Event) *report.History {
+	return &report.History{Ops: ops, Events: evs, Timeline: d}
+}
+
+func ev(at time.Duration, kind report.EventKind, phase report.Phase, targets ...string) report.Event {
+	return report.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
+}
+
+func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check string) {
+	t.Helper()
+	if res.Verdict != want {
+		t.Errorf("verdict %s, want %s: %s", res.Verdict, want, scentest.Names(res))
+	}
+	if check != "" {
+		if v := scentest.Verdict(res, check); v != want {
+			t.Errorf("check %q: %s, want %s", check, v, want)
+		}
+	}
+	scentest.NoUnexplainedDifference(t, res)
+}
+
+// within keeps the ops of caller scheduled in [from, to) (other callers' ops pass).
+func within(ops []report.Op, caller string, from, to time.Duration) []report.Op {
+	var out []report.Op
+	for _, op := range ops {
+		if op.Caller != caller || (op.Scheduled >= from && op.Scheduled < to) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+func TestSnapshotAtStartJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "snapshot-at-start").(*snapshotAtStart)
+	evs := []report.Event{ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(4*time.Second, report.CallerStop, report.Once, "before"),
+		ev(4*time.Second, report.CallerStart, report.Once, "nosnap"), ev(4*time.Second, report.CallerStart, report.Once, "snap"),
+		ev(8*time.Second, report.BlackholeLinks, report.Heal)}
+	mk := func(fail func(c string, at time.Duration) bool) []report.Op {
+		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap}, 40, 12*time.Second, fail)
+		ops = within(ops, callerBefore, 0, 4*time.Second)
+		ops = within(ops, callerNoSnap, 4*time.Second, 12*time.Second)
+		return within(ops, callerSnap, 4*time.Second, 12*time.Second)
+	}
+	nosnap := func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*ms }
+	tests := []struct {
+		name    string
+		fail    func(c string, at time.Duration) bool
+		evs     []report.Event
+		verdict report.Verdict
+		check   string
+	}{
+		{"article shape", nosnap, evs, report.Reproduced, ""},
+		// Must fail: the snapshot does not help; nosnap never recovers, or serves without a list.
+		{"snap fails like nosnap", func(c string, at time.Duration) bool { return c != callerBefore && at < 8300*ms }, evs, report.Outside, "snap: failures"},
+		{"nosnap recovers too late", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 10*time.Second }, evs, report.Outside,
+			"nosnap: first success after the registry is back"},
+		{"nosnap serves during the outage", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 6*time.Second }, evs, report.Outside,
+			"nosnap: failed share from its start until the registry is back"},
+		{"no restart recorded", nosnap, []report.Event{evs[0], evs[4]}, report.Invalid, "snap: failures"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wantVerdict(t, scentest.Judge(s, history(mk(tc.fail), 12*time.Second, tc.evs...)), tc.verdict, tc.check)
+		})
+	}
+}
+
+// jitterOps builds the four callers at 40/s for d; refreshes are keep's
+// refresh answers (end time and instances listed).
+func jitterOps(d time.Duration, fail func(c string, at time.Duration) bool, refreshes map[time.Duration]int, registrations ...int) []report.Op {
+	ops := scentest.Synth(jitterNames(), 40, d, fail)
+	for end, n := range refreshes {
+		ops = append(ops, report.Op{Caller: "keep" + caller.RefreshSuffix, Scheduled: end - 5*ms, Start: end - 5*ms, End: end, Count: n})
+	}
+	for i, n := range registrations {
+		ops = append(ops, report.Op{Caller: opRegistrations, Target: string(rune('a' + i)), Count: n, Scheduled: d, Start: d, End: d})
+	}
+	return ops
+}
+
+func TestRegistryJitterJudge(t *testing.T) {
+	def := scentest.MustConfigure(t, "registry-jitter").(*registryJitter)
+	ttl10 := scentest.MustConfigure(t, "registry-jitter", "--ttl", "10s").(*registryJitter)
+	start, end := ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(20*time.Second, report.BlackholeLinks, report.Heal)
+	const d = 27 * time.Second
+	naive := func(c string, at time.Duration) bool {
+		return c == "naive" && at >= 3*time.Second && at < 20*time.Second
+	}
+	keepEmpty := func(c string, at time.Duration) bool {
+		return naive(c, at) || (c == "keep" && at >= 20*time.Second && at < 20900*ms)
+	}
+	emptyThenBack := map[time.Duration]int{20 * time.Second: 0, 20900 * ms: 3}
+	tests := []struct {
+		name    string
+		s       *registryJitter
+		ops     []report.Op
+		verdict report.Verdict
+		check   string
+	}{
+		{"article shape (ttl 20 s: nothing expires)", def, jitterOps(d, naive, nil, 1, 1, 1), report.Reproduced, ""},
+		{"ttl 10 s: keep fails while the registry answers empty", ttl10, jitterOps(d, keepEmpty, emptyThenBack, 2, 2, 2), report.Reproduced, ""},
+		// Must fail: naive unharmed, keep failing during the jitter or long after an empty answer, leases that should have expired.
+		{"naive does not fail during the jitter", def, jitterOps(d, func(string, time.Duration) bool { return false }, nil, 1, 1, 1), report.Outside,
+			"naive: failed share of the jitter after its first failed refresh"},
+		{"keep fails during the jitter", def, jitterOps(d, func(c string, at time.Duration) bool {
+			return naive(c, at) || (c == "keep" && at >= 5*time.Second && at < 6*time.Second)
+		}, nil, 1, 1, 1),
+			report.Outside, "keep: failures during the jitter"},
+		{"keep fails far longer than empty", ttl10, jitterOps(d, func(c string, at time.Duration) bool {
+			return naive(c, at) || (c == "keep" && at >= 20*time.Second && at < 23*time.Second)
+		}, emptyThenBack, 2, 2, 2), report.Outside, "keep: failures after the jitter = rate × time its list was empty"},
+		{"ttl 10 s but no instance registered again", ttl10, jitterOps(d, keepEmpty, emptyThenBack, 1, 1, 1), report.Outside, "instances that registered again"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wantVerdict(t, scentest.Judge(tc.s, history(tc.ops, d, start, end)), tc.verdict, tc.check)
+		})
+	}
+	if res := scentest.Judge(def, history(jitterOps(d, naive, nil), d, start)); res.Verdict != report.Invalid {
+		t.Errorf("a jitter that never healed: verdict %s, want invalid", res.Verdict)
+	}
+}
+
+// partitionHistory is a minority-partition run as etcd's rules predict it.
+func partitionHistory(lin report.Outcome, linTook time.Duration, serKeys int) *report.History {
+	at := 3200 * ms
+	op := func(name string, took time.Duration, o report.Outcome, n int) report.Op {
+		return report.Op{Caller: name, Scheduled: at, Start: at, End: at + took, Outcome: o, Count: n}
+	}
+	ops := []report.Op{
+		{Caller: opMajLeader, Start: 2 * time.Second, End: at, Outcome: report.OK, Value: "n2"},
+		op(opMajPut, 5*ms, report.OK, 0), op(opMajKeepalive, 3*ms, report.OK, 0),
+		op(opIsoSerRead, ms, report.OK, serKeys), op(opIsoLinRead, linTook, lin, 0), op(opIsoPut, 2002*ms, report.Unknown, 0),
+		{Caller: opCaughtUp, Start: 8 * time.Second, End: 8150 * ms, Outcome: report.OK, Count: 1},
+	}
+	return history(ops, 8150*ms, ev(2*time.Second, report.PartitionMember, report.Inject, "n1"), ev(8*time.Second, report.PartitionMember, report.Heal, "n1"))
+}
+
+func TestMinorityPartitionJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "minority-partition").(*minorityPartition)
+	tests := []struct {
+		name    string
+		h       *report.History
+		verdict report.Verdict
+		check   string
+	}{
+		{"article shape", partitionHistory(report.Unknown, 2002*ms, 0), report.Reproduced, ""},
+		// Must fail: an instant error is not a timeout; a read that succeeds without quorum; a current serializable read.
+		{"linearizable read fails at once", partitionHistory(report.Fail, 10*ms, 0), report.Outside, "isolated: linearizable read: time to fail"},
+		{"linearizable read succeeds", partitionHistory(report.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
+		{"serializable read is current", partitionHistory(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { wantVerdict(t, scentest.Judge(s, tc.h), tc.verdict, tc.check) })
+	}
+	h := partitionHistory(report.Unknown, 2002*ms, 0)
+	h.Events = h.Events[:1]
+	if res := scentest.Judge(s, h); res.Verdict != report.Invalid {
+		t.Errorf("a partition never mended: verdict %s, want invalid", res.Verdict)
+	}
+}
+
+// stormT0 is the synthetic run's time zero.
+var stormT0 = time.Unix(1_700_000_000, 0)
+
+// stormMember samples one member every 100 ms from 1 s before heal to end;
+// perBucket(b) calls start in the b-th 100 ms after the heal (answered OK
+// but errs of them), and the member sees changes leader changes from then on.
+func stormMember(name string, heal, end time.Duration, perBucket func(b int) float64, errFrac float64, changes float64) cluster.MemberMetrics {
+	m := cluster.MemberMetrics{Name: name}
+	total := 0.0
+	for at := heal - time.Second; at <= end; at += 100 * ms {
+		if at > heal {
+			total += perBucket(int((at-heal)/(100*ms)) - 1)
+		}
+		c := cluster.MetricSample{T: stormT0.Add(at).UnixNano(), Started: total, HandledOK: (1 - errFrac) * total, HandledErr: errFrac * total, HasLeader: 1,
+			Duration: cluster.Histogram{Count: total, Sum: 0.01 * total, Bounds: []float64{0.008, 0.016}, Counts: []float64{0, total}}}
+		if at > heal {
+			c.LeaderChanges = changes
+		}
+		m.Samples = append(m.Samples, c)
+	}
+	return m
+}
+
+type stormShape struct {
+	perBucket func(b int) float64
+	back      int
+	errors    int
+	changes   float64
+}
+
+// stormHistory builds a storm run at n with the two strategies' shapes.
+func stormHistory(n int, imm, jit stormShape) *report.History {
+	rec := stormRecord{T0: stormT0.UnixNano(), Settle: time.Minute}
+	var ops []report.Op
+	var evs report.Events
+	for i, sh := range []stormShape{imm, jit} {
+		strategy := []string{"immediate", "jitter"}[i]
+		start := time.Duration(3+30*i) * time.Second
+		heal, end := start+17*time.Second, start+22*time.Second
+		p := stormPhase{N: n, Clients: n, Strategy: strategy, Start: start, End: end, Back: sh.back, Last: time.Second,
+			Calls: storm.Summary{Calls: 2 * n, Errors: sh.errors}}
+		for j := 1; j <= 3; j++ {
+			p.Members = append(p.Members, stormMember("n"+string(rune('0'+j)), heal, end, sh.perBucket, 0, sh.changes))
+		}
+		rec.Phases = append(rec.Phases, p)
+		evs = append(evs, ev(start, report.BlackholeLinks, report.Inject), ev(heal, report.BlackholeLinks, report.Heal))
+		for _, name := range []string{opListed, opLeft, opKeysAfter, opHealthy} {
+			c := map[string]int{opListed: n, opKeysAfter: n}[name]
+			ops = append(ops, report.Op{Caller: name, Target: p.id(), Start: heal, End: heal, Count: c, Outcome: report.OK})
+		}
+	}
+	h := history(ops, 60*time.Second, evs...)
+	if err := h.SetData(rec); err != nil {
+		panic(err)
+	}
+	return h
+}
+
+func burst(first float64) func(int) float64 {
+	return func(b int) float64 {
+		if b < 3 {
+			return first
+		}
+		return 10
+	}
+}
+
+func spread(per float64) func(int) float64 {
+	return func(b int) float64 {
+		if b < 10 {
+			return per
+		}
+		return 10
+	}
+}
+
+func TestReregistrationStormJudge(t *testing.T) {
+	s := scentest.MustConfigure(t, "reregistration-storm").(*reregistrationStorm)
+	imm := stormShape{perBucket: burst(600), back: 1000}
+	jit := stormShape{perBucket: spread(70), back: 1000}
+	tests := []struct {
+		name     string
+		imm, jit stormShape
+		verdict  report.Verdict
+		check    string
+	}{
+		{"article shape: jitter spreads the storm", imm, jit, report.Reproduced, ""},
+		{"the immediate storm knocks the registry over (reported, not judged)", stormShape{perBucket: burst(600), back: 1000, changes: 1}, jit, report.Reproduced, ""},
+		// Must fail: jitter as spiky as immediate, fewer back, more failures, the registry falling over under it.
+		{"jitter's peak as high as immediate's", imm, stormShape{perBucket: burst(580), back: 1000}, report.Outside,
+			"@1000: registry's peak calls received per 100 ms, jitter ÷ immediate"},
+		{"jitter brings fewer back", imm, stormShape{perBucket: spread(70), back: 900}, report.Outside, "@1000: registrants back within --duration, jitter − immediate"},
+		{"jitter fails more calls", imm, stormShape{perBucket: spread(70), back: 1000, errors: 5}, report.Outside, "@1000: failed registration calls, jitter − immediate"},
+		{"the registry falls over under jitter", imm, stormShape{perBucket: spread(70), back: 1000, changes: 2}, report.Outside,
+			"@1000: the registry fell over under the jitter storm (leader changes, members leaderless or lost, unhealthy)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := scentest.Judge(s, stormHistory(1000, tc.imm, tc.jit))
+			wantVerdict(t, res, tc.verdict, tc.check)
+			scentest.Between(t, res, "immediate.registry.peak_per_100ms", 1800, 1800)
+		})
+	}
+	h := stormHistory(1000, imm, jit)
+	var rec stormRecord
+	if err := h.DataInto(&rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Phases[1].Members = nil
+	if err := h.SetData(rec); err != nil {
+		t.Fatal(err)
+	}
+	if res := scentest.Judge(s, h); res.Verdict != report.Invalid {
+		t.Errorf("a phase without the members' samples: verdict %s, want invalid", res.Verdict)
+	}
+}

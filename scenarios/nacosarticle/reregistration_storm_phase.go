@@ -1,0 +1,261 @@
+package nacosarticle
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sdchaos/cluster"
+	"sdchaos/fault"
+	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
+	"sdchaos/storm"
+)
+
+// stormRecord is what a storm run recorded beyond its ops and events.
+type stormRecord struct {
+	// T0 is the recorder's time zero (Unix ns): the members' samples carry
+	// Unix times, the events offsets from T0.
+	T0 int64 `json:"t0_unix_ns"`
+	// Settle bounds each re-registration (--duration).
+	Settle time.Duration `json:"settle_ns"`
+	Phases []stormPhase  `json:"phases"`
+}
+
+// stormPhase is one strategy's outage and re-registration at one size.
+type stormPhase struct {
+	N        int    `json:"n"`
+	Clients  int    `json:"clients"`
+	Strategy string `json:"strategy"`
+	// Start and End bound the phase on the run's timeline.
+	Start time.Duration `json:"start_ns"`
+	End   time.Duration `json:"end_ns"`
+	// Back is how many registrants registered again, and Last when the
+	// last one did (from the heal), as the registrants saw it.
+	Back int           `json:"back"`
+	Last time.Duration `json:"last_ns"`
+	// Calls condenses the registrants' calls after the heal; Started and
+	// InFlight are per 100 ms from the heal.
+	Calls    storm.Summary `json:"calls"`
+	Started  []int         `json:"started"`
+	InFlight []int         `json:"in_flight"`
+	// Members are the members' own metric samples, from 1 s before the heal.
+	Members []cluster.MemberMetrics `json:"members"`
+}
+
+// id names a phase in op targets ("1000/jitter").
+func (p stormPhase) id() string { return phaseID(p.N, p.Strategy) }
+
+func phaseID(n int, strategy string) string { return strconv.Itoa(n) + "/" + strategy }
+
+// The storm's op names (Target: the phase id); Count is a key count.
+const (
+	opListed    = "keys/listed_at_loss"
+	opLeft      = "keys/left_at_heal"
+	opKeysAfter = "keys/after"
+	opHealthy   = "cluster/healthy_after"
+)
+
+// Measurement shape.
+const (
+	bucketWidth = 100 * time.Millisecond
+	bucketCount = 600
+	sampleEvery = 100 * time.Millisecond
+	// sampleLead is how long before the heal the members start sampling.
+	sampleLead = time.Second
+	// countTimeout bounds one count of the keys.
+	countTimeout = 5 * time.Second
+)
+
+// stormPrefix holds the registrants' keys.
+const stormPrefix = "/svc/storm/"
+
+// stormWorld is one size's cluster, fleet and direct client.
+type stormWorld struct {
+	n      int
+	r      *rig.Etcd
+	fleet  *storm.Fleet
+	log    *storm.Log
+	direct *clientv3.Client
+}
+
+func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64) (*stormWorld, error) {
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true})
+	if err != nil {
+		return nil, err
+	}
+	w := &stormWorld{n: n, r: r, log: &storm.Log{}}
+	if w.fleet, err = storm.NewFleet(storm.FleetConfig{N: n, PerClient: storm.PerClient(n, limit), Endpoints: r.Endpoints(),
+		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout}, w.log); err != nil {
+		w.close()
+		return nil, fmt.Errorf("creating the registrants: %w", err)
+	}
+	if w.fleet.Clients() < n {
+		env.Printf("open-file limit %d: %d registrants share %d etcd connections", limit, n, w.fleet.Clients())
+	}
+	if w.direct, err = r.Cluster.Client(); err != nil {
+		w.close()
+		return nil, err
+	}
+	t := time.Now()
+	if err := w.fleet.RegisterAll(ctx, 64); err != nil {
+		w.close()
+		return nil, fmt.Errorf("registering: %w", err)
+	}
+	env.Printf("%d registrants registered in %.1f s over %d connections; renewing every %s", n, time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
+	w.fleet.StartRenewing(env.Rand)
+	return w, nil
+}
+
+func (w *stormWorld) close() {
+	if w.fleet != nil {
+		w.fleet.Close()
+	}
+	if w.direct != nil {
+		w.direct.Close()
+	}
+	w.r.Close()
+}
+
+// linkLoss is the storm's fault: every client link blackholed, and the
+// registrants told so (they stop renewing); its heal lets bytes pass and
+// tells the registrants the link is back: they re-register with their
+// back-off.
+type linkLoss struct {
+	fault.Blackhole
+	fleet   *storm.Fleet
+	backoff storm.Backoff
+	rand    *rand.Rand
+}
+
+// Describe returns the blackhole's event, labelled with the strategy.
+func (l linkLoss) Describe() report.Event {
+	e := l.Blackhole.Describe()
+	e.Label += "; registrants re-register " + strategyName(l.backoff) + " on heal"
+	return e
+}
+
+// Inject blackholes the links and tells the registrants.
+func (l linkLoss) Inject(ctx context.Context) error {
+	if err := l.Blackhole.Inject(ctx); err != nil {
+		return err
+	}
+	l.fleet.LinkDown()
+	return nil
+}
+
+// Heal lets bytes pass and starts the re-registration.
+func (l linkLoss) Heal(ctx context.Context) error {
+	if err := l.Blackhole.Heal(ctx); err != nil {
+		return err
+	}
+	l.fleet.LinkUp(l.backoff, l.rand)
+	return nil
+}
+
+// phase runs one strategy's timeline: steady renewals for one period, the
+// loss for hold, the heal and the re-registration (until every registrant
+// is back or --duration passes), then the last counts.
+func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *report.Recorder, b storm.Backoff) (stormPhase, error) {
+	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
+	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
+	p.Start = at
+	sampling := &samplingProbe{c: w.r.Cluster}
+	tl := fault.Timeline{
+		{At: at, Probe: w.countProbe(opListed, p.id())},
+		{At: at, For: hold, Fault: linkLoss{Blackhole: fault.Blackhole{Proxies: w.r.Proxies}, fleet: w.fleet, backoff: b, rand: env.Rand}},
+		{At: at + s.TTL, Probe: w.drainProbe(p.id(), at+hold-300*time.Millisecond)},
+		{At: at + hold - sampleLead, Probe: sampling.probe()},
+	}
+	env.Printf("%s at N = %d: %s", p.Strategy, w.n, tl.Describe())
+	err := tl.Run(ctx, rec)
+	if err == nil {
+		settle, cancel := context.WithTimeout(ctx, env.Duration)
+		p.Back, p.Last = w.fleet.Back(settle)
+		cancel()
+		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
+		rig.Op(ctx, rec, opHealthy, p.id(), countTimeout, func(c context.Context) (int, string, error) {
+			return 0, "", w.r.Cluster.WaitHealthy(c)
+		})
+	}
+	p.Members = sampling.stop()
+	p.End = rec.Offset(time.Now())
+	if err != nil {
+		return p, err
+	}
+	recs := w.log.Records()
+	p.Calls = storm.Summarize(recs)
+	p.Started, p.InFlight = storm.Buckets(recs, bucketWidth, bucketCount)
+	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, w.n, p.Last.Seconds())
+	return p, nil
+}
+
+// count counts the registrants' keys directly on the members.
+func (w *stormWorld) count(c context.Context) (int, string, error) {
+	n, err := cluster.CountPrefix(c, w.direct, stormPrefix, countTimeout, false)
+	return n, "", err
+}
+
+// countProbe counts the keys listed (at the loss).
+func (w *stormWorld) countProbe(name, id string) fault.Probe {
+	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "count the keys listed (" + id + ")"},
+		Func: func(ctx context.Context, rec *report.Recorder) error {
+			rig.Op(ctx, rec, name, id, countTimeout, w.count)
+			return nil
+		}}
+}
+
+// drainProbe waits until no key is left or until (a timeline offset), and
+// records how many are left (op End: when the keys were gone).
+func (w *stormWorld) drainProbe(id string, until time.Duration) fault.Probe {
+	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "wait for the leases to drain (" + id + ")"},
+		Func: func(ctx context.Context, rec *report.Recorder) error {
+			limit := time.Until(rec.T0().Add(until))
+			rig.Op(ctx, rec, opLeft, id, limit+countTimeout, func(c context.Context) (int, string, error) {
+				left := cluster.WaitNoKeys(c, w.direct, stormPrefix, limit)
+				if left < 0 {
+					return 0, "", fmt.Errorf("the registry did not answer the count")
+				}
+				return left, "", nil
+			})
+			return nil
+		}}
+}
+
+// samplingProbe starts the members' samplers as a timeline step and
+// stops them when the phase ends.
+type samplingProbe struct {
+	c   *cluster.Cluster
+	mu  sync.Mutex
+	col *cluster.MetricsCollector
+}
+
+func (sp *samplingProbe) probe() fault.Probe {
+	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "members start sampling their metrics every 100 ms"},
+		Func: func(context.Context, *report.Recorder) error {
+			col, err := sp.c.CollectMetrics(sampleEvery)
+			if err != nil {
+				return err
+			}
+			sp.mu.Lock()
+			sp.col = col
+			sp.mu.Unlock()
+			return nil
+		}}
+}
+
+// stop stops the samplers and returns what they recorded (nil if they never started).
+func (sp *samplingProbe) stop() []cluster.MemberMetrics {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.col == nil {
+		return nil
+	}
+	return sp.col.Stop()
+}
