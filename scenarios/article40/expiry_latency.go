@@ -23,10 +23,10 @@ func init() {
 		Help: `Setup: the in-memory lease registry (package registry) on the real clock, one
 registry per run, one instance per registry; no network.
 
-Timeline of one run: the registries are built (each Scan registry starts its ticker in New) and
-the instance registers; at a random offset (seeded; uniform in [0, interval) for the scans, in
-[0, --scan-slow) for lazy and heap) the timeline injects the crash: the instance sends its last
-heartbeat and stops. A probe then polls Lookup every 1 ms from just before ttl on; the run is
+Timeline of one run: the registries are built (each Scan registry starts its ticker in New); at
+a random offset (seeded; uniform in [0, interval) for the scans, in [0, --scan-slow) for lazy
+and heap) the timeline injects the crash: the instance registers, sends its last heartbeat and
+stops. A probe then polls Lookup every 1 ms from just before ttl on; the run is
 recorded as an op (caller = strategy, start = last heartbeat, end = first Lookup without the
 instance, count = what Len() said just before). --runs runs per strategy (lazy, scan every
 --scan-slow, scan every --scan-fast, heap) all run at once, so the scenario takes about
@@ -133,12 +133,12 @@ func (s *expiryLatency) Run(ctx context.Context, env *scenarios.Env) (*report.Hi
 	var tl fault.Timeline
 	for _, a := range s.arms() {
 		for j := range s.Runs {
-			r, err := newRegistered(a.strategy, a.interval, s.TTL)
+			r, err := registry.New(registry.Options{Strategy: a.strategy, ScanInterval: a.interval})
 			if err != nil {
 				return nil, fmt.Errorf("building run %d of %s: %w", j+1, a.key, err)
 			}
 			regs = append(regs, r)
-			c := &crash{target: a.key + "/" + strconv.Itoa(j+1), reg: r, done: make(chan struct{})}
+			c := &crash{target: a.key + "/" + strconv.Itoa(j+1), reg: r, ttl: s.TTL, done: make(chan struct{})}
 			at := time.Duration(env.Rand.Float64() * float64(s.phaseSpan(a)))
 			tl = append(tl, fault.Step{At: at, Fault: c}, fault.Step{At: at, Probe: s.watch(a, j, c)})
 		}
@@ -170,11 +170,13 @@ func newRegistered(st registry.Strategy, interval, ttl time.Duration) (*registry
 	return r, nil
 }
 
-// crash is the fault of one run: the instance's last heartbeat, after which
-// it never renews again. done is closed once last is set.
+// crash is the fault of one run: the instance registers (so its lease is
+// fresh whatever the crash's offset) and sends its last heartbeat, after
+// which it never renews again. done is closed once last is set.
 type crash struct {
 	target string
 	reg    *registry.Registry
+	ttl    time.Duration
 	done   chan struct{}
 	last   time.Time
 }
@@ -185,12 +187,14 @@ func (c *crash) Describe() report.Event {
 		Label: "last heartbeat of " + c.target + ", then silence"}
 }
 
-// Inject sends the last heartbeat.
+// Inject registers the instance and sends its last heartbeat.
 func (c *crash) Inject(context.Context) error {
+	defer close(c.done)
+	if err := c.reg.Register(service, instanceID, "127.0.0.1:9150", c.ttl); err != nil {
+		return fmt.Errorf("registering: %w", err)
+	}
 	c.last = time.Now()
-	err := c.reg.Heartbeat(instanceID)
-	close(c.done)
-	if err != nil {
+	if err := c.reg.Heartbeat(instanceID); err != nil {
 		return fmt.Errorf("last heartbeat: %w", err)
 	}
 	return nil
