@@ -67,37 +67,38 @@ func NewFleet(cfg FleetConfig, log *Log) (*Fleet, error) {
 // Clients returns the number of etcd clients (connections) of the fleet.
 func (f *Fleet) Clients() int { return len(f.clis) }
 
-// RegisterAll registers every registrant, at most conc at a time.
-func (f *Fleet) RegisterAll(ctx context.Context, conc int) error {
+// RegisterMissing registers every registrant that holds no live
+// registration, at most conc at a time, and returns how many hold one
+// afterwards. A registration that fails is left for the next call.
+func (f *Fleet) RegisterMissing(ctx context.Context, conc int) int {
 	sem := make(chan struct{}, conc)
-	errs := make(chan error, len(f.regs))
 	var wg sync.WaitGroup
 	for i, r := range f.regs {
+		if f.live[i].Load() {
+			continue
+		}
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			err := r.Register(ctx)
-			f.live[i].Store(err == nil)
-			errs <- err
+			if r.Register(ctx) == nil {
+				f.live[i].Store(true)
+			}
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	var first error
+	return f.Live()
+}
+
+// Live returns how many registrants hold a registration they renew.
+func (f *Fleet) Live() int {
 	n := 0
-	for err := range errs {
-		if err != nil {
+	for i := range f.live {
+		if f.live[i].Load() {
 			n++
-			if first == nil {
-				first = err
-			}
 		}
 	}
-	if n > 0 {
-		return fmt.Errorf("%d of %d initial registrations failed (first: %w)", n, len(f.regs), first)
-	}
-	return nil
+	return n
 }
 
 // StartRenewing starts one goroutine per registrant that renews every Renew

@@ -221,7 +221,7 @@ func stormHistory(n int, imm, jit stormShape) *report.History {
 		}
 		rec.Phases = append(rec.Phases, p)
 		evs = append(evs, ev(start, report.BlackholeLinks, report.Inject), ev(heal, report.BlackholeLinks, report.Heal))
-		for _, name := range []string{opListed, opLeft, opKeysAfter, opHealthy} {
+		for _, name := range []string{opListed, opLeft, opKeysAfter} {
 			c := map[string]int{opListed: n, opKeysAfter: n}[name]
 			ops = append(ops, report.Op{Caller: name, Target: p.id(), Start: heal, End: heal, Count: c, Outcome: report.OK})
 		}
@@ -269,7 +269,7 @@ func TestReregistrationStormJudge(t *testing.T) {
 		{"jitter brings fewer back", imm, stormShape{perBucket: spread(70), back: 900}, report.Outside, "@1000: registrants back within --duration, jitter − immediate"},
 		{"jitter fails more calls", imm, stormShape{perBucket: spread(70), back: 1000, errors: 5}, report.Outside, "@1000: failed registration calls, jitter − immediate"},
 		{"the registry falls over under jitter", imm, stormShape{perBucket: spread(70), back: 1000, changes: 2}, report.Outside,
-			"@1000: the registry fell over under the jitter storm (leader changes, members leaderless or lost, unhealthy)"},
+			"@1000: the registry fell over under the jitter storm (leader changes, members leaderless or lost, not serving)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,6 +279,15 @@ func TestReregistrationStormJudge(t *testing.T) {
 		})
 	}
 	h := stormHistory(1000, imm, jit)
+	for i, op := range h.Ops {
+		if op.Caller == opListed && op.Target == "1000/jitter" {
+			h.Ops[i].Count = 700
+		}
+	}
+	if res := scentest.Judge(s, h); res.Verdict != report.Invalid {
+		t.Errorf("a registry that held 700 of 1000 keys before the loss: verdict %s, want invalid", res.Verdict)
+	}
+	h = stormHistory(1000, imm, jit)
 	var rec stormRecord
 	if err := h.DataInto(&rec); err != nil {
 		t.Fatal(err)

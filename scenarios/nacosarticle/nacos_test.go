@@ -38,6 +38,7 @@ func TestNacosFlagValidation(t *testing.T) {
 		{Scenario: "reregistration-storm", Args: []string{"--instances", "0"}, WantErr: "size 0"},
 		{Scenario: "reregistration-storm", Args: []string{"--backoff-base", "2s", "--backoff-cap", "1s"}, WantErr: "--backoff-base (2s)"},
 		{Scenario: "reregistration-storm", Args: []string{"--ttl", "1s"}, WantErr: "--ttl (1s)"},
+		{Scenario: "reregistration-storm", Args: []string{"--revoke-rate", "2000"}, WantErr: "--revoke-rate (2000)"},
 	})
 }
 

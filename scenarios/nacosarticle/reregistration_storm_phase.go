@@ -59,7 +59,6 @@ const (
 	opListed    = "keys/listed_at_loss"
 	opLeft      = "keys/left_at_heal"
 	opKeysAfter = "keys/after"
-	opHealthy   = "cluster/healthy_after"
 )
 
 // Measurement shape.
@@ -103,13 +102,10 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 		w.close()
 		return nil, err
 	}
+	w.fleet.StartRenewing(env.Rand) // renewals begin as each registrant registers
 	t := time.Now()
-	if err := w.fleet.RegisterAll(ctx, 64); err != nil {
-		w.close()
-		return nil, fmt.Errorf("registering: %w", err)
-	}
-	env.Printf("%d registrants registered in %.1f s over %d connections; renewing every %s", n, time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
-	w.fleet.StartRenewing(env.Rand)
+	live := w.fleet.RegisterMissing(ctx, 64)
+	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, n, time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
 	return w, nil
 }
 
@@ -159,11 +155,30 @@ func (l linkLoss) Heal(ctx context.Context) error {
 	return nil
 }
 
-// phase runs one strategy's timeline: steady renewals for one period, the
-// loss for hold, the heal and the re-registration (until every registrant
-// is back or --duration passes), then the last counts.
+// steadyLimit bounds the wait for a steady registry before a phase: every
+// registrant registered, all N keys listed, the cluster healthy.
+func steadyLimit(n int) time.Duration { return 30*time.Second + time.Duration(n/500)*time.Second }
+
+// steady brings the world to the state a phase assumes: registrants whose
+// first registration failed register again, and the registry lists all N
+// keys. Whether it got there is judged from the count at the loss.
+func (w *stormWorld) steady(ctx context.Context, env *scenarios.Env) {
+	t := time.Now()
+	limit := steadyLimit(w.n)
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	live := w.fleet.RegisterMissing(sctx, 64)
+	listed := cluster.WaitKeyCount(sctx, w.direct, stormPrefix, w.n, time.Until(t.Add(limit)))
+	env.Printf("steady state after %.1f s: %d registrants live, %s keys listed", time.Since(t).Seconds(), live, count(listed))
+}
+
+// phase runs one strategy's timeline once the registry is steady: steady
+// renewals for one period, the loss for hold, the heal and the
+// re-registration (until every registrant is back or --duration passes),
+// then the last counts.
 func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *report.Recorder, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
+	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at
 	sampling := &samplingProbe{c: w.r.Cluster}
@@ -180,9 +195,6 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		p.Back, p.Last = w.fleet.Back(settle)
 		cancel()
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
-		rig.Op(ctx, rec, opHealthy, p.id(), countTimeout, func(c context.Context) (int, string, error) {
-			return 0, "", w.r.Cluster.WaitHealthy(c)
-		})
 	}
 	p.Members = sampling.stop()
 	p.End = rec.Offset(time.Now())

@@ -32,7 +32,7 @@ func sideMetrics(sd stormSide) map[string]float64 {
 		"peak_per_100ms": float64(peak(p.Started)), "peak_in_flight": float64(peak(p.InFlight)),
 		"p50_ms": p.Calls.P50ms, "p99_ms": p.Calls.P99ms, "errors": float64(p.Calls.Errors),
 		"timeouts": float64(p.Calls.Timeouts), "converge_s": p.Last.Seconds(), "registered": float64(p.Back),
-		"listed_at_loss": float64(sd.listed), "left_at_heal": float64(sd.left),
+		"listed_at_loss": float64(sd.listed), "left_at_heal": float64(sd.left), "drained_s": sd.drained.Seconds(),
 		"registry.peak_per_100ms": l.Peak(), "registry.requests": l.TotalReceived, "registry.ok": l.TotalOK,
 		"registry.errors": l.TotalErrors, "registry.served": l.Served, "registry.p50_ms": l.P50ms,
 		"registry.p99_ms": l.P99ms, "registry.mean_ms": l.MeanMs, "registry.leader_changes": l.LeaderChanges,
@@ -58,7 +58,7 @@ func count(n int) string {
 
 func (s *reregistrationStorm) clientTable(sizes []stormSize, settle time.Duration) report.Table {
 	t := report.Table{Title: "The registrants' side: re-registration after the registry returns (times from the moment the link heals)",
-		Header: []string{"N", "connections", "strategy", "listed at the loss", "left at the heal", "calls started, peak/100ms", "peak in flight",
+		Header: []string{"N", "connections", "strategy", "listed at the loss", "drained after", "left at the heal", "calls started, peak/100ms", "peak in flight",
 			"p50 ms", "p99 ms", "errors", "timeouts", "registered again", "all back after"}}
 	for _, sz := range sizes {
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
@@ -67,7 +67,8 @@ func (s *reregistrationStorm) clientTable(sizes []stormSize, settle time.Duratio
 			if p.Back < sz.n {
 				back = fmt.Sprintf("not within %s", settle)
 			}
-			t.Rows = append(t.Rows, []string{strconv.Itoa(sz.n), strconv.Itoa(p.Clients), p.Strategy, count(sd.listed), count(sd.left),
+			t.Rows = append(t.Rows, []string{strconv.Itoa(sz.n), strconv.Itoa(p.Clients), p.Strategy, count(sd.listed),
+				fmt.Sprintf("%.1f s", sd.drained.Seconds()), count(sd.left),
 				strconv.Itoa(peak(p.Started)), strconv.Itoa(peak(p.InFlight)), fmt.Sprintf("%.0f", p.Calls.P50ms), fmt.Sprintf("%.0f", p.Calls.P99ms),
 				strconv.Itoa(p.Calls.Errors), strconv.Itoa(p.Calls.Timeouts), fmt.Sprintf("%d/%d", p.Back, sz.n), back})
 		}
@@ -97,7 +98,7 @@ func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
 	}
 	t.Notes = []string{"received/answered: grpc_server_started_total and grpc_server_handled_total summed over the members (every method: grants, puts, renewals, the harness's counts)",
 		"served: etcd_server_request_duration_seconds (reads and raft requests from entering the server to the result), histogram quantiles",
-		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or the cluster unhealthy after the phase"}
+		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or no answer to a count within 5 s after the phase"}
 	return t
 }
 
@@ -151,6 +152,9 @@ func (s *reregistrationStorm) conclude(res *report.Result, sz stormSize, settle 
 	imm, jit := sz.imm, sz.jit
 	if sz.why != "" {
 		res.Conclude(fmt.Sprintf("N = %d cannot be judged: %s.", sz.n, sz.why))
+		for _, sd := range []stormSide{imm, jit} {
+			s.concludeSide(res, sz.n, sd, settle)
+		}
 		return
 	}
 	res.Conclude(fmt.Sprintf("N = %d: the registry received at most %.0f calls in 100 ms after an immediate heal (p99 served in %.0f ms, %.0f answered with an error) and %.0f with jittered back-off (p99 %.0f ms, %.0f errors); the registrants had %d and %d failed calls, and %d/%d and %d/%d were back.",
@@ -169,7 +173,7 @@ func (s *reregistrationStorm) concludeSide(res *report.Result, n int, sd stormSi
 	if falls(sd) > 0 {
 		res.Conclude(fmt.Sprintf("At N = %d the %s storm knocked the registry over: %s.", n, sd.phase.Strategy, fellText(sd)))
 	} else if sd.phase.Strategy == "immediate" {
-		res.Conclude(fmt.Sprintf("At N = %d the registry absorbed the synchronized storm: no leader change, every member up and healthy (the incident's registry fell over; etcd on this machine did not at this size).", n))
+		res.Conclude(fmt.Sprintf("At N = %d the registry absorbed the synchronized storm: no leader change, every member up with a leader, serving after it (the incident's registry fell over; etcd on this machine did not at this size).", n))
 	}
 	if sd.listed >= 0 && sd.listed < n {
 		res.Conclude(fmt.Sprintf("At N = %d only %d of %d keys were listed when the link was cut (%s phase): the steady renewals (%d per %s) already overloaded the registry here.",
