@@ -31,7 +31,7 @@ recorded as an op (caller = strategy, start = last heartbeat, end = first Lookup
 instance, count = what Len() said just before). --runs runs per strategy (lazy, scan every
 --scan-slow, scan every --scan-fast, heap) all run at once, so the scenario takes about
 --scan-slow + ttl + --scan-slow. Control at time 0: --runs explicit Deregister calls, each timed
-until a Lookup no longer returns the instance. --duration is not used.
+until a Lookup no longer returns the instance.
 
 Bands (the registry's rules): a lease is due at last heartbeat + ttl. Lazy collects it at the
 first Lookup after that, heap at its timer's wake-up: gone within [ttl, ttl + 30 ms] (30 ms for
@@ -45,6 +45,7 @@ is a map delete under a mutex with no timer: gone when the call returns, ≤ 1 m
 
 Article (ttl 2 s, scans every 1 s and 0.2 s, 20 runs): lazy 2.00/2.01/2.01 s; scan 1 s
 2.05/2.51/2.93 s; scan 0.2 s 2.03/2.11/2.20 s (min/median/max); deregister 59 µs; no heap run.`,
+		Without: []string{"duration", "port-base", "keep"}, // no timeline or no process: the flags would be ignored
 		New: func() scenarios.Config {
 			return &expiryLatency{TTL: 2 * time.Second, Runs: 20, ScanSlow: time.Second, ScanFast: 200 * time.Millisecond}
 		},

@@ -25,9 +25,12 @@ background loop) holds N instances of which exactly --due are past their deadlin
 pass is timed by full scan (Scan strategy) and by heap pops (Heap strategy), --passes times
 each; between passes the due instances are registered again and the clock moves on, outside
 the timing. Each pass is recorded as an op (caller = strategy, target = N, count = removed). The
-registries are built one at a time (1M instances take a few hundred MB). --duration is not used.
+registries are built one at a time (1M instances take a few hundred MB).
 
-Judged: every pass removes exactly --due; the growth of the median pass cost with N as the
+A control follows the scan's passes at each size: --passes scan passes with nothing due (the
+walk alone, removing 0), which shows the walk's linearity without the fixed cost of removals.
+
+Judged: every pass removes exactly --due (the control 0); the growth of the median pass cost with N as the
 slope of ln cost against ln N (least squares over every size, gonum stat.LinearRegression; at
 least 4 distinct sizes, fewer is a usage error: a slope through 2 or 3 points cannot tell a
 curve from noise); the heap's cost against the scan's at the largest N.
@@ -46,10 +49,13 @@ deadline slot, ≥ 0.4 ns):
 - both widened by the slope shift of one size's median off by 2× (timing noise on a shared
   machine): ln 2 × max|ln Nᵢ − mean| / Σ(ln Nᵢ − mean)². Sizes whose two bands overlap are a
   usage error (they cannot tell O(N) from O(log N));
+- the control's walk is N steps, each up to 10× dearer at the largest N: slope band from 1 to
+  1 + ln 10 / ln(Nmax/Nmin), widened by the same timing noise;
 - heap / scan at the largest N ≤ due × 500 / Nmax (1/20 at the article's 100 due and 1M).
 
 Article (Python, arm64 laptop; 10k, 100k, 1M, 100 due): scan 0.25, 2.58, 25.58 ms (slope 1.00);
 heap 0.156, 0.385, 0.822 ms (slope 0.36); 100 removed at every size.`,
+		Without: []string{"duration", "port-base", "keep"}, // no timeline or no process: the flags would be ignored
 		New: func() scenarios.Config {
 			return &expiryScanCost{Sizes: scenarios.IntList{10_000, 30_000, 100_000, 300_000, 1_000_000}, Due: 100, Passes: 31}
 		},
@@ -70,6 +76,9 @@ const minSlopeSizes = 4
 const (
 	opScan = "scan"
 	opHeap = "heap"
+	// opWalk is a scan pass with nothing due: the walk alone, the control
+	// that shows the scan's linearity without the fixed cost of removals.
+	opWalk = "scan-walk"
 )
 
 func (s *expiryScanCost) Flags(fs *flag.FlagSet) {
@@ -140,13 +149,28 @@ func (s *expiryScanCost) passes(ctx context.Context, env *scenarios.Env, rec *re
 			return fmt.Errorf("pass %d: re-registering the due: %w", p+1, err)
 		}
 		v.Advance(time.Second)
-		start := time.Now()
-		removed := r.Expire()
-		end := time.Now()
-		rec.Add(report.Op{Caller: st.String(), Target: strconv.Itoa(n), Seq: p, Scheduled: rec.Offset(start),
-			Start: rec.Offset(start), End: rec.Offset(end), Count: removed, Outcome: report.OK})
+		timePass(rec, r, st.String(), n, p)
+	}
+	if st != registry.Scan {
+		return nil
+	}
+	for p := range s.Passes { // the control: nothing is due, the pass only walks
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v.Advance(time.Second)
+		timePass(rec, r, opWalk, n, p)
 	}
 	return nil
+}
+
+// timePass times one expiry pass and records it as an op of caller at size n.
+func timePass(rec *report.Recorder, r *registry.Registry, caller string, n, p int) {
+	start := time.Now()
+	removed := r.Expire()
+	end := time.Now()
+	rec.Add(report.Op{Caller: caller, Target: strconv.Itoa(n), Seq: p, Scheduled: rec.Offset(start),
+		Start: rec.Offset(start), End: rec.Offset(end), Count: removed, Outcome: report.OK})
 }
 
 // fill registers the n − due instances that never fall due.

@@ -30,6 +30,13 @@ func scanSlopeBand(sizes []float64, due int) (lo, hi float64) {
 	return lo, hi
 }
 
+// walkSlopeBand is the band of the control's log–log slope: N walk steps,
+// each up to scanCacheGrowth times dearer at the largest size; ± slopeNoise.
+func walkSlopeBand(sizes []float64) (lo, hi float64) {
+	eps, span := slopeNoise(sizes), spanOf(sizes)
+	return 1 - eps, 1 + math.Log(scanCacheGrowth)/math.Log(span) + eps
+}
+
 // heapSlopeBand is the band of the heap's log–log slope over sizes: from
 // flat to log₂ N with a pop heapCacheGrowth times dearer at the largest
 // size; ± slopeNoise.
@@ -67,20 +74,21 @@ type strategyCost struct {
 
 // sizeCost is one size's measurement.
 type sizeCost struct {
-	n          int
-	scan, heap strategyCost
+	n                int
+	scan, heap, walk strategyCost
 }
 
 // costMeasure is what an expiry-scan-cost run measured.
 type costMeasure struct {
 	sizes                                []sizeCost
 	scanSlope, scanR2, heapSlope, heapR2 float64
-	scanFit, heapFit                     []float64 // the sizes each fit used
+	walkSlope, walkR2                    float64
+	scanFit, heapFit, walkFit            []float64 // the sizes each fit used
 }
 
 // measure fills the measurement from the history's ops.
 func (s *expiryScanCost) measure(h *report.History) costMeasure {
-	passes := map[string]map[int][]report.Op{opScan: {}, opHeap: {}}
+	passes := map[string]map[int][]report.Op{opScan: {}, opHeap: {}, opWalk: {}}
 	var ns []int
 	for _, op := range h.Ops {
 		n, err := strconv.Atoi(op.Target)
@@ -94,23 +102,25 @@ func (s *expiryScanCost) measure(h *report.History) costMeasure {
 	slices.Sort(ns)
 	var m costMeasure
 	for _, n := range ns {
-		m.sizes = append(m.sizes, sizeCost{n: n, scan: s.cost(passes[opScan][n]), heap: s.cost(passes[opHeap][n])})
+		m.sizes = append(m.sizes, sizeCost{n: n, scan: s.cost(passes[opScan][n], s.Due), heap: s.cost(passes[opHeap][n], s.Due),
+			walk: s.cost(passes[opWalk][n], 0)})
 	}
+	m.walkFit, m.walkSlope, m.walkR2 = fitOf(m.sizes, func(c sizeCost) strategyCost { return c.walk })
 	m.scanFit, m.scanSlope, m.scanR2 = fitOf(m.sizes, func(c sizeCost) strategyCost { return c.scan })
 	m.heapFit, m.heapSlope, m.heapR2 = fitOf(m.sizes, func(c sizeCost) strategyCost { return c.heap })
 	return m
 }
 
-// cost summarises the passes of one strategy at one size.
-func (s *expiryScanCost) cost(ops []report.Op) strategyCost {
-	c := strategyCost{passes: len(ops), ms: math.NaN(), removed: s.Due}
+// cost summarises the passes of one strategy at one size, each meant to remove want.
+func (s *expiryScanCost) cost(ops []report.Op, want int) strategyCost {
+	c := strategyCost{passes: len(ops), ms: math.NaN(), removed: want}
 	if len(ops) == 0 {
 		return c
 	}
 	ms := make([]float64, len(ops))
 	for i, op := range ops {
 		ms[i] = report.Ms(op.Latency())
-		if abs(op.Count-s.Due) > abs(c.removed-s.Due) {
+		if abs(op.Count-want) > abs(c.removed-want) {
 			c.removed = op.Count
 		}
 	}
@@ -154,6 +164,10 @@ func (s *expiryScanCost) metrics(mt report.Metrics, m costMeasure) {
 		mt["scan_removed"+key], mt["heap_removed"+key] = float64(c.scan.removed), float64(c.heap.removed)
 	}
 	mt["scan.slope"], mt["scan.r2"], mt["heap.slope"], mt["heap.r2"] = m.scanSlope, m.scanR2, m.heapSlope, m.heapR2
+	mt["walk.slope"], mt["walk.r2"] = m.walkSlope, m.walkR2
+	for _, c := range m.sizes {
+		mt["walk_ms@"+strconv.Itoa(c.n)] = c.walk.ms
+	}
 	if len(m.sizes) > 0 {
 		top := m.sizes[len(m.sizes)-1]
 		mt["heap_over_scan"] = top.heap.ms / top.scan.ms
@@ -162,7 +176,7 @@ func (s *expiryScanCost) metrics(mt report.Metrics, m costMeasure) {
 
 func (s *expiryScanCost) table(m costMeasure) report.Table {
 	t := report.Table{Title: fmt.Sprintf("One expiry pass, median of %d", s.Passes),
-		Header: []string{"instances N", "scan all", "min-heap", "removed (scan)", "removed (heap)",
+		Header: []string{"instances N", "scan all", "min-heap", "removed (scan)", "removed (heap)", "control: walk, nothing due",
 			"article scan (Python)", "article heap (Python)"}}
 	for _, c := range m.sizes {
 		artScan, artHeap := "—", "—"
@@ -170,11 +184,11 @@ func (s *expiryScanCost) table(m costMeasure) report.Table {
 			artScan, artHeap = fmtMsCost(articleScanMs[i]), fmtMsCost(articleHeapMs[i])
 		}
 		t.Rows = append(t.Rows, []string{fmtThousands(c.n), fmtMsCost(c.scan.ms), fmtMsCost(c.heap.ms),
-			strconv.Itoa(c.scan.removed), strconv.Itoa(c.heap.removed), artScan, artHeap})
+			strconv.Itoa(c.scan.removed), strconv.Itoa(c.heap.removed), fmtMsCost(c.walk.ms), artScan, artHeap})
 	}
 	t.Notes = []string{
-		fmt.Sprintf("Fit of ln(median pass) on ln N: scan slope %.2f (R² %.3f), heap slope %.2f (R² %.3f); a cost ∝ N has slope 1, a constant one 0.",
-			m.scanSlope, m.scanR2, m.heapSlope, m.heapR2),
+		fmt.Sprintf("Fit of ln(median pass) on ln N: scan slope %.2f (R² %.3f), heap slope %.2f (R² %.3f), walk alone %.2f (R² %.3f); a cost ∝ N has slope 1, a constant one 0.",
+			m.scanSlope, m.scanR2, m.heapSlope, m.heapR2, m.walkSlope, m.walkR2),
 		"Go, this machine; the article's figures are Python on the author's arm64 laptop. " +
 			"Scan walks a dense array of deadlines; heap pops only the due entries (stale ones from renewals are dropped when popped).",
 	}
@@ -222,6 +236,9 @@ func (s *expiryScanCost) slopeChecks(m costMeasure) []report.Check {
 			func(f []float64) (float64, float64) { return scanSlopeBand(f, s.Due) },
 			"linear walk: from due × 500 fixed steps + N, to N with steps 10× dearer at the largest N; ± one size off by 2×",
 			report.SaysValue(fmt.Sprintf("grows linearly: 0.25 → 25.58 ms, slope %.2f", artScan), artScan).OnlyIf(at)),
+		slope("scan control, nothing due: log–log slope of the walk vs N", m.walkFit, m.walkSlope, m.walkR2, walkSlopeBand,
+			"N walk steps, each up to 10× dearer at the largest N: from 1 to 1 + ln 10 / ln(Nmax/Nmin); ± one size off by 2×",
+			report.SaysValue(fmt.Sprintf("grows linearly: slope %.2f", artScan), artScan).OnlyIf(at)),
 		slope("heap: log–log slope of pass cost vs N", m.heapFit, m.heapSlope, m.heapR2, heapSlopeBand,
 			"due pops of log₂ N levels: from flat to log₂ N with pops 3× dearer at the largest N; ± one size off by 2×",
 			report.SaysValue(fmt.Sprintf("touches only what is due: 0.156 → 0.822 ms, slope %.2f", artHeap), artHeap).OnlyIf(at)),

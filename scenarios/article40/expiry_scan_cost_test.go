@@ -37,15 +37,19 @@ type passCost struct {
 	removed int
 }
 
-// costHistory records three passes per size and strategy, each of the given cost.
-func costHistory(sizes []int, scan, heap []passCost) *report.History {
+// costHistory records three passes per size and strategy, each of the
+// given cost, and the control's walk passes (nil: none).
+func costHistory(sizes []int, scan, heap, walk []passCost) *report.History {
 	var ops []report.Op
 	at := time.Duration(0)
 	for i, n := range sizes {
 		for _, st := range []struct {
 			name string
 			c    passCost
-		}{{opScan, scan[i]}, {opHeap, heap[i]}} {
+		}{{opScan, scan[i]}, {opHeap, heap[i]}, {opWalk, at0(walk, i)}} {
+			if st.c.ms == 0 {
+				continue
+			}
 			for p := range 3 {
 				d := time.Duration(st.c.ms * float64(time.Millisecond))
 				ops = append(ops, report.Op{Caller: st.name, Target: strconv.Itoa(n), Seq: p, Start: at, End: at + d,
@@ -57,13 +61,22 @@ func costHistory(sizes []int, scan, heap []passCost) *report.History {
 	return &report.History{Ops: ops}
 }
 
-// modelCosts gives a scan of fixed + perN·N ms and a heap of perPop·log₂ N ms at each size.
-func modelCosts(sizes []int, fixed, perN, perPop float64) (scan, heap []passCost) {
+func at0(cs []passCost, i int) passCost {
+	if i < len(cs) {
+		return cs[i]
+	}
+	return passCost{}
+}
+
+// modelCosts gives a scan of fixed + perN·N ms, a heap of perPop·log₂ N ms
+// and a walk (nothing due) of perN·N ms at each size.
+func modelCosts(sizes []int, fixed, perN, perPop float64) (scan, heap, walk []passCost) {
 	for _, n := range sizes {
 		scan = append(scan, passCost{fixed + perN*float64(n), 100})
 		heap = append(heap, passCost{perPop * math.Log2(float64(n)), 100})
+		walk = append(walk, passCost{perN * float64(n), 0})
 	}
-	return scan, heap
+	return scan, heap, walk
 }
 
 func TestExpiryScanCostJudge(t *testing.T) {
@@ -71,50 +84,61 @@ func TestExpiryScanCostJudge(t *testing.T) {
 	sizes := []int{10_000, 30_000, 100_000, 300_000, 1_000_000}
 	tests := []struct {
 		name    string
-		costs   func() ([]passCost, []passCost)
+		costs   func() ([]passCost, []passCost, []passCost)
 		verdict report.Verdict
 		check   string
 	}{
-		{"Python-like: linear scan, logarithmic heap", func() ([]passCost, []passCost) {
+		{"Python-like: linear scan, logarithmic heap", func() ([]passCost, []passCost, []passCost) {
 			return modelCosts(sizes, 0, 25.58/1e6, 0.04)
 		}, report.Reproduced, "scan: log–log slope of pass cost vs N"},
-		{"Go-like: fixed removal cost, flat heap", func() ([]passCost, []passCost) {
+		{"Go-like: fixed removal cost, flat heap", func() ([]passCost, []passCost, []passCost) {
 			return modelCosts(sizes, 0.015, 2.4e-6, 0.001)
 		}, report.Reproduced, "heap: log–log slope of pass cost vs N"},
 		// Must fail: the article's effects absent.
-		{"a wrong removal count", func() ([]passCost, []passCost) {
-			sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04)
+		{"a wrong removal count", func() ([]passCost, []passCost, []passCost) {
+			sc, hp, w := modelCosts(sizes, 0, 25.58/1e6, 0.04)
 			sc[2].removed, hp[4].removed = 99, 101
-			return sc, hp
+			return sc, hp, w
 		}, report.Outside, "scan_removed@100000"},
-		{"a scan that barely grows (3× for 100× N)", func() ([]passCost, []passCost) {
-			sc, hp := modelCosts(sizes, 1, 2e-6, 0.001)
-			return sc, hp
+		{"a scan that barely grows (3× for 100× N)", func() ([]passCost, []passCost, []passCost) {
+			return modelCosts(sizes, 1, 2e-6, 0.001)
 		}, report.Outside, "scan: log–log slope of pass cost vs N"},
-		{"a quadratic scan", func() ([]passCost, []passCost) {
-			sc, hp := modelCosts(sizes, 0, 0, 0.001)
+		{"a quadratic scan", func() ([]passCost, []passCost, []passCost) {
+			sc, hp, w := modelCosts(sizes, 0, 0, 0.001)
 			for i, n := range sizes {
 				sc[i].ms = 2.5e-11 * float64(n) * float64(n)
+				w[i] = passCost{sc[i].ms, 0}
 			}
-			return sc, hp
+			return sc, hp, w
 		}, report.Outside, "scan: log–log slope of pass cost vs N"},
-		{"a heap that scans", func() ([]passCost, []passCost) {
-			sc, _ := modelCosts(sizes, 0, 25.58/1e6, 0)
-			hp, _ := modelCosts(sizes, 0, 20e-6, 0)
-			return sc, hp
+		{"a heap that scans", func() ([]passCost, []passCost, []passCost) {
+			sc, _, w := modelCosts(sizes, 0, 25.58/1e6, 0)
+			hp, _, _ := modelCosts(sizes, 0, 20e-6, 0)
+			return sc, hp, w
 		}, report.Outside, "heap: log–log slope of pass cost vs N"},
-		{"a heap as slow as the scan", func() ([]passCost, []passCost) {
-			sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04)
+		{"a heap as slow as the scan", func() ([]passCost, []passCost, []passCost) {
+			sc, hp, w := modelCosts(sizes, 0, 25.58/1e6, 0.04)
 			for i := range hp {
 				hp[i].ms = 0.3 * sc[4].ms
 			}
-			return sc, hp
+			return sc, hp, w
 		}, report.Outside, "heap / scan at N=1,000,000"},
+		{"a walk that does not grow with N (a fixed cost passing for a scan)", func() ([]passCost, []passCost, []passCost) {
+			sc, hp, w := modelCosts(sizes, 0.015, 2.4e-6, 0.001)
+			for i := range w {
+				w[i].ms = 0.02
+			}
+			return sc, hp, w
+		}, report.Outside, "scan control, nothing due: log–log slope of the walk vs N"},
+		{"no control passes", func() ([]passCost, []passCost, []passCost) {
+			sc, hp, _ := modelCosts(sizes, 0.015, 2.4e-6, 0.001)
+			return sc, hp, nil
+		}, report.Invalid, "scan control, nothing due: log–log slope of the walk vs N"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sc, hp := tc.costs()
-			res := scentest.Judge(s, costHistory(sizes, sc, hp))
+			sc, hp, w := tc.costs()
+			res := scentest.Judge(s, costHistory(sizes, sc, hp, w))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
 			}
@@ -129,8 +153,8 @@ func TestExpiryScanCostJudge(t *testing.T) {
 func TestExpiryScanCostJudgeNeedsFourSizes(t *testing.T) {
 	s := scentest.MustConfigure(t, "expiry-scan-cost").(*expiryScanCost)
 	sizes := []int{10_000, 100_000, 1_000_000}
-	sc, hp := modelCosts(sizes, 0, 25.58/1e6, 0.04) // the article's three sizes only
-	res := scentest.Judge(s, costHistory(sizes, sc, hp))
+	sc, hp, w := modelCosts(sizes, 0, 25.58/1e6, 0.04) // the article's three sizes only
+	res := scentest.Judge(s, costHistory(sizes, sc, hp, w))
 	for _, c := range []string{"scan: log–log slope of pass cost vs N", "heap: log–log slope of pass cost vs N"} {
 		if v := scentest.Verdict(res, c); v != report.Invalid {
 			t.Errorf("%s over 3 sizes: %s, want invalid", c, v)
