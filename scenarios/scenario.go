@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 
 	"sdchaos/report"
@@ -114,6 +115,9 @@ type Spec struct {
 	// also makes (a flag that puts the run in the article's condition, a
 	// parameter that shows another regime).
 	Variants []Variant
+	// ModelTime says that --duration and the scenario's durations are model
+	// time (the Eureka model runs faster than real time).
+	ModelTime bool
 	// Without lists the common flags the scenario does not offer because
 	// it would ignore them ("duration", "port-base", "keep").
 	Without []string
@@ -149,17 +153,34 @@ func Lookup(name string) (Spec, bool) {
 	return s, ok
 }
 
-// All returns every registered scenario sorted by article, then name.
+// All returns every registered scenario in the order of the sources
+// (article 47, article 40, Nacos, Eureka), then by article section and name.
 func All() []Spec {
 	out := make([]Spec, 0, len(specs))
 	for _, s := range specs {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Article != out[j].Article {
+		ri, rj := sourceRank(out[i].Article), sourceRank(out[j].Article)
+		switch {
+		case ri != rj:
+			return ri < rj
+		case out[i].Article != out[j].Article:
 			return out[i].Article < out[j].Article
 		}
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// sourceOrder is the order of the source documents.
+var sourceOrder = []string{"article 47", "article 40", "Nacos", "Eureka"}
+
+func sourceRank(article string) int {
+	for i, p := range sourceOrder {
+		if strings.HasPrefix(article, p) {
+			return i
+		}
+	}
+	return len(sourceOrder)
 }

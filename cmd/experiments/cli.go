@@ -61,8 +61,11 @@ func scenarioTable() report.Table {
 // defaultTimeline is the scenario's default --duration ("—" when it has none).
 func defaultTimeline(s scenarios.Spec) string {
 	fs, common, _ := scenarios.NewFlagSet(s)
-	if fs.Lookup("duration") == nil {
+	switch {
+	case fs.Lookup("duration") == nil:
 		return "—"
+	case s.ModelTime:
+		return common.Duration.String() + " model"
 	}
 	return common.Duration.String()
 }

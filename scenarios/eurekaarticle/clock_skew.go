@@ -15,9 +15,10 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		Name:    "clock-skew",
-		Article: "Eureka article 5.4",
-		Summary: "one Eureka server's clock steps forward while every worker keeps renewing: false evictions with self-preservation on and off",
+		ModelTime: true,
+		Name:      "clock-skew",
+		Article:   "Eureka article 5.4",
+		Summary:   "one Eureka server's clock steps forward while every worker keeps renewing: false evictions with self-preservation on and off",
 		Help: `Setup: clusters of 3 Eureka model servers (own processes) with --workers workers each, with
 self-preservation on and off; with --compare-lease (default) also a pair with the other lease rule
 than --lease-bug. After --step-after, the wall clock of s1 of each cluster steps forward by --skew,

@@ -18,9 +18,10 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		Name:    "eureka-drill",
-		Article: "Eureka article 4.3",
-		Summary: "one Eureka server down, some workers really down, latency on the rest: task success per number of retries",
+		ModelTime: true,
+		Name:      "eureka-drill",
+		Article:   "Eureka article 4.3",
+		Summary:   "one Eureka server down, some workers really down, latency on the rest: task success per number of retries",
 		Help: `Setup: 3 Eureka model servers (own processes), --workers workers, and one scheduler per
 --retries value (default 0, 1, 3), all stuck to the same server and fetching every --fetch,
 each sending --rate tasks/s (real time) to a worker picked at random from its cached registry and

@@ -17,9 +17,10 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		Name:    "eureka-failover",
-		Article: "Eureka article 4.1",
-		Summary: "kill -9 the Eureka server a scheduler is stuck to: time to switch, failed fetches, failed tasks, lost workers",
+		ModelTime: true,
+		Name:      "eureka-failover",
+		Article:   "Eureka article 4.1",
+		Summary:   "kill -9 the Eureka server a scheduler is stuck to: time to switch, failed fetches, failed tasks, lost workers",
 		Help: `Setup: 3 Eureka model servers (own processes, peer replication), --workers workers registered
 (heartbeat every 30 s, each with its own shuffled server list), and one scheduler per --fetch
 interval (default 15s and 30s), all with the same server list, dispatching --rate tasks/s (real

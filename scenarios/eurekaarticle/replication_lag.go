@@ -15,9 +15,10 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		Name:    "replication-lag",
-		Article: "Eureka article 2.2",
-		Summary: "register on one Eureka server: when each peer has it, and when a client fetching from a peer sees it",
+		ModelTime: true,
+		Name:      "replication-lag",
+		Article:   "Eureka article 2.2",
+		Summary:   "register on one Eureka server: when each peer has it, and when a client fetching from a peer sees it",
 		Help: `Setup: 3 Eureka model servers (own processes) and --fetchers fetch-only clients, each stuck to
 one of the two peers (s2, s3) and fetching every --fetch. --instances instances are registered on
 s1 one at a time (probe steps of the timeline, one op each), at seeded moments at least 0.6 s

@@ -16,9 +16,10 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		Name:    "self-preservation",
-		Article: "Eureka article 4.2",
-		Summary: "partition every worker from the Eureka servers: self-preservation on vs off, and a worker that really dies meanwhile",
+		ModelTime: true,
+		Name:      "self-preservation",
+		Article:   "Eureka article 4.2",
+		Summary:   "partition every worker from the Eureka servers: self-preservation on vs off, and a worker that really dies meanwhile",
 		Help: `Setup: two clusters side by side, each of 3 Eureka model servers (own processes) and --workers
 workers: "on" with self-preservation, "off" without. At --partition-at (plus a seeded phase within
 one minute) every worker of both clusters is cut off its servers (their requests time out; the
