@@ -41,6 +41,8 @@ Article: "replication is asynchronous; two servers can briefly disagree"; "a cli
 local copy: full fetch at start, delta every 30 s". With the response cache the worst client
 delay "differs" from the 30 s fetch interval: the cache adds up to 30 s
 (responseCacheUpdateIntervalMs); --response-cache=false reproduces the article's 30 s.`,
+		Variants: []scenarios.Variant{{Name: "no-cache", Args: []string{"--response-cache=false"},
+			Why: "without the server's 30 s read-only response cache a client sees a registration within batching + one fetch: the article's delta every 30 s"}},
 		New: func() scenarios.Config {
 			p := defaultEurekaParams(5)
 			p.Workers = 0

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sdchaos/scenarios"
+)
+
+// The README's claims about the command are checked against the code here,
+// so a change to either shows up as a failing test.
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestReadmeScenarioTableIsTheRegistry(t *testing.T) {
+	var b bytes.Buffer
+	if err := list(&b, []string{"--markdown"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(readFile(t, "../../README.md"), strings.TrimSpace(b.String())) {
+		t.Errorf("README.md lacks the table that 'list --markdown' prints; paste it:\n%s", b.String())
+	}
+}
+
+// flagRow is one row of a README flag table: its flags, their defaults and
+// the scenarios named in its meaning (none: every scenario of the table).
+type flagRow struct {
+	flags, defaults, only []string
+	exceptions          map[string]string // scenario → default
+}
+
+var (
+	backticked = regexp.MustCompile("`--([a-z-]+)")
+	exception  = regexp.MustCompile(`\(([a-z-]+): ([^)]+)\)`)
+	scenarioIn = regexp.MustCompile(`^\(([a-z, -]+)\)`)
+)
+
+// flagTable parses the rows of the README table under heading.
+func flagTable(t *testing.T, readme, heading string) []flagRow {
+	t.Helper()
+	i := strings.Index(readme, heading)
+	if i < 0 {
+		t.Fatalf("README has no %q", heading)
+	}
+	var rows []flagRow
+	for _, line := range strings.Split(readme[i:], "\n")[3:] {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 {
+			break
+		}
+		r := flagRow{exceptions: map[string]string{}}
+		for _, m := range backticked.FindAllStringSubmatch(cells[1], -1) {
+			r.flags = append(r.flags, m[1])
+		}
+		def := strings.TrimSpace(cells[2])
+		for _, m := range exception.FindAllStringSubmatch(def, -1) {
+			r.exceptions[m[1]] = m[2]
+		}
+		def = strings.TrimSpace(exception.ReplaceAllString(def, ""))
+		r.defaults = regexp.MustCompile(` / |, `).Split(def, -1)
+		if m := scenarioIn.FindStringSubmatch(strings.TrimSpace(cells[3])); m != nil {
+			r.only = strings.Split(m[1], ", ")
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func TestReadmeArticle47FlagsAreTheCode(t *testing.T) {
+	rows := flagTable(t, readFile(t, "../../README.md"), "### Flags of the article-47 scenarios")
+	all := []string{"cache-on-failure", "passive-ejection", "minority"}
+	for _, r := range rows {
+		if len(r.flags) == 0 || len(r.defaults) != len(r.flags) {
+			t.Errorf("row %v: %d defaults for %d flags", r.flags, len(r.defaults), len(r.flags))
+			continue
+		}
+		for _, name := range all {
+			spec, _ := scenarios.Lookup(name)
+			fs, _, _ := scenarios.NewFlagSet(spec)
+			for i, f := range r.flags {
+				fl := fs.Lookup(f)
+				want := len(r.only) == 0 || contains(r.only, name)
+				switch {
+				case want && fl == nil:
+					t.Errorf("README: %s offers --%s; it does not", name, f)
+				case !want && fl != nil:
+					t.Errorf("README: --%s is for %v only, but %s offers it too", f, r.only, name)
+				case want && !sameDefault(fl.DefValue, pick(r, name, i)):
+					t.Errorf("README: --%s of %s defaults to %s; the code says %s", f, name, pick(r, name, i), fl.DefValue)
+				}
+			}
+		}
+	}
+}
+
+func TestReadmeCommonFlagsAreTheCode(t *testing.T) {
+	rows := flagTable(t, readFile(t, "../../README.md"), "### Flags every scenario has")
+	spec, _ := scenarios.Lookup("cache-on-failure")
+	fs, _, _ := scenarios.NewFlagSet(spec)
+	for _, r := range rows {
+		for i, f := range r.flags {
+			fl := fs.Lookup(f)
+			if fl == nil {
+				t.Errorf("README: every scenario has --%s; cache-on-failure does not", f)
+				continue
+			}
+			if d := r.defaults[i]; d != "—" && !strings.HasPrefix(d, "per scenario") && !sameDefault(fl.DefValue, d) {
+				t.Errorf("README: --%s defaults to %s; the code says %s", f, d, fl.DefValue)
+			}
+		}
+	}
+}
+
+func pick(r flagRow, scenario string, i int) string {
+	if d, ok := r.exceptions[scenario]; ok {
+		return d
+	}
+	return r.defaults[i]
+}
+
+func sameDefault(code, readme string) bool {
+	return code == readme || (code == "" && readme == "—")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReadmeExitCodesAndTestCommand(t *testing.T) {
+	readme := readFile(t, "../../README.md")
+	for _, code := range []int{exitReproduced, exitNotReproduced, exitError, exitInvalid, exitInterrupted} {
+		if !strings.Contains(readme, "**"+strconv.Itoa(code)+"**") {
+			t.Errorf("README does not document exit code %d", code)
+		}
+	}
+	ci := readFile(t, "../../.ci/run")
+	if !strings.Contains(readme, "go test ./...") || !strings.Contains(ci, "\ngo test ./...\n") {
+		t.Error("README's test command and .ci/run's differ (want exactly `go test ./...` in both)")
+	}
+}
+
