@@ -37,7 +37,7 @@ func TestReadmeScenarioTableIsTheRegistry(t *testing.T) {
 // the scenarios named in its meaning (none: every scenario of the table).
 type flagRow struct {
 	flags, defaults, only []string
-	exceptions          map[string]string // scenario → default
+	exceptions            map[string]string // scenario → default
 }
 
 var (
@@ -154,4 +154,3 @@ func TestReadmeExitCodesAndTestCommand(t *testing.T) {
 		t.Error("README's test command and .ci/run's differ (want exactly `go test ./...` in both)")
 	}
 }
-
