@@ -104,7 +104,9 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 	}
 	w.fleet.StartRenewing(env.Rand) // renewals begin as each registrant registers
 	t := time.Now()
-	live := w.fleet.RegisterMissing(ctx, 64)
+	rctx, cancel := context.WithTimeout(ctx, steadyLimit(n))
+	live := w.fleet.RegisterMissing(rctx, 64)
+	cancel()
 	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, n, time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
 	return w, nil
 }

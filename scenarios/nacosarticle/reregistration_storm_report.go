@@ -150,20 +150,16 @@ func atF(xs []float64, i int) float64 {
 
 func (s *reregistrationStorm) conclude(res *report.Result, sz stormSize, settle time.Duration) {
 	imm, jit := sz.imm, sz.jit
-	if sz.why != "" {
-		res.Conclude(fmt.Sprintf("N = %d cannot be judged: %s.", sz.n, sz.why))
-		for _, sd := range []stormSide{imm, jit} {
-			s.concludeSide(res, sz.n, sd, settle)
-		}
-		return
-	}
 	res.Conclude(fmt.Sprintf("N = %d: the registry received at most %.0f calls in 100 ms after an immediate heal (p99 served in %.0f ms, %.0f answered with an error) and %.0f with jittered back-off (p99 %.0f ms, %.0f errors); the registrants had %d and %d failed calls, and %d/%d and %d/%d were back.",
 		sz.n, imm.load.Peak(), imm.load.P99ms, imm.load.TotalErrors, jit.load.Peak(), jit.load.P99ms, jit.load.TotalErrors,
 		imm.phase.Calls.Errors, jit.phase.Calls.Errors, imm.phase.Back, sz.n, jit.phase.Back, sz.n))
+	if sz.why != "" {
+		res.Conclude(fmt.Sprintf("N = %d cannot be judged: %s.", sz.n, sz.why))
+	}
 	for _, sd := range []stormSide{imm, jit} {
 		s.concludeSide(res, sz.n, sd, settle)
 	}
-	if ip := imm.load.Peak(); ip > 0 && jit.load.Peak()/ip > peakRatioMax {
+	if ip := imm.load.Peak(); sz.why == "" && ip > 0 && jit.load.Peak()/ip > peakRatioMax {
 		res.Conclude(fmt.Sprintf("At N = %d jitter did not lower what the registry received (%.0f vs %.0f per 100 ms): the first window (%s) spreads %d registrants too little for this registry; widen --backoff-base.",
 			sz.n, jit.load.Peak(), ip, s.Base, sz.n))
 	}
