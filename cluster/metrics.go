@@ -44,11 +44,14 @@ type MetricSample struct {
 	T int64 `json:"t"`
 	// Started counts gRPC calls the member started handling (every method);
 	// HandledOK and HandledErr count those it answered, with code OK or
-	// another code (ErrCodes splits the latter by code).
-	Started    float64            `json:"started"`
-	HandledOK  float64            `json:"ok"`
-	HandledErr float64            `json:"err"`
-	ErrCodes   map[string]float64 `json:"err_codes,omitempty"`
+	// another code (ErrCodes splits the latter by code). A LeaseKeepAlive
+	// stream that ends Canceled is not an error: clientv3's KeepAliveOnce
+	// cancels its stream once it has the answer; those are KeepAliveClosed.
+	Started         float64            `json:"started"`
+	HandledOK       float64            `json:"ok"`
+	HandledErr      float64            `json:"err"`
+	ErrCodes        map[string]float64 `json:"err_codes,omitempty"`
+	KeepAliveClosed float64            `json:"keepalive_closed"`
 	// Duration is etcd_server_request_duration_seconds summed over request
 	// types: how long the member took to serve reads and raft requests (put,
 	// lease grant and revoke), from entering the server to the result.
@@ -125,7 +128,7 @@ func (s *MetricSample) addFamily(mf *dto.MetricFamily) {
 	switch name {
 	case metricHandled:
 		for _, m := range mf.GetMetric() {
-			s.addHandled(label(m, "grpc_code"), m.GetCounter().GetValue())
+			s.addHandled(label(m, "grpc_method"), label(m, "grpc_code"), m.GetCounter().GetValue())
 		}
 		return
 	case metricDuration:
@@ -147,9 +150,13 @@ func (s *MetricSample) addFamily(mf *dto.MetricFamily) {
 	}
 }
 
-func (s *MetricSample) addHandled(code string, v float64) {
-	if code == "OK" {
+func (s *MetricSample) addHandled(method, code string, v float64) {
+	switch {
+	case code == "OK":
 		s.HandledOK += v
+		return
+	case method == "LeaseKeepAlive" && code == "Canceled":
+		s.KeepAliveClosed += v
 		return
 	}
 	s.HandledErr += v

@@ -22,6 +22,7 @@ func TestReadMetricsSumsTheFamilies(t *testing.T) {
 	handled.WithLabelValues("Put", "DeadlineExceeded").Add(1)
 	handled.WithLabelValues("LeaseGrant", "OK").Add(2)
 	handled.WithLabelValues("LeaseGrant", "Unavailable").Add(0)
+	handled.WithLabelValues("LeaseKeepAlive", "Canceled").Add(7)
 	dur.WithLabelValues("Put").Observe(0.0005)
 	dur.WithLabelValues("LeaseGrant").Observe(0.005)
 	leader.Set(1)
@@ -29,7 +30,7 @@ func TestReadMetricsSumsTheFamilies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.HasLeader != 1 {
+	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.KeepAliveClosed != 7 || s.HasLeader != 1 {
 		t.Fatalf("sample %+v", s)
 	}
 	if len(s.ErrCodes) != 1 || s.ErrCodes["DeadlineExceeded"] != 1 {

@@ -18,7 +18,8 @@ type RegistryLoad struct {
 	// start (the others' counts are missing).
 	Members int
 	// Received, OK and Errors are per bucket: gRPC calls the members started
-	// handling, and answered with code OK or another code.
+	// handling, and answered with code OK (or a KeepAliveOnce stream closed
+	// by its client after the answer) or another code.
 	Received, OK, Errors []float64
 	// Totals over the window, and the error codes of the answers.
 	TotalReceived, TotalOK, TotalErrors float64
@@ -145,7 +146,7 @@ func (l *RegistryLoad) addCounts(ss []cluster.MetricSample, from int64, width ti
 		f   func(cluster.MetricSample) float64
 	}{
 		{l.Received, func(s cluster.MetricSample) float64 { return s.Started }},
-		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK }},
+		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK + s.KeepAliveClosed }},
 		{l.Errors, func(s cluster.MetricSample) float64 { return s.HandledErr }},
 	}
 	for _, fd := range fields {

@@ -96,7 +96,7 @@ func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
 				fmt.Sprintf("%.0f", l.LeaderChanges), fellText(sd), fmt.Sprintf("%.0f ms", report.Ms(l.MaxGap))})
 		}
 	}
-	t.Notes = []string{"received/answered: grpc_server_started_total and grpc_server_handled_total summed over the members (every method: grants, puts, renewals, the harness's counts)",
+	t.Notes = []string{"received/answered: grpc_server_started_total and grpc_server_handled_total summed over the members (every method: grants, puts, renewals, the harness's counts); a LeaseKeepAlive stream that ends Canceled is a KeepAliveOnce closed after its answer and counts as ok; calls held by the blackhole reach the members at the heal and end Canceled",
 		"served: etcd_server_request_duration_seconds (reads and raft requests from entering the server to the result), histogram quantiles",
 		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or no answer to a count within 5 s after the phase"}
 	return t
