@@ -203,6 +203,7 @@ type stormShape struct {
 	back      int
 	errors    int
 	changes   float64
+	errFrac   float64 // share of the calls the registry answers with an error
 }
 
 // stormHistory builds a storm run at n with the two strategies' shapes.
@@ -217,7 +218,7 @@ func stormHistory(n int, imm, jit stormShape) *report.History {
 		p := stormPhase{N: n, Clients: n, Strategy: strategy, Start: start, End: end, Back: sh.back, Last: time.Second,
 			Calls: storm.Summary{Calls: 2 * n, Errors: sh.errors}}
 		for j := 1; j <= 3; j++ {
-			p.Members = append(p.Members, stormMember("n"+string(rune('0'+j)), heal, end, sh.perBucket, 0, sh.changes))
+			p.Members = append(p.Members, stormMember("n"+string(rune('0'+j)), heal, end, sh.perBucket, sh.errFrac, sh.changes))
 		}
 		rec.Phases = append(rec.Phases, p)
 		evs = append(evs, ev(start, report.BlackholeLinks, report.Inject), ev(heal, report.BlackholeLinks, report.Heal))
@@ -267,7 +268,9 @@ func TestReregistrationStormJudge(t *testing.T) {
 		{"jitter's peak as high as immediate's", imm, stormShape{perBucket: burst(580), back: 1000}, report.Outside,
 			"@1000: registry's peak calls received per 100 ms, jitter ÷ immediate"},
 		{"jitter brings fewer back", imm, stormShape{perBucket: spread(70), back: 900}, report.Outside, "@1000: registrants back within --duration, jitter − immediate"},
-		{"jitter fails more calls", imm, stormShape{perBucket: spread(70), back: 1000, errors: 5}, report.Outside, "@1000: failed registration calls, jitter − immediate"},
+		{"jitter fails more calls", imm, stormShape{perBucket: spread(70), back: 1000, errors: 5}, report.Outside, "@1000: failed registration calls (registrants' side), jitter − immediate"},
+		{"the registry answers more calls with an error under jitter", imm, stormShape{perBucket: spread(70), back: 1000, errFrac: 0.2}, report.Outside,
+			"@1000: calls the registry answered with an error, jitter − immediate"},
 		{"the registry falls over under jitter", imm, stormShape{perBucket: spread(70), back: 1000, changes: 2}, report.Outside,
 			"@1000: the registry fell over under the jitter storm (leader changes, members leaderless or lost, not serving)"},
 	}

@@ -42,9 +42,10 @@ Checks, per size, on what etcd received and whether it fell over: the jitter sto
 calls the members received in 100 ms is at most 0.9 × the immediate one's (the remedy's claim:
 jitter lowers the spike; unsaturated, first attempts spread over --backoff-base predict about
 100 ms / base of the synchronized peak; a ratio within 10 % of 1 is no lowering); jitter brings
-back at least as many registrants and has no more failed calls than immediate; under the jitter
-storm the registry did not fall over (no leader change, no member without a leader or lost, a
-count answered within 5 s after the phase). A size where jitter does worse is outside. A size is
+back at least as many registrants, has no more failed calls (registrants' side) and the registry
+answers no more calls with an error (its own count) than immediate; under the jitter storm the
+registry did not fall over (no leader change, no member without a leader or lost, a count
+answered within 5 s after the phase). A size where jitter does worse is outside. A size is
 invalid when the world was not as planned: fewer than N keys listed at a loss (the steady
 renewals alone overloaded the registry), keys still listed at a heal (the leases had not
 drained), or a member without samples at the heal. Whether the immediate storm knocked the

@@ -168,16 +168,19 @@ func (s *reregistrationStorm) checks(sz stormSize) []report.Check {
 	back := report.AtLeast(fmt.Sprintf("@%d: registrants back within --duration, jitter − immediate", sz.n), 0, "").
 		From("the remedy brings the fleet back at least as well as a synchronized storm").
 		Says(report.Says("back-off with jitter lets the registry recover"))
-	failed := report.AtMost(fmt.Sprintf("@%d: failed registration calls, jitter − immediate", sz.n), 0, "").
+	failed := report.AtMost(fmt.Sprintf("@%d: failed registration calls (registrants' side), jitter − immediate", sz.n), 0, "").
 		From("the remedy fails no more calls than a synchronized storm (registrants' side: errors and timeouts)").
 		Says(report.Says("back-off with jitter avoids knocking the registry over"))
+	regErr := report.AtMost(fmt.Sprintf("@%d: calls the registry answered with an error, jitter − immediate", sz.n), 0, "").
+		From("the registry's own count (grpc_server_handled_total, code not OK): spread re-registrations leave it no more to fail").
+		Says(report.Says("back-off with jitter spares the recovering registry"))
 	up := report.Exactly(fmt.Sprintf("@%d: the registry fell over under the jitter storm (leader changes, members leaderless or lost, not serving)", sz.n), 0, "").
 		From("spread re-registrations leave the members their heartbeats: no leader change, every member up with a leader, a count answered within 5 s after the phase").
 		Says(report.Says("the storm knocked the recovering registry over; jitter is the remedy"))
 	if sz.why != "" {
-		return []report.Check{peak.Invalid(sz.why), back.Invalid(sz.why), failed.Invalid(sz.why), up.Invalid(sz.why)}
+		return []report.Check{peak.Invalid(sz.why), back.Invalid(sz.why), failed.Invalid(sz.why), regErr.Invalid(sz.why), up.Invalid(sz.why)}
 	}
-	cs := make([]report.Check, 0, 4)
+	cs := make([]report.Check, 0, 5)
 	ip, jp := imm.load.Peak(), jit.load.Peak()
 	if ip <= 0 {
 		cs = append(cs, peak.Invalid(fmt.Sprintf("the members received nothing after the immediate heal at N = %d", sz.n)))
@@ -189,6 +192,8 @@ func (s *reregistrationStorm) checks(sz stormSize) []report.Check {
 			jit.phase.Back-imm.phase.Back, imm.phase.Back, sz.n, jit.phase.Back, sz.n)),
 		failed.JudgeText(float64(jit.phase.Calls.Errors-imm.phase.Calls.Errors), fmt.Sprintf("%d (immediate %d, jitter %d)",
 			jit.phase.Calls.Errors-imm.phase.Calls.Errors, imm.phase.Calls.Errors, jit.phase.Calls.Errors)),
+		regErr.JudgeText(jit.load.TotalErrors-imm.load.TotalErrors, fmt.Sprintf("%.0f (immediate %.0f, jitter %.0f)",
+			jit.load.TotalErrors-imm.load.TotalErrors, imm.load.TotalErrors, jit.load.TotalErrors)),
 		up.JudgeText(falls(jit), fellText(jit)))
 }
 
