@@ -48,6 +48,13 @@ func renderText(w io.Writer, r *Result, md bool) error {
 	for _, c := range r.Conclusion {
 		p.line(c)
 	}
+	for _, name := range r.FileNames {
+		file := r.Scenario + "." + name
+		if p.md {
+			file = "[" + file + "](" + file + ")"
+		}
+		p.line("written beside this report with --out: " + file)
+	}
 	p.line(VerdictLine(r))
 	if r.WallSeconds > 0 && r.TimelineSeconds > 0 {
 		p.line(fmt.Sprintf("wall time %.1f s for a %.1f s timeline (%.2f×)",

@@ -77,6 +77,23 @@ type Result struct {
 	// the whole run including cluster start and teardown.
 	TimelineSeconds float64 `json:"timeline_s"`
 	WallSeconds     float64 `json:"wall_s"`
+	// Files are what the run produced beside the report (a visualisation,
+	// a plot): name → content. With --out each is written as
+	// <scenario>.<name>; the JSON lists their names only.
+	Files map[string][]byte `json:"-"`
+	// FileNames lists the names of Files (JSON "files").
+	FileNames []string `json:"files,omitempty"`
+}
+
+// Attach adds a file produced beside the report (name like "history.html").
+func (r *Result) Attach(name string, data []byte) {
+	if r.Files == nil {
+		r.Files = map[string][]byte{}
+	}
+	if _, dup := r.Files[name]; !dup {
+		r.FileNames = append(r.FileNames, name)
+	}
+	r.Files[name] = data
 }
 
 // NewResult returns an empty result for scenario name with maps allocated.

@@ -136,6 +136,12 @@ func writeOut(dir, base string, res *report.Result) error {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
+	for _, name := range res.FileNames {
+		path := filepath.Join(dir, base+"."+name)
+		if err := os.WriteFile(path, res.Files[name], 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
 	return nil
 }
 
