@@ -213,7 +213,7 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 
 func (c *Caller) call(ctx context.Context, k int, due time.Time) {
 	start := time.Now()
-	op := report.Op{Caller: c.cfg.Name, Seq: k, Scheduled: c.rec.Offset(due), Start: c.rec.Offset(start)}
+	op := report.Op{Caller: c.cfg.Name, Seq: k, Scheduled: c.rec.Offset(due), Start: c.rec.Offset(start), Paced: true}
 	ep, err := c.list.Pick(start)
 	if err == nil {
 		op.Target = ep.ID

@@ -77,7 +77,7 @@ func (d *Dispatcher) Run(ctx context.Context, rec *report.Recorder, dur time.Dur
 
 // task runs task k: up to Retries+1 distinct instances in a seeded random order.
 func (d *Dispatcher) task(ctx context.Context, rec *report.Recorder, k int, due time.Time) report.Op {
-	op := report.Op{Caller: d.cfg.Name, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now())}
+	op := report.Op{Caller: d.cfg.Name, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
 	insts := d.cfg.Instances()
 	order := rand.New(rand.NewPCG(d.cfg.Seed, uint64(k))).Perm(len(insts))
 	err := ErrNoInstances

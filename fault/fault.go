@@ -90,10 +90,12 @@ func (s Step) label() string {
 }
 
 // Run fires every step on time (concurrently, so a slow heal does not delay
-// another step), records an event for each injection, heal and probe, and
-// returns the first error, wrapped with the step. A fault whose heal time
-// the run does not reach (the run was cancelled) is healed anyway before Run
-// returns.
+// another step) and records an event for each injection, heal and probe. A
+// fault that fails to inject or heal is recorded with its error (the run
+// is then invalid, not failed); a probe's error (the harness failed) ends
+// the run and is returned, wrapped with the step. A fault whose heal time
+// the run does not reach (the run was cancelled) is healed anyway before
+// Run returns.
 func (tl Timeline) Run(ctx context.Context, rec *report.Recorder) error {
 	if err := tl.Validate(); err != nil {
 		return err
@@ -121,7 +123,10 @@ func (s Step) run(ctx context.Context, rec *report.Recorder) error {
 	}
 	at := time.Now()
 	if err := s.Fault.Inject(ctx); err != nil {
-		return fmt.Errorf("injecting %s: %w", s.label(), err)
+		// The fault did not take effect: the run goes on but cannot judge
+		// (the faults gate makes it invalid).
+		rec.Event(at, failed(with(s.Fault.Describe(), report.Inject), err))
+		return nil
 	}
 	rec.Event(at, with(s.Fault.Describe(), report.Inject))
 	if s.For <= 0 {
@@ -136,10 +141,17 @@ func (s Step) run(ctx context.Context, rec *report.Recorder) error {
 	}
 	at = time.Now()
 	if err := h.Heal(ctx); err != nil {
-		return fmt.Errorf("healing %s: %w", s.label(), err)
+		rec.Event(at, failed(with(s.Fault.Describe(), report.Heal), err))
+		return nil
 	}
 	rec.Event(at, with(s.Fault.Describe(), report.Heal))
 	return nil
+}
+
+// failed marks an event whose fault did not take effect.
+func failed(e report.Event, err error) report.Event {
+	e.Err = err.Error()
+	return e
 }
 
 func with(e report.Event, p report.Phase) report.Event {

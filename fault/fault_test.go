@@ -75,7 +75,6 @@ func TestTimelineValidationAndErrors(t *testing.T) {
 		{"duration on a fault that cannot heal", Timeline{{At: 0, For: time.Second, Fault: &fakeFault{name: "x"}}}, "cannot be healed"},
 		{"negative time", Timeline{{At: -time.Second, Fault: &fakeFault{name: "x"}}}, "negative"},
 		{"neither fault nor probe", Timeline{{At: 0}}, "exactly one"},
-		{"inject fails", Timeline{{Fault: &fakeFault{name: "x", failInj: true}}}, "injecting x: boom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,5 +118,19 @@ func TestTimelineRunsProbesAndHealsOnCancel(t *testing.T) {
 	}
 	if strings.Join(f.events, ",") != "inject,heal" {
 		t.Errorf("a fault left in place when the run was cancelled: %v", f.events)
+	}
+}
+
+func TestAFaultThatFailsIsRecordedNotReturned(t *testing.T) {
+	rec := report.NewRecorder(time.Now())
+	if err := (Timeline{{Fault: &fakeFault{name: "x", failInj: true}}}).Run(context.Background(), rec); err != nil {
+		t.Fatalf("a fault that did not take effect ended the run: %v", err)
+	}
+	e, ok := rec.Events().First(report.CrashInstance, report.Inject)
+	if !ok || e.Err != "boom" {
+		t.Errorf("event %+v, want one with err boom", e)
+	}
+	if g := report.Gates(&report.History{Events: rec.Events()}); report.GatesOK(g) {
+		t.Errorf("gates %+v pass a run whose fault failed", g)
 	}
 }

@@ -29,6 +29,11 @@ func (k KillNodes) Inject(context.Context) error {
 	for range k.Nodes {
 		<-done
 	}
+	for _, n := range k.Nodes {
+		if n.Running() {
+			return fmt.Errorf("etcd %s is still running after SIGKILL", n.Name)
+		}
+	}
 	return nil
 }
 

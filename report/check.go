@@ -22,6 +22,10 @@ const (
 	// Invalid: the run could not judge the check (nothing to measure, a
 	// fault that did not take effect); never a pass or a fail.
 	Invalid Verdict = "invalid"
+	// Inconclusive: over repeated runs, the interval of the measurement
+	// overlaps the band's edge: neither inside nor outside (more runs, or
+	// a wider band only if the system's rules say so).
+	Inconclusive Verdict = "inconclusive"
 )
 
 // Claim is what the article says for a check: its words and, where it

@@ -60,6 +60,9 @@ type Event struct {
 	Phase   Phase         `json:"phase"`
 	Targets []string      `json:"targets,omitempty"`
 	Label   string        `json:"label"`
+	// Err says why the fault did not take effect (empty when it did); a
+	// run with such an event is invalid.
+	Err string `json:"err,omitempty"`
 }
 
 // Second returns the 0-based second the event falls in.

@@ -56,6 +56,9 @@ type Op struct {
 	Count   int     `json:"count,omitempty"`
 	Outcome Outcome `json:"outcome"`
 	Err     string  `json:"err,omitempty"`
+	// Paced marks a send of open-loop traffic (a caller's request, a
+	// scheduler's task): the schedule gate judges how late these started.
+	Paced bool `json:"paced,omitempty"`
 }
 
 // Latency returns End - Start.

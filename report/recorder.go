@@ -13,10 +13,12 @@ import (
 // afterwards.
 // Safe for concurrent use.
 type Recorder struct {
-	t0     time.Time
-	mu     sync.Mutex
-	ops    []Op
-	events Events
+	t0      time.Time
+	mu      sync.Mutex
+	ops     []Op
+	events  Events
+	tally   map[string][2]int
+	onEvent func(Event)
 }
 
 // NewRecorder returns a recorder whose time zero is t0.
@@ -32,6 +34,18 @@ func (r *Recorder) Offset(t time.Time) time.Duration { return t.Sub(r.t0) }
 func (r *Recorder) Add(op Op) {
 	r.mu.Lock()
 	r.ops = append(r.ops, op)
+	if op.Paced {
+		if r.tally == nil {
+			r.tally = map[string][2]int{}
+		}
+		t := r.tally[op.Caller]
+		if op.Outcome == OK {
+			t[0]++
+		} else {
+			t[1]++
+		}
+		r.tally[op.Caller] = t
+	}
 	r.mu.Unlock()
 }
 
@@ -40,7 +54,30 @@ func (r *Recorder) Event(t time.Time, e Event) {
 	e.At = r.Offset(t)
 	r.mu.Lock()
 	r.events = append(r.events, e)
+	watch := r.onEvent
 	r.mu.Unlock()
+	if watch != nil {
+		watch(e)
+	}
+}
+
+// Watch makes the recorder call onEvent with each event as it is recorded
+// (live progress); onEvent must not call the recorder.
+func (r *Recorder) Watch(onEvent func(Event)) {
+	r.mu.Lock()
+	r.onEvent = onEvent
+	r.mu.Unlock()
+}
+
+// Tally returns, per caller, the paced sends recorded so far: ok and failed.
+func (r *Recorder) Tally() map[string][2]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string][2]int, len(r.tally))
+	for k, v := range r.tally {
+		out[k] = v
+	}
+	return out
 }
 
 // Ops returns a copy of the ops sorted by scheduled time.

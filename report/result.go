@@ -72,6 +72,8 @@ type Result struct {
 	Conclusion []string `json:"conclusion"`
 	// Events are the run's typed fault and probe events (JSON "marks").
 	Events Events `json:"marks"`
+	// Gates are the run's preconditions; a failed one makes it invalid.
+	Gates []Gate `json:"gates"`
 	// TimelineSeconds is the length of the experiment's own timeline (the
 	// part the article describes); WallSeconds is the measured wall time of
 	// the whole run including cluster start and teardown.
@@ -111,9 +113,13 @@ func (r *Result) AddCheck(c ...Check) { r.Checks = append(r.Checks, c...) }
 // Conclude appends one sentence of conclusion.
 func (r *Result) Conclude(s string) { r.Conclusion = append(r.Conclusion, s) }
 
-// Finish sets Verdict and Reproduced from the checks.
+// Finish sets Verdict and Reproduced from the checks and the gates (a
+// failed gate makes the run invalid).
 func (r *Result) Finish() {
 	r.Verdict = RunVerdict(r.Checks)
+	if !GatesOK(r.Gates) {
+		r.Verdict = Invalid
+	}
 	r.Reproduced = r.Verdict == Reproduced || r.Verdict == Differs
 	if r.Series == nil {
 		r.Series = map[string]Series{}
@@ -121,15 +127,18 @@ func (r *Result) Finish() {
 	if r.Events == nil {
 		r.Events = Events{}
 	}
+	if r.Gates == nil {
+		r.Gates = []Gate{}
+	}
 }
 
-// RunVerdict combines check verdicts: invalid beats outside beats differs
-// beats reproduced; no check at all is invalid.
+// RunVerdict combines check verdicts: invalid beats outside beats
+// inconclusive beats differs beats reproduced; no check at all is invalid.
 func RunVerdict(cs []Check) Verdict {
 	if len(cs) == 0 {
 		return Invalid
 	}
-	rank := map[Verdict]int{Reproduced: 0, Differs: 1, Outside: 2, Invalid: 3}
+	rank := map[Verdict]int{Reproduced: 0, Differs: 1, Inconclusive: 2, Outside: 3, Invalid: 4}
 	v := Reproduced
 	for _, c := range cs {
 		if rank[c.Verdict] > rank[v] {

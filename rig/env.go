@@ -33,9 +33,19 @@ type Env struct {
 	Log *slog.Logger
 	// Progress receives human progress lines (stderr); never nil.
 	Progress io.Writer
+	// Quiet turns the live progress lines off.
+	Quiet bool
 
-	supMu sync.Mutex
-	sup   *childproc.Supervisor
+	supMu   sync.Mutex
+	sup     *childproc.Supervisor
+	closers []func()
+}
+
+// addCloser runs f at Close (before the processes are stopped).
+func (e *Env) addCloser(f func()) {
+	e.supMu.Lock()
+	e.closers = append(e.closers, f)
+	e.supMu.Unlock()
 }
 
 // NewEnv returns an Env with a PCG source seeded from seed; nil log and
@@ -71,8 +81,12 @@ func (e *Env) Supervisor() (*childproc.Supervisor, error) {
 // (unless Keep). It is safe to call more than once, from any goroutine.
 func (e *Env) Close() error {
 	e.supMu.Lock()
-	s := e.sup
+	s, closers := e.sup, e.closers
+	e.closers = nil
 	e.supMu.Unlock()
+	for _, f := range closers {
+		f()
+	}
 	if s == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"sdchaos/fakeservice"
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
+	"sdchaos/report"
 )
 
 // Etcd is the world of the etcd experiments: a 3-member cluster, each
@@ -165,4 +166,40 @@ func (r *Etcd) NewCallers(ctx context.Context, cfgs []caller.Config, gateway boo
 		}
 	}
 	return cs, closeAll, nil
+}
+
+// CheckReady checks, before the first fault, that the cluster is healthy
+// and every instance is listed; the returned function records it as the
+// report.ReadyOp op (Count listed, Value expected) into the run's recorder,
+// which the ready gate judges.
+func (r *Etcd) CheckReady(ctx context.Context) func(rec *report.Recorder) {
+	start := time.Now()
+	want := 0
+	if r.Group != nil {
+		want = len(r.Group.Instances)
+	}
+	n, err := r.countReady(ctx)
+	end := time.Now()
+	return func(rec *report.Recorder) {
+		op := report.Op{Caller: report.ReadyOp, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(end),
+			Count: n, Value: fmt.Sprint(want), Outcome: report.OK}
+		if err != nil {
+			op.Outcome, op.Err = report.Fail, err.Error()
+		}
+		rec.Add(op)
+	}
+}
+
+func (r *Etcd) countReady(ctx context.Context) (int, error) {
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := r.Cluster.WaitHealthy(wctx); err != nil {
+		return 0, fmt.Errorf("cluster not healthy: %w", err)
+	}
+	cli, err := r.Cluster.Client()
+	if err != nil {
+		return 0, err
+	}
+	defer cli.Close()
+	return cluster.CountPrefix(ctx, cli, r.Prefix(), 2*time.Second, false)
 }

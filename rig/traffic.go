@@ -20,9 +20,6 @@ const StartLead = 100 * time.Millisecond
 // bands derived from configured intervals.
 const SchedSlack = 50 * time.Millisecond
 
-// NewRecorder returns a recorder whose time zero is StartLead from now.
-func NewRecorder() *report.Recorder { return report.NewRecorder(time.Now().Add(StartLead)) }
-
 // RunTraffic runs every traffic source for d from rec's time zero while the
 // timeline fires, and waits for all of them.
 func RunTraffic(ctx context.Context, rec *report.Recorder, ts []caller.Traffic, tl fault.Timeline, d time.Duration) error {
@@ -64,7 +61,9 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 	if err != nil {
 		return nil, fmt.Errorf("building the fault timeline: %w", err)
 	}
-	rec := NewRecorder()
+	ready := r.CheckReady(ctx)
+	rec := NewRecorder(env, 0)
+	ready(rec)
 	env.Printf("traffic for %s at %g req/s per caller; timeline: %s", env.Duration, plan.Callers[0].Rate, tl.Describe())
 	ts := make([]caller.Traffic, len(cs))
 	for i, c := range cs {

@@ -146,7 +146,7 @@ func (s *expiryLatency) Run(ctx context.Context, env *scenarios.Env) (*report.Hi
 	}
 	tl = append(tl, fault.Step{At: 0, Probe: s.deregisterProbe()})
 	env.Printf("crashing %d instances at once (%d per strategy), ttl %s", 4*s.Runs, s.Runs, s.TTL)
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(nil, 0)
 	if err := tl.Run(ctx, rec); err != nil {
 		return nil, fmt.Errorf("running the crash timeline: %w", err)
 	}

@@ -128,7 +128,9 @@ func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*report.History
 		{At: s.OutageAt + s.Outage, Probe: p.recovery()},
 		{At: env.Duration, Probe: p.end()},
 	}
-	rec := rig.NewRecorder()
+	ready := r.CheckReady(ctx)
+	rec := rig.NewRecorder(env, 0)
+	ready(rec)
 	env.Printf("survivor %s; timeline: %s", surv.Name, tl.Describe())
 	if err := tl.Run(ctx, rec); err != nil {
 		return nil, err

@@ -156,7 +156,7 @@ func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*report.Histor
 			return nil, err
 		}
 	}
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
 	m := newModelRun(r, rec, env.Duration)
 	tl, err := s.timeline(clusters, m)
 	if err != nil {

@@ -128,7 +128,7 @@ func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*report.Hist
 	}
 	victim := cl.ServerAt(clients[retryName(s.Retries[0])].QueryServer())
 	dead, rest := s.pick(env, cl, victim)
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
 	m := newModelRun(r, rec, env.Duration)
 	at := m.Clock.Real(s.FaultAt)
 	tl := fault.Timeline{

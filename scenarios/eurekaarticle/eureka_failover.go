@@ -136,7 +136,7 @@ func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*report.H
 		ts = append(ts, r.Dispatcher(schedName(f), s.Rate, 0, c))
 	}
 	victim := cl.ServerAt(clients[0].QueryServer())
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
 	m := newModelRun(r, rec, env.Duration)
 	tl := fault.Timeline{{At: m.Clock.Real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}
 	env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s; %s", victim.Name, s.KillAt,

@@ -138,7 +138,7 @@ func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*report.H
 	if err != nil {
 		return nil, err
 	}
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
 	m := newModelRun(r, rec, env.Duration)
 	env.Printf("%d registrations on %s within %s, %d clients fetching every %s from the peers; %s", s.Instances, cl.Servers[0].Name,
 		eureka.FormatModel(s.Window), s.Fetchers, eureka.FormatModel(s.Fetch), eureka.WallNote(s.eu.Scale, env.Duration))

@@ -149,7 +149,7 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*report
 		clients = append(clients, c)
 		ts = append(ts, r.Dispatcher(d.name, s.Rate, d.retries, c))
 	}
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
 	m := newModelRun(r, rec, env.Duration)
 	tl := s.timeline(env, m, on, off)
 	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {

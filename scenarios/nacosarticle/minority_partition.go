@@ -124,7 +124,9 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*repor
 		{At: s.PartitionAt, Probe: p.during()},
 		{At: s.PartitionAt + s.Partition, Probe: p.healed(env.Duration)},
 	}
-	rec := rig.NewRecorder()
+	ready := r.CheckReady(ctx)
+	rec := rig.NewRecorder(env, 0)
+	ready(rec)
 	env.Printf("isolating %s (%s); timeline: %s", iso.Name, s.Isolate, tl.Describe())
 	if err := tl.Run(ctx, rec); err != nil {
 		return nil, err

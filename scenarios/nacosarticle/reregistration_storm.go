@@ -137,7 +137,7 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // are the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
 	limit := storm.RaiseFileLimit()
-	rec := rig.NewRecorder()
+	rec := rig.NewRecorder(nil, 0)
 	data := stormRecord{T0: rec.T0().UnixNano(), Settle: env.Duration}
 	for _, n := range s.Sizes {
 		phases, err := s.runSize(ctx, env, rec, n, limit)

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Gate is one precondition of a run that can judge: the world was as the
+// plan assumed (ready before the first fault, every fault took effect, the
+// callers kept their schedule). A run with a failed gate is invalid —
+// never a pass or a fail — and is retried within a budget.
+type Gate struct {
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	Measured string `json:"measured"`
+	Limit    string `json:"limit"`
+}
+
+// The limits of the generic gates.
+const (
+	// LateSend is how late a send may start after its scheduled time
+	// before it counts as late.
+	LateSend = 100 * time.Millisecond
+	// LateShare is the largest share of late sends a valid run may have.
+	LateShare = 0.01
+	// ReadyOp is the op a plan records when it checked, before the first
+	// fault, that the registry was healthy and every instance registered.
+	ReadyOp = "gate/ready"
+)
+
+// Gates returns the generic gates of a history: every fault took effect;
+// the rig was ready before the first fault (when the plan checked); the
+// traffic kept its schedule (when there is traffic).
+func Gates(h *History) []Gate {
+	gs := []Gate{faultsGate(h.Events)}
+	if g, ok := readyGate(h); ok {
+		gs = append(gs, g)
+	}
+	if g, ok := scheduleGate(h.Ops); ok {
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+func faultsGate(evs Events) Gate {
+	g := Gate{Name: "every fault took effect", OK: true, Measured: fmt.Sprintf("%d events", len(evs)), Limit: "no fault failed"}
+	var failed []string
+	for _, e := range evs {
+		if e.Err != "" {
+			failed = append(failed, fmt.Sprintf("%s (%s): %s", e.Label, e.Phase, e.Err))
+		}
+	}
+	if len(failed) > 0 {
+		g.OK, g.Measured = false, strings.Join(failed, "; ")
+	}
+	return g
+}
+
+// readyGate judges the plan's ready probe: the registry answered before
+// the first fault and listed every instance (Value holds how many were
+// expected).
+func readyGate(h *History) (Gate, bool) {
+	op, ok := FindOp(h.Ops, ReadyOp)
+	if !ok {
+		return Gate{}, false
+	}
+	g := Gate{Name: "registry healthy, every instance registered before the first fault", OK: op.Outcome == OK,
+		Measured: fmt.Sprintf("%d listed", op.Count), Limit: op.Value + " listed"}
+	if op.Outcome != OK {
+		g.Measured = "not ready: " + ShortErr(op.Err)
+	} else if op.Value != fmt.Sprint(op.Count) {
+		g.OK = false
+	}
+	if first, ok := firstFault(h.Events); ok && op.End > first {
+		g.OK, g.Measured = false, g.Measured+fmt.Sprintf(", checked at %s, after the first fault at %s", op.End, first)
+	}
+	return g, true
+}
+
+func firstFault(evs Events) (time.Duration, bool) {
+	for _, e := range evs {
+		if e.Phase == Inject {
+			return e.At, true
+		}
+	}
+	return 0, false
+}
+
+// scheduleGate judges the sends of the open-loop traffic (paced ops): at
+// most LateShare of them may start more than LateSend after their
+// scheduled time.
+func scheduleGate(ops []Op) (Gate, bool) {
+	var late []time.Duration
+	n := 0
+	for _, op := range ops {
+		if !op.Paced {
+			continue
+		}
+		n++
+		if d := op.Start - op.Scheduled; d > LateSend {
+			late = append(late, d)
+		}
+	}
+	if n == 0 {
+		return Gate{}, false
+	}
+	share := float64(len(late)) / float64(n)
+	g := Gate{Name: "the callers kept their schedule (the harness was not starved)", OK: share <= LateShare,
+		Measured: fmt.Sprintf("%d of %d sends over %s late (%.2f %%)", len(late), n, LateSend, 100*share),
+		Limit:    fmt.Sprintf("≤ %.0f %% over %s late", 100*LateShare, LateSend)}
+	if len(late) > 0 {
+		sort.Slice(late, func(i, j int) bool { return late[i] > late[j] })
+		g.Measured += fmt.Sprintf(", worst %s", late[0].Round(time.Millisecond))
+	}
+	return g, true
+}
+
+// GatesOK reports whether every gate held.
+func GatesOK(gs []Gate) bool {
+	for _, g := range gs {
+		if !g.OK {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,76 @@
+package rig
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sdchaos/report"
+)
+
+// live prints one progress line per second while a recorder runs: the
+// elapsed time against the timeline (with a percentage), each caller's ok
+// and failed sends so far, and each fault or probe as it fires.
+type live struct {
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+// NewRecorder returns a recorder whose time zero is StartLead from now.
+// Unless env.Quiet, progress is printed to env.Progress every second until
+// env.Close; real is the real length of the timeline (0: env.Duration).
+func NewRecorder(env *Env, real time.Duration) *report.Recorder {
+	rec := report.NewRecorder(time.Now().Add(StartLead))
+	if env == nil || env.Quiet {
+		return rec
+	}
+	if real <= 0 {
+		real = env.Duration
+	}
+	rec.Watch(func(e report.Event) {
+		line := fmt.Sprintf("  ! %7.2f s  %s", e.At.Seconds(), e.Label)
+		if e.Err != "" {
+			line += " — DID NOT TAKE EFFECT: " + e.Err
+		}
+		fmt.Fprintln(env.Progress, line)
+	})
+	l := &live{stop: make(chan struct{})}
+	l.done.Add(1)
+	go l.run(env, rec, real)
+	env.addCloser(func() { close(l.stop); l.done.Wait() })
+	return rec
+}
+
+func (l *live) run(env *Env, rec *report.Recorder, real time.Duration) {
+	defer l.done.Done()
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			el := time.Since(rec.T0())
+			if el < 0 {
+				continue
+			}
+			fmt.Fprintf(env.Progress, "  · %5.0f s / %.0f s (%3.0f %%)%s\n", el.Seconds(), real.Seconds(),
+				100*min(1, el.Seconds()/real.Seconds()), tally(rec.Tally()))
+		}
+	}
+}
+
+func tally(t map[string][2]int) string {
+	names := make([]string, 0, len(t))
+	for n := range t {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %s %d/%d", n, t[n][0], t[n][1])
+	}
+	return b.String()
+}
