@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -112,6 +113,9 @@ func Yes(name, yes, no string) Expect {
 	return e
 }
 
+// yesNo reports whether the check is a yes/no observation.
+func (e Expect) yesNo() bool { return e.words != nil }
+
 // No expects a yes/no observation to be no (0).
 func No(name, yes, no string) Expect {
 	e := Yes(name, yes, no)
@@ -177,7 +181,7 @@ func (e Expect) Invalid(why string) Check {
 
 func (e Expect) base() Check {
 	c := Check{Name: e.Name, Article: e.Claim.Text, Band: e.bandText(), BandLo: Number(e.Lo), BandHi: Number(e.Hi),
-		Unit: strings.TrimSpace(e.Unit), Basis: e.Basis}
+		Unit: strings.TrimSpace(e.Unit), Basis: e.Basis, YesNo: e.yesNo()}
 	if e.Claim.HasValue {
 		lo, hi := e.Claim.Lo, e.Claim.Hi
 		c.ArticleLo, c.ArticleHi = &lo, &hi
@@ -237,6 +241,8 @@ type Check struct {
 	Cause        string   `json:"cause,omitempty"`
 	// Pass is true when the measurement is inside the band (reproduced or differs).
 	Pass bool `json:"pass"`
+	// YesNo marks a yes/no observation (measured 1 or 0).
+	YesNo bool `json:"yes_no,omitempty"`
 }
 
 // Number is a float64 that encodes NaN and ±Inf as JSON null (an unbounded
@@ -283,4 +289,30 @@ func B2F(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// Numbers is a list of float64 that encodes NaN and ±Inf as JSON null and
+// decodes null as NaN (samples of measurements, some not measured).
+type Numbers []float64
+
+// MarshalJSON encodes the list with non-finite values as null.
+func (ns Numbers) MarshalJSON() ([]byte, error) {
+	out := make([]Number, len(ns))
+	for i, n := range ns {
+		out[i] = Number(n)
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON decodes a list; null becomes NaN.
+func (ns *Numbers) UnmarshalJSON(b []byte) error {
+	var in []Number
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*ns = make(Numbers, len(in))
+	for i, n := range in {
+		(*ns)[i] = float64(n)
+	}
+	return nil
 }

@@ -44,6 +44,12 @@ func renderText(w io.Writer, r *Result, md bool) error {
 		p.table(t)
 	}
 	p.table(checksTable(r.Checks))
+	if len(r.Gates) > 0 {
+		p.table(gatesTable(r.Gates))
+	}
+	if len(r.Runs) > 0 {
+		p.table(runsTable(r.Runs))
+	}
 	p.heading(2, "Conclusion")
 	for _, c := range r.Conclusion {
 		p.line(c)
@@ -70,9 +76,20 @@ func renderText(w io.Writer, r *Result, md bool) error {
 func VerdictLine(r *Result) string {
 	counts := fmt.Sprintf("%d reproduced, %d differ from the article, %d outside, %d invalid (of %d checks)",
 		len(r.With(Reproduced)), len(r.With(Differs)), len(r.With(Outside)), len(r.With(Invalid)), len(r.Checks))
+	if n := len(r.With(Inconclusive)); n > 0 {
+		counts = strings.Replace(counts, " invalid", fmt.Sprintf(" invalid, %d inconclusive", n), 1)
+	}
 	switch r.Verdict {
 	case Invalid:
-		return "INVALID: the run cannot judge — " + counts + "; invalid: " + names(r.With(Invalid))
+		why := names(r.With(Invalid))
+		for _, g := range r.Gates {
+			if !g.OK {
+				why = strings.TrimPrefix(why+"; gate: "+g.Name, "; ")
+			}
+		}
+		return "INVALID: the run cannot judge — " + counts + "; invalid: " + why
+	case Inconclusive:
+		return "INCONCLUSIVE: " + counts + "; inconclusive: " + names(r.With(Inconclusive))
 	case Outside:
 		return "NOT REPRODUCED: " + counts + "; outside: " + names(r.With(Outside))
 	case Differs:
@@ -97,6 +114,30 @@ func verdictWord(v Verdict) string {
 	return strings.ToUpper(string(v))
 }
 
+func gatesTable(gs []Gate) Table {
+	t := Table{Title: "Validity gates (a failed gate makes the run invalid)", Header: []string{"gate", "measured", "limit", "ok"}}
+	for _, g := range gs {
+		ok := "ok"
+		if !g.OK {
+			ok = "FAILED"
+		}
+		t.Rows = append(t.Rows, []string{g.Name, g.Measured, g.Limit, ok})
+	}
+	return t
+}
+
+func runsTable(rs []RunSummary) Table {
+	t := Table{Title: "Runs", Header: []string{"seed", "verdict", "wall s", "invalid because", "retried"}}
+	for _, r := range rs {
+		retry := ""
+		if r.Retry {
+			retry = "yes"
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Seed), string(r.Verdict), fmt.Sprintf("%.1f", r.WallS), strings.Join(r.Invalid, "; "), retry})
+	}
+	return t
+}
+
 func checksTable(cs []Check) Table {
 	t := Table{Title: "Checks", Header: []string{"check", "article", "measured", "band", "verdict"}}
 	n := 0
@@ -112,7 +153,7 @@ func checksTable(cs []Check) Table {
 	return t
 }
 
-func paramLine(p map[string]string) string {
+func paramLine(p map[string]any) string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
 		keys = append(keys, k)
@@ -120,7 +161,7 @@ func paramLine(p map[string]string) string {
 	sort.Strings(keys)
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		parts = append(parts, k+"="+p[k])
+		parts = append(parts, fmt.Sprintf("%s=%v", k, p[k]))
 	}
 	return strings.Join(parts, " ")
 }

@@ -41,6 +41,19 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// UnmarshalJSON decodes the metrics; null becomes NaN.
+func (m *Metrics) UnmarshalJSON(b []byte) error {
+	var in map[string]Number
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*m = make(Metrics, len(in))
+	for k, v := range in {
+		(*m)[k] = float64(v)
+	}
+	return nil
+}
+
 // Names returns the metric names in sorted order.
 func (m Metrics) Names() []string {
 	names := make([]string, 0, len(m))
@@ -57,7 +70,7 @@ type Result struct {
 	Scenario string            `json:"scenario"`
 	Title    string            `json:"title"`
 	Seed     int64             `json:"seed"`
-	Params   map[string]string `json:"params"`
+	Params   map[string]any    `json:"params"`
 	Tables   []Table           `json:"tables"`
 	Series   map[string]Series `json:"series"`
 	Metrics  Metrics           `json:"metrics"`
@@ -79,6 +92,13 @@ type Result struct {
 	// the whole run including cluster start and teardown.
 	TimelineSeconds float64 `json:"timeline_s"`
 	WallSeconds     float64 `json:"wall_s"`
+	// Runs lists the runs of a repeated scenario (--runs N), valid and
+	// invalid; Samples holds each check's measurement ("check:<name>") and
+	// each metric ("metric:<name>") per valid run, the input of compare.
+	Runs    []RunSummary       `json:"runs,omitempty"`
+	Samples map[string]Numbers `json:"samples,omitempty"`
+	// Meta says what produced the result.
+	Meta *Meta `json:"meta,omitempty"`
 	// Files are what the run produced beside the report (a visualisation,
 	// a plot): name → content. With --out each is written as
 	// <scenario>.<name>; the JSON lists their names only.
@@ -100,8 +120,8 @@ func (r *Result) Attach(name string, data []byte) {
 
 // NewResult returns an empty result for scenario name with maps allocated.
 func NewResult(name string) *Result {
-	return &Result{Scenario: name, Params: map[string]string{}, Metrics: Metrics{}, Series: map[string]Series{},
-		Events: Events{}}
+	return &Result{Scenario: name, Params: map[string]any{}, Metrics: Metrics{}, Series: map[string]Series{},
+		Events: Events{}, Samples: map[string]Numbers{}}
 }
 
 // AddTable appends a table.

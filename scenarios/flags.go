@@ -33,14 +33,18 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 		fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
 	}
 	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
-	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md and <scenario>.json into this directory")
+	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md, <scenario>.json and the recorded history (<scenario>.history.jsonl.gz) into this directory")
+	fs.IntVar(&common.Runs, "runs", common.Runs, "run N times (seeds seed … seed+N−1) and judge the medians with 95 % intervals (needs N ≥ 6 for an interval)")
+	fs.IntVar(&common.RetryInvalid, "retry-invalid", common.RetryInvalid, "how many invalid runs to retry (same seed) before giving up")
+	fs.BoolVar(&common.Quiet, "quiet", common.Quiet, "no live progress lines on stderr")
+	fs.StringVar(&common.JUnit, "junit", common.JUnit, "also write the checks as JUnit XML (one test case per check) to this file")
 	cfg.Flags(fs)
 	return fs, &common, cfg
 }
 
 // nonParams are common flags that are not experiment parameters and stay
 // out of Result.Params.
-var nonParams = []string{"seed", "format", "out", "keep", "port-base"}
+var nonParams = []string{"seed", "format", "out", "keep", "port-base", "runs", "retry-invalid", "quiet", "junit"}
 
 func validateCommon(c Common) error {
 	switch {
@@ -50,15 +54,33 @@ func validateCommon(c Common) error {
 		return Usagef("--port-base (%d) must be within 9150–65000", c.PortBase)
 	case !slices.Contains(report.Formats, c.Format):
 		return Usagef("--format %q: want one of %s", c.Format, strings.Join(report.Formats, ", "))
+	case c.Runs < 1 || c.Runs > 1000:
+		return Usagef("--runs (%d) must be within 1–1000", c.Runs)
+	case c.RetryInvalid < 0:
+		return Usagef("--retry-invalid (%d) must not be negative", c.RetryInvalid)
 	}
 	return nil
+}
+
+// typed returns a flag's value with its type for JSON: booleans and
+// numbers as such, durations and lists in their flag syntax.
+func typed(v flag.Value) any {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return v.String()
+	}
+	switch x := g.Get().(type) {
+	case bool, int, int64, uint, uint64, float64:
+		return x
+	}
+	return v.String()
 }
 
 // Parse parses a scenario's command-line args and validates the result. It
 // returns the common flags, the config, and the experiment parameters (flag
 // → value, for Result.Params). -h yields an error wrapping flag.ErrHelp;
 // every other error wraps ErrUsage.
-func Parse(spec Spec, args []string) (*Common, Config, map[string]string, error) {
+func Parse(spec Spec, args []string) (*Common, Config, map[string]any, error) {
 	fs, common, cfg := NewFlagSet(spec)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -88,10 +110,10 @@ func Parse(spec Spec, args []string) (*Common, Config, map[string]string, error)
 			return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
 		}
 	}
-	params := map[string]string{}
+	params := map[string]any{}
 	fs.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(nonParams, f.Name) {
-			params[f.Name] = f.Value.String()
+			params[f.Name] = typed(f.Value)
 		}
 	})
 	if fs.Lookup("duration") != nil {

@@ -53,13 +53,21 @@ type Common struct {
 	Format string
 	// Out, when set, is a directory where <scenario>.md and <scenario>.json are also written.
 	Out string
+	// Runs is how many times to run (seeds Seed … Seed+Runs−1).
+	Runs int
+	// RetryInvalid is how many invalid runs are retried before giving up.
+	RetryInvalid int
+	// Quiet turns the live progress off.
+	Quiet bool
+	// JUnit, when set, is a file the checks are also written to as JUnit XML.
+	JUnit string
 	// Explicit holds the names of the flags given on the command line.
 	Explicit map[string]bool
 }
 
 // DefaultCommon returns the defaults of the common flags.
 func DefaultCommon() Common {
-	return Common{Seed: 1, Duration: 10 * time.Second, PortBase: 9150, Format: "table"}
+	return Common{Seed: 1, Duration: 10 * time.Second, PortBase: 9150, Format: "table", Runs: 1, RetryInvalid: 2}
 }
 
 // Env is what a running scenario gets: the run's settings, its seeded
@@ -68,7 +76,9 @@ type Env = rig.Env
 
 // NewEnv returns an Env for c whose random source is seeded from c.Seed.
 func NewEnv(c Common, log *slog.Logger, progress io.Writer) *Env {
-	return rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
+	env := rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
+	env.Quiet = c.Quiet
+	return env
 }
 
 // Config is one scenario: its parameters, its plan (Run) and its judge. A

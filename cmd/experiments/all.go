@@ -22,6 +22,10 @@ type allOptions struct {
 	out      string
 	seed     int64
 	portBase int
+	runs     int
+	quiet    bool
+	junit    string
+	baseline string
 }
 
 func parseAll(args []string) (allOptions, error) {
@@ -33,11 +37,23 @@ func parseAll(args []string) (allOptions, error) {
 	fs.StringVar(&o.out, "out", "", "write every run's <name>.md and <name>.json, and summary.md/summary.json, into this directory")
 	fs.Int64Var(&o.seed, "seed", o.seed, "seed of every run")
 	fs.IntVar(&o.portBase, "port-base", o.portBase, "first loopback port the runs may listen on (≥ 9150)")
+	fs.IntVar(&o.runs, "runs", 1, "run each scenario N times (seeds seed … seed+N−1) and judge medians with 95 % intervals")
+	fs.BoolVar(&o.quiet, "quiet", false, "no live progress lines on stderr")
+	fs.StringVar(&o.junit, "junit", "", "also write every run's checks as JUnit XML to this file")
+	fs.StringVar(&o.baseline, "baseline", "", "compare every run with the results in this directory (as 'compare'); exit 1 on a significant move")
 	if err := fs.Parse(args); err != nil {
 		return o, scenarios.Usagef("all: %v; see 'experiments help'", err)
 	}
 	if fs.NArg() > 0 {
 		return o, scenarios.Usagef("all: unexpected argument %q", fs.Arg(0))
+	}
+	if o.runs < 1 || o.runs > 1000 {
+		return o, scenarios.Usagef("all: --runs (%d) must be within 1–1000", o.runs)
+	}
+	if o.baseline != "" {
+		if _, err := loadResults(o.baseline); err != nil {
+			return o, fmt.Errorf("all --baseline: %w", err)
+		}
 	}
 	for _, name := range strings.Split(*only, ",") {
 		if name = strings.TrimSpace(name); name == "" {
@@ -60,7 +76,8 @@ type plannedRun struct {
 
 func (o allOptions) plan() []plannedRun {
 	var out []plannedRun
-	common := []string{"--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase)}
+	common := []string{"--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase), "--runs", fmt.Sprint(o.runs),
+		"--quiet=" + fmt.Sprint(o.quiet)}
 	for _, s := range scenarios.All() {
 		if len(o.only) > 0 && !slices.Contains(o.only, s.Name) {
 			continue
@@ -97,6 +114,7 @@ type summaryRow struct {
 	Differs    int            `json:"differs"`
 	Outside    int            `json:"outside"`
 	Invalid    int            `json:"invalid"`
+	Inconcl    int            `json:"inconclusive"`
 	WallS      float64        `json:"wall_s"`
 	TimelineS  float64        `json:"timeline_s"`
 	Error      string         `json:"error,omitempty"`
@@ -114,14 +132,18 @@ func runAll(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("all: %w", err)
 	}
 	var rows []summaryRow
+	var results []*report.Result
 	runs := o.plan()
 	for i, r := range runs {
 		fmt.Fprintf(stderr, "[%d/%d] %s %s\n", i+1, len(runs), r.spec.Name, strings.Join(r.args, " "))
-		row, err := runPlanned(ctx, r, o.out, stderr)
+		row, res, err := runPlanned(ctx, r, o.out, stderr)
 		if errors.Is(err, errInterrupted) {
 			return err
 		}
 		rows = append(rows, row)
+		if res != nil {
+			results = append(results, res)
+		}
 		fmt.Fprintf(stderr, "[%d/%d] %s: %s\n", i+1, len(runs), r.name, orError(row))
 	}
 	t := summaryTable(rows)
@@ -131,7 +153,16 @@ func runAll(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeSummary(o.out, t, rows); err != nil {
 		return fmt.Errorf("all: %w", err)
 	}
-	return worst(rows)
+	if err := writeJUnit(o.junit, results); err != nil {
+		return err
+	}
+	werr := worst(rows)
+	if o.baseline != "" {
+		if err := compareWithBaseline(o.baseline, results, stdout); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	return werr
 }
 
 func orError(r summaryRow) string {
@@ -141,41 +172,47 @@ func orError(r summaryRow) string {
 	return string(r.Verdict)
 }
 
-// runPlanned runs one planned scenario and writes its outputs.
-func runPlanned(ctx context.Context, r plannedRun, out string, stderr io.Writer) (summaryRow, error) {
+// runPlanned runs one planned scenario (as often as --runs says) and
+// writes its outputs.
+func runPlanned(ctx context.Context, r plannedRun, out string, stderr io.Writer) (summaryRow, *report.Result, error) {
 	row := summaryRow{Name: r.name, Scenario: r.spec.Name, Args: r.args}
-	common, cfg, params, err := scenarios.Parse(r.spec, r.args)
+	common, _, _, err := scenarios.Parse(r.spec, r.args)
+	var rr *repeated
 	if err == nil {
-		var res *report.Result
-		if res, err = execute(ctx, r.spec, common, cfg, params, stderr); err == nil {
-			fill(&row, res)
-			err = writeOut(out, r.name, res)
+		if rr, err = repeat(ctx, r, *common, stderr); err == nil {
+			rr.result.Scenario = r.name // a variant's results are filed under its own name
+			fill(&row, rr.result)
+			err = writeOut(out, rr)
 		}
 	}
 	if err != nil {
 		row.Error = err.Error()
+		return row, nil, err
 	}
-	return row, err
+	return row, rr.result, nil
 }
 
 func fill(row *summaryRow, res *report.Result) {
 	row.Verdict, row.WallS, row.TimelineS = res.Verdict, res.WallSeconds, res.TimelineSeconds
 	row.Reproduced, row.Differs = len(res.With(report.Reproduced)), len(res.With(report.Differs))
 	row.Outside, row.Invalid = len(res.With(report.Outside)), len(res.With(report.Invalid))
-	for _, c := range append(res.With(report.Outside), res.With(report.Invalid)...) {
+	row.Inconcl = len(res.With(report.Inconclusive))
+	for _, c := range append(append(res.With(report.Outside), res.With(report.Invalid)...), res.With(report.Inconclusive)...) {
 		row.Why = append(row.Why, c.Name)
 	}
+	row.Why = append(row.Why, failedGates(res.Gates)...)
 }
 
 func summaryTable(rows []summaryRow) report.Table {
-	t := report.Table{Title: fmt.Sprintf("%d runs, one after another", len(rows)), Header: []string{"run", "verdict", "reproduced", "differs", "outside", "invalid", "wall s", "timeline s"}}
+	t := report.Table{Title: fmt.Sprintf("%d runs, one after another", len(rows)),
+		Header: []string{"run", "verdict", "reproduced", "differs", "outside", "inconclusive", "invalid", "wall s", "timeline s"}}
 	for _, r := range rows {
 		v := string(r.Verdict)
 		if r.Error != "" {
 			v = "ERROR: " + report.ShortErr(r.Error)
 		}
 		t.Rows = append(t.Rows, []string{r.Name, v, fmt.Sprint(r.Reproduced), fmt.Sprint(r.Differs), fmt.Sprint(r.Outside),
-			fmt.Sprint(r.Invalid), fmt.Sprintf("%.1f", r.WallS), fmt.Sprintf("%.1f", r.TimelineS)})
+			fmt.Sprint(r.Inconcl), fmt.Sprint(r.Invalid), fmt.Sprintf("%.1f", r.WallS), fmt.Sprintf("%.1f", r.TimelineS)})
 	}
 	return t
 }
@@ -209,8 +246,18 @@ func worst(rows []summaryRow) error {
 	switch {
 	case slices.Contains(vs, report.Outside):
 		return errNotReproduced
-	case slices.Contains(vs, report.Invalid):
+	case slices.Contains(vs, report.Invalid), slices.Contains(vs, report.Inconclusive):
 		return errInvalid
 	}
 	return nil
+}
+
+func failedGates(gs []report.Gate) []string {
+	var out []string
+	for _, g := range gs {
+		if !g.OK {
+			out = append(out, "gate: "+g.Name)
+		}
+	}
+	return out
 }

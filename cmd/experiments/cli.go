@@ -25,11 +25,20 @@ usage:
   experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;
-                                   'all --variants --out results' regenerates results/
+                                   'all --variants --out results' regenerates results/;
+                                   --runs N, --junit FILE, --baseline DIR, --quiet as below
+  experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
+                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
+  experiments recheck DIR          judge the saved histories in DIR again, without running;
+                                   exit 1 if a stored report no longer matches
+
+every scenario also takes --runs N (seeds seed … seed+N−1; medians with 95 % intervals, N ≥ 6),
+--retry-invalid K, --quiet, --junit FILE and --out DIR (reports and saved histories).
 
 exit codes: 0 every check in its band (reproduced, or the article differs for a stated cause),
-            1 a check outside its band, 2 usage or setup error, 3 invalid run (could not judge),
-            130 interrupted
+            1 a check outside its band (compare: a check moved), 2 usage error,
+            3 invalid run or inconclusive repeated runs, 4 the environment failed,
+            130 SIGINT, 143 SIGTERM
 `)
 }
 
@@ -110,7 +119,7 @@ func writeHelp(w io.Writer, spec scenarios.Spec, fs *flag.FlagSet) {
 }
 
 // parse parses and validates a scenario's flags; -h prints its help.
-func parse(spec scenarios.Spec, args []string, stdout io.Writer) (*scenarios.Common, scenarios.Config, map[string]string, error) {
+func parse(spec scenarios.Spec, args []string, stdout io.Writer) (*scenarios.Common, scenarios.Config, map[string]any, error) {
 	common, cfg, params, err := scenarios.Parse(spec, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs, _, _ := scenarios.NewFlagSet(spec)

@@ -1,13 +1,18 @@
 // Command experiments runs the service-discovery chaos experiments.
 //
-//	experiments list
+//	experiments list [--markdown]
 //	experiments help <scenario>
 //	experiments <scenario> [flags]
+//	experiments all [flags]
+//	experiments compare OLD NEW
+//	experiments recheck DIR
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from
-// the article with a stated cause), 1 a check outside its band, 2 usage
-// error or the experiment could not run, 3 the run could not judge
-// (invalid), 130 interrupted.
+// the article with a stated cause), 1 a check outside its band (or, for
+// compare, a check that moved significantly), 2 usage error, 3 the run
+// could not judge (invalid) or repeated runs were inconclusive, 4 the
+// environment failed (etcd could not start, out of file descriptors), 130
+// SIGINT, 143 SIGTERM.
 package main
 
 import (
@@ -17,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"sdchaos/childproc"
@@ -29,22 +35,35 @@ const (
 	exitNotReproduced = 1
 	exitError         = 2
 	exitInvalid       = 3
+	exitEnvironment   = 4
 	exitInterrupted   = 130
+	exitTerminated    = 143
 )
 
 // errNotReproduced is returned by run when a check is outside its band.
 var errNotReproduced = errors.New("not reproduced")
 
-// errInvalid is returned by run when the run could not judge a check.
+// errInvalid is returned by run when the run could not judge a check, or
+// repeated runs were inconclusive.
 var errInvalid = errors.New("invalid run")
 
 // errInterrupted is returned by run when Ctrl-C or SIGTERM ended the run.
 var errInterrupted = errors.New("interrupted")
 
+// lastSignal is the signal that cancelled the run (SIGINT or SIGTERM).
+var lastSignal atomic.Value
+
 func main() {
 	childproc.Dispatch()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		lastSignal.Store(s)
+		signal.Stop(sigs)
+		cancel()
+	}()
 	os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 }
 
@@ -58,12 +77,18 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInvalid
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "experiments: interrupted; every child process stopped and temp data removed")
+		if s, _ := lastSignal.Load().(os.Signal); s == syscall.SIGTERM {
+			return exitTerminated
+		}
 		return exitInterrupted
 	case errors.Is(err, errHelp):
 		return exitReproduced
 	}
 	fmt.Fprintln(stderr, "experiments: "+err.Error())
-	return exitError
+	if errors.Is(err, scenarios.ErrUsage) {
+		return exitError
+	}
+	return exitEnvironment
 }
 
 // run parses args and runs one command.
@@ -77,6 +102,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return list(stdout, args[1:])
 	case "all":
 		return runAll(ctx, args[1:], stdout, stderr)
+	case "compare":
+		return compare(args[1:], stdout)
+	case "recheck":
+		return recheck(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

@@ -57,6 +57,12 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"all", "--only", "nope"}, 2, "", `unknown scenario "nope"`},
 		{[]string{"all", "--bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"all", "--out", "/proc/no/such/dir"}, 2, "", "--out /proc/no/such/dir"},
+		{[]string{"all", "--runs", "0"}, 2, "", "--runs (0)"},
+		{[]string{"cache-on-failure", "--runs", "0"}, 2, "", "--runs (0)"},
+		{[]string{"compare", "a"}, 2, "", "want two arguments"},
+		{[]string{"compare", "/no/such", "/no/such"}, 2, "", "no such file"},
+		{[]string{"recheck"}, 2, "", "want one argument"},
+		{[]string{"recheck", "/tmp"}, 2, "", "holds no saved history"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -115,7 +121,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 		code     int
 	}{
 		{"passive-ejection", syscall.SIGINT, exitInterrupted}, // members SIGKILLed, an instance crashed
-		{"passive-ejection", syscall.SIGTERM, exitInterrupted},
+		{"passive-ejection", syscall.SIGTERM, exitTerminated},
 		{"passive-ejection", syscall.SIGKILL, -1},
 		{"registry-jitter", syscall.SIGINT, exitInterrupted}, // client links blackholed
 		{"minority-partition", syscall.SIGKILL, -1},          // a member cut off from its peers

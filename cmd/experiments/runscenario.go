@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -21,24 +20,27 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err != nil {
 		return err
 	}
-	common, cfg, params, err := parse(spec, args, stdout)
+	common, _, _, err := parse(spec, args, stdout)
 	if err != nil {
 		return err
 	}
 	if err := prepareOut(common.Out); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	res, err := execute(ctx, spec, common, cfg, params, stderr)
+	rr, err := repeat(ctx, plannedRun{spec: spec, name: spec.Name, args: args}, *common, stderr)
 	if err != nil {
 		return err
 	}
-	if err := report.Render(stdout, res, common.Format); err != nil {
+	if err := report.Render(stdout, rr.result, common.Format); err != nil {
 		return fmt.Errorf("%s: writing output: %w", name, err)
 	}
-	if err := writeOut(common.Out, res.Scenario, res); err != nil {
+	if err := writeOut(common.Out, rr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return verdictErr(res.Verdict)
+	if err := writeJUnit(common.JUnit, []*report.Result{rr.result}); err != nil {
+		return err
+	}
+	return verdictErr(rr.result.Verdict)
 }
 
 // verdictErr maps a run's verdict to run's error (nil: exit 0).
@@ -46,16 +48,122 @@ func verdictErr(v report.Verdict) error {
 	switch v {
 	case report.Outside:
 		return errNotReproduced
-	case report.Invalid:
+	case report.Invalid, report.Inconclusive:
 		return errInvalid
 	}
 	return nil
 }
 
+// repeated is what the runs of one planned scenario produced: the result
+// (one run's, or the aggregate of several) and the histories of its valid runs.
+type repeated struct {
+	name      string
+	result    *report.Result
+	histories []savedHistory
+}
+
+// savedHistory is one valid run's history with what rebuilds its judge.
+type savedHistory struct {
+	header  report.HistoryHeader
+	history *report.History
+}
+
+// repeat runs the scenario common.Runs times with seeds Seed … Seed+Runs−1,
+// retrying an invalid run (same seed) up to common.RetryInvalid times in
+// all; invalid runs are reported, never counted. One run gives its own
+// result; several give their aggregate.
+func repeat(ctx context.Context, r plannedRun, common scenarios.Common, stderr io.Writer) (*repeated, error) {
+	out := &repeated{name: r.name}
+	var valid []*report.Result
+	var sums []report.RunSummary
+	retries := common.RetryInvalid
+	for i := 0; i < common.Runs; i++ {
+		seed := common.Seed + int64(i)
+		if common.Runs > 1 {
+			fmt.Fprintf(stderr, "run %d of %d (seed %d)\n", i+1, common.Runs, seed)
+		}
+		res, saved, err := runOnce(ctx, r, seed, stderr)
+		if err != nil {
+			return nil, err
+		}
+		sum := report.RunSummary{Seed: seed, Verdict: res.Verdict, WallS: res.WallSeconds, Invalid: res.Why()}
+		if res.Verdict == report.Invalid && retries > 0 {
+			retries--
+			sum.Retry = true
+			sums = append(sums, sum)
+			fmt.Fprintf(stderr, "invalid run (seed %d), retrying (%d retries left): %v\n", seed, retries, sum.Invalid)
+			i--
+			continue
+		}
+		sums = append(sums, sum)
+		if res.Verdict != report.Invalid {
+			valid, out.histories = append(valid, res), append(out.histories, saved)
+		} else if common.Runs == 1 {
+			valid = append(valid, res) // a single invalid run is reported as it is
+		}
+	}
+	out.result = combine(valid, sums, common.Runs)
+	return out, nil
+}
+
+// combine returns the single run's result, or the aggregate of the valid
+// runs with a gate on their number.
+func combine(valid []*report.Result, sums []report.RunSummary, want int) *report.Result {
+	if want == 1 {
+		res := valid[0]
+		if len(sums) > 1 {
+			res.Runs = sums
+		}
+		return res
+	}
+	if len(valid) == 0 {
+		res := report.NewResult("")
+		res.Runs, res.Gates = sums, []report.Gate{validRunsGate(0, want)}
+		res.Finish()
+		return res
+	}
+	agg := report.Aggregate(valid, sums)
+	agg.Gates = []report.Gate{validRunsGate(len(valid), want)}
+	agg.Meta = report.NewMeta(time.Now())
+	agg.Finish()
+	return agg
+}
+
+func validRunsGate(n, want int) report.Gate {
+	return report.Gate{Name: "every repeated run valid (within the retry budget)", OK: n == want,
+		Measured: fmt.Sprintf("%d valid runs", n), Limit: fmt.Sprintf("%d", want)}
+}
+
+// runOnce parses the run's arguments with the given seed, runs the plan
+// and judges it.
+func runOnce(ctx context.Context, r plannedRun, seed int64, stderr io.Writer) (*report.Result, savedHistory, error) {
+	args := append(append([]string(nil), r.args...), "--seed", fmt.Sprint(seed))
+	common, cfg, params, err := scenarios.Parse(r.spec, args)
+	if err != nil {
+		return nil, savedHistory{}, err
+	}
+	res, h, err := execute(ctx, r.spec, common, cfg, params, stderr)
+	if err != nil {
+		return nil, savedHistory{}, err
+	}
+	hdr := report.HistoryHeader{Scenario: r.spec.Name, Args: argsOf(params), Seed: seed}
+	return res, savedHistory{header: hdr, history: h}, nil
+}
+
+// argsOf turns a run's parameters back into flags (sorted), so that a
+// saved history rebuilds the judge without the run-control flags.
+func argsOf(params map[string]any) []string {
+	out := make([]string, 0, len(params))
+	for _, k := range sortedKeys(params) {
+		out = append(out, fmt.Sprintf("--%s=%v", k, params[k]))
+	}
+	return out
+}
+
 // execute runs the plan, cleans up everything the run started, and judges
-// the recorded history.
+// the recorded history (checks and the generic validity gates).
 func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common, cfg scenarios.Config,
-	params map[string]string, stderr io.Writer) (*report.Result, error) {
+	params map[string]any, stderr io.Writer) (*report.Result, *report.History, error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	env := scenarios.NewEnv(*common, log, stderr)
 	defer env.Close()
@@ -69,19 +177,28 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 	wall := time.Since(start)
 	switch {
 	case ctx.Err() != nil:
-		return nil, errInterrupted
+		return nil, nil, errInterrupted
 	case err != nil:
-		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
 	case closeErr != nil:
-		return nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
+		return nil, nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
 	}
+	return judge(spec, cfg, h, common.Seed, params, wall, start), h, nil
+}
+
+// judge turns a history into the finished result.
+func judge(spec scenarios.Spec, cfg scenarios.Config, h *report.History, seed int64, params map[string]any,
+	wall time.Duration, start time.Time) *report.Result {
 	res := cfg.Judge(h)
-	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, common.Seed, params, wall.Seconds()
+	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, seed, params, wall.Seconds()
 	if res.Title == "" {
 		res.Title = spec.Article + ": " + spec.Summary
 	}
+	res.Gates = append(res.Gates, report.Gates(h)...)
+	res.Meta = report.NewMeta(start)
+	res.AddSamples()
 	res.Finish()
-	return res, nil
+	return res
 }
 
 // forceOnSecondSignal: the first Ctrl-C cancels ctx and the run winds down;
@@ -107,53 +224,4 @@ func forceOnSecondSignal(ctx context.Context, env *scenarios.Env, stderr io.Writ
 		}
 	}()
 	return func() { close(done) }
-}
-
-// prepareOut creates dir (if set) and proves it writable before the run.
-func prepareOut(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return scenarios.Usagef("--out %s: cannot create directory: %v", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".write-test-*")
-	if err != nil {
-		return scenarios.Usagef("--out %s: directory is not writable: %v", dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// writeOut writes <base>.md and <base>.json into dir (if set).
-func writeOut(dir, base string, res *report.Result) error {
-	if dir == "" {
-		return nil
-	}
-	for _, f := range []struct{ ext, format string }{{".md", "markdown"}, {".json", "json"}} {
-		path := filepath.Join(dir, base+f.ext)
-		if err := writeFile(path, func(w io.Writer) error { return report.Render(w, res, f.format) }); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	for _, name := range res.FileNames {
-		path := filepath.Join(dir, base+"."+name)
-		if err := os.WriteFile(path, res.Files[name], 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	return nil
-}
-
-// writeFile creates path and fills it with write.
-func writeFile(path string, write func(io.Writer) error) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
 }

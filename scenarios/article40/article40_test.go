@@ -19,7 +19,7 @@ func TestArticle40FlagValidation(t *testing.T) {
 		{Scenario: "expiry-latency"},
 		{Scenario: "expiry-latency", Args: []string{"--ttl", "0s"}, WantErr: "--ttl (0s)"},
 		{Scenario: "expiry-latency", Args: []string{"--ttl", "-2s"}, WantErr: "--ttl (-2s)"},
-		{Scenario: "expiry-latency", Args: []string{"--runs", "1"}, WantErr: "--runs (1)"},
+		{Scenario: "expiry-latency", Args: []string{"--crashes", "1"}, WantErr: "--crashes (1)"},
 		{Scenario: "expiry-latency", Args: []string{"--scan-slow", "0s"}, WantErr: "--scan-slow (0s)"},
 		{Scenario: "expiry-latency", Args: []string{"--scan-fast", "-1ms"}, WantErr: "--scan-fast (-1ms)"},
 		{Scenario: "ttl-false-removal"},

@@ -28,9 +28,9 @@ a random offset (seeded; uniform in [0, interval) for the scans, in [0, --scan-s
 and heap) the timeline injects the crash: the instance registers, sends its last heartbeat and
 stops. A probe then polls Lookup every 1 ms from just before ttl on; the run is
 recorded as an op (caller = strategy, start = last heartbeat, end = first Lookup without the
-instance, count = what Len() said just before). --runs runs per strategy (lazy, scan every
+instance, count = what Len() said just before). --crashes crashes per strategy (lazy, scan every
 --scan-slow, scan every --scan-fast, heap) all run at once, so the scenario takes about
---scan-slow + ttl + --scan-slow. Control at time 0: --runs explicit Deregister calls, each timed
+--scan-slow + ttl + --scan-slow. Control at time 0: --crashes explicit Deregister calls, each timed
 until a Lookup no longer returns the instance.
 
 Bands (the registry's rules): a lease is due at last heartbeat + ttl. Lazy collects it at the
@@ -72,7 +72,7 @@ const (
 
 func (s *expiryLatency) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.TTL, "ttl", s.TTL, "lease ttl")
-	fs.IntVar(&s.Runs, "runs", s.Runs, "crashes per expiry strategy (and deregister calls)")
+	fs.IntVar(&s.Runs, "crashes", s.Runs, "crashes per expiry strategy (and deregister calls)")
 	fs.DurationVar(&s.ScanSlow, "scan-slow", s.ScanSlow, "interval of the slow background scan")
 	fs.DurationVar(&s.ScanFast, "scan-fast", s.ScanFast, "interval of the fast background scan")
 }
@@ -82,7 +82,7 @@ func (s *expiryLatency) Validate(scenarios.Common) error {
 	case s.TTL <= 0:
 		return scenarios.Usagef("--ttl (%s) must be positive", s.TTL)
 	case s.Runs < 2 || s.Runs > 1000:
-		return scenarios.Usagef("--runs (%d) must be within 2–1000 (min, median and max need runs; all run at once)", s.Runs)
+		return scenarios.Usagef("--crashes (%d) must be within 2–1000 (min, median and max need several; all run at once)", s.Runs)
 	case s.ScanSlow <= 0:
 		return scenarios.Usagef("--scan-slow (%s) must be positive", s.ScanSlow)
 	case s.ScanFast <= 0:
@@ -237,7 +237,7 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 	}}
 }
 
-// deregisterProbe times --runs explicit deregistrations, each until a
+// deregisterProbe times --crashes explicit deregistrations, each until a
 // Lookup no longer lists the instance, one after another.
 func (s *expiryLatency) deregisterProbe() fault.Probe {
 	ev := report.Event{Kind: report.Probe, Targets: []string{opDeregister},

@@ -10,7 +10,7 @@ import (
 
 func TestExpiryLatencyRunsWithAShortTTL(t *testing.T) {
 	res := run(t, "real-clock timing, about 0.6 s", "expiry-latency",
-		"--ttl", "200ms", "--runs", "8", "--scan-slow", "200ms", "--scan-fast", "50ms", "--seed", "3")
+		"--ttl", "200ms", "--crashes", "8", "--scan-slow", "200ms", "--scan-fast", "50ms", "--seed", "3")
 	for _, b := range []struct {
 		metric string
 		lo, hi float64

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, exitReproduced},
+		{errNotReproduced, exitNotReproduced},
+		{fmt.Errorf("x: %w", errInvalid), exitInvalid},
+		{scenarios.Usagef("bad flag"), exitError},
+		{errors.New("starting etcd: too many open files"), exitEnvironment},
+		{errInterrupted, exitInterrupted},
+	}
+	for _, tc := range tests {
+		if got := exitCode(tc.err, &bytes.Buffer{}); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestResultsAreWhatTheJudgesSayNow re-judges every saved history in
+// results/ and fails when a judge's output no longer matches the stored
+// report: results/ can never silently go stale.
+func TestResultsAreWhatTheJudgesSayNow(t *testing.T) {
+	var out bytes.Buffer
+	if err := recheck([]string{"../../results"}, &out); err != nil {
+		t.Errorf("recheck results/: %v — regenerate with 'go run ./cmd/experiments all --variants --out results'\n%s", err, out.String())
+	}
+}
+
+// synthResult is a result of one check with the given measurement.
+func synthResult(v float64) *report.Result {
+	r := report.NewResult("demo")
+	r.AddCheck(report.Band("latency", 0, 10, " s").Judge(v))
+	r.Metrics["latency_s"] = v
+	r.AddSamples()
+	r.Finish()
+	return r
+}
+
+func aggregateOf(vals ...float64) *report.Result {
+	var rs []*report.Result
+	var sums []report.RunSummary
+	for i, v := range vals {
+		rs = append(rs, synthResult(v))
+		sums = append(sums, report.RunSummary{Seed: int64(i + 1)})
+	}
+	return report.Aggregate(rs, sums)
+}
+
+func TestCompareFlagsAMovedCheckAndNotAnUnchangedOne(t *testing.T) {
+	base := aggregateOf(1.0, 1.1, 0.9, 1.05, 0.95, 1.0)
+	same := aggregateOf(1.02, 0.98, 1.08, 0.93, 1.01, 0.99)
+	moved := aggregateOf(2.0, 2.1, 1.9, 2.05, 1.95, 2.0)
+	var b bytes.Buffer
+	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": same}, &b); err != nil {
+		t.Errorf("an unchanged candidate was flagged: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": moved}, &b); !errors.Is(err, errNotReproduced) {
+		t.Errorf("a doubled latency was not flagged (err %v)\n%s", err, b.String())
+	}
+	if !strings.Contains(b.String(), "MOVED") {
+		t.Errorf("the table does not mark the moved check:\n%s", b.String())
+	}
+}
+
+func TestAggregateVerdicts(t *testing.T) {
+	tests := []struct {
+		name string
+		vals []float64
+		want report.Verdict
+	}{
+		{"inside", []float64{1, 2, 3, 2, 1, 2, 3}, report.Reproduced},
+		{"outside", []float64{11, 12, 13, 12, 11, 12, 13}, report.Outside},
+		{"straddling the edge", []float64{8, 9, 10, 11, 12, 9, 11}, report.Inconclusive},
+		{"too few runs", []float64{1, 2, 3}, report.Inconclusive},
+	}
+	for _, tc := range tests {
+		if got := aggregateOf(tc.vals...).Checks[0].Verdict; got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
+	dir := t.TempDir()
+	spec, _ := scenarios.Lookup("cache-on-failure")
+	_, cfg, params, err := scenarios.Parse(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &report.History{Timeline: 10 * time.Second} // no outage recorded: an invalid run
+	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	rr := &repeated{name: "cache-on-failure", result: res,
+		histories: []savedHistory{{header: report.HistoryHeader{Scenario: spec.Name, Args: argsOf(params), Seed: 1}, history: h}}}
+	if err := writeOut(dir, rr); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := recheck([]string{dir}, &out); err != nil {
+		t.Fatalf("recheck of a fresh history: %v\n%s", err, out.String())
+	}
+	// A stored report that no longer matches is reported.
+	res.Checks[0].Verdict = report.Reproduced
+	res.Verdict = report.Reproduced
+	if err := writeFile(filepath.Join(dir, "cache-on-failure.json"), func(w io.Writer) error { return report.RenderJSON(w, res) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := recheck([]string{dir}, &out); !errors.Is(err, errNotReproduced) {
+		t.Errorf("a stale report went unnoticed (err %v)", err)
+	}
+}

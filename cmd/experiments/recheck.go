@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+// recheck is `experiments recheck DIR`: it judges every saved history in
+// DIR again, without running anything, and compares what the judges say
+// now with the reports stored beside the histories. A judge whose output
+// changed (another check, verdict or measurement) is reported, and the
+// command exits 1, so a results directory never silently goes stale.
+func recheck(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return scenarios.Usagef("recheck: want one argument, a directory written with --out")
+	}
+	groups, err := historyGroups(args[0])
+	if err != nil {
+		return fmt.Errorf("recheck: %w", err)
+	}
+	t := report.Table{Title: "Saved histories judged again", Header: []string{"run", "histories", "stored verdict", "verdict now", "differences"}}
+	bad := 0
+	for _, name := range sortedKeys(groups) {
+		now, err := rejudge(groups[name])
+		if err != nil {
+			return fmt.Errorf("recheck %s: %w", name, err)
+		}
+		stored, err := loadResult(filepath.Join(args[0], name+".json"))
+		if err != nil {
+			return fmt.Errorf("recheck %s: %w", name, err)
+		}
+		diffs := differences(stored, now)
+		if len(diffs) > 0 {
+			bad++
+		}
+		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs)})
+	}
+	if err := report.RenderTable(stdout, t, false); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d of %d stored reports no longer match what their judges say\n", bad, len(groups))
+	if bad > 0 {
+		return errNotReproduced
+	}
+	return nil
+}
+
+func orNone(ds []string) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	return strings.Join(ds, "; ")
+}
+
+// seedPart is the ".seed<S>" of a repeated run's history name.
+var seedPart = regexp.MustCompile(`\.seed-?\d+$`)
+
+// historyGroups maps each result name in dir to its saved histories.
+func historyGroups(dir string) (map[string][]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*"+historySuffix))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, scenarios.Usagef("%s holds no saved history (*%s); write one with --out", dir, historySuffix)
+	}
+	out := map[string][]string{}
+	for _, f := range files {
+		name := seedPart.ReplaceAllString(strings.TrimSuffix(filepath.Base(f), historySuffix), "")
+		out[name] = append(out[name], f)
+	}
+	return out, nil
+}
+
+// rejudge judges a result's saved histories again, as the run did.
+func rejudge(files []string) (*report.Result, error) {
+	sort.Strings(files)
+	var results []*report.Result
+	var sums []report.RunSummary
+	for _, f := range files {
+		res, err := rejudgeOne(f)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, res)
+		sums = append(sums, report.RunSummary{Seed: res.Seed, Verdict: res.Verdict})
+	}
+	if len(results) == 1 {
+		return results[0], nil
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].Seed < results[j].Seed })
+	return combine(results, sums, len(results)), nil
+}
+
+func rejudgeOne(path string) (*report.Result, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	hdr, h, err := report.ReadHistory(fh)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	spec, err := lookup(hdr.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	_, cfg, params, err := scenarios.Parse(spec, hdr.Args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the saved arguments no longer parse: %w", path, err)
+	}
+	return judge(spec, cfg, h, hdr.Seed, params, 0, time.Now()), nil
+}
+
+// differences lists what the judges say now that the stored report does
+// not: the verdict, a check missing or new, a check's verdict or its
+// measurement.
+func differences(stored, now *report.Result) []string {
+	var out []string
+	if stored.Verdict != now.Verdict {
+		out = append(out, fmt.Sprintf("verdict %s → %s", stored.Verdict, now.Verdict))
+	}
+	old := map[string]report.Check{}
+	for _, c := range stored.Checks {
+		old[c.Name] = c
+	}
+	for _, c := range now.Checks {
+		o, ok := old[c.Name]
+		delete(old, c.Name)
+		switch {
+		case !ok:
+			out = append(out, "new check "+c.Name)
+		case o.Verdict != c.Verdict:
+			out = append(out, fmt.Sprintf("%s: %s → %s", c.Name, o.Verdict, c.Verdict))
+		case !sameNumber(float64(o.Measured), float64(c.Measured)) || o.Band != c.Band:
+			out = append(out, fmt.Sprintf("%s: %s (band %s) → %s (band %s)", c.Name, o.MeasuredText, o.Band, c.MeasuredText, c.Band))
+		}
+	}
+	for name := range old {
+		out = append(out, "check gone: "+name)
+	}
+	return out
+}
+
+func sameNumber(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

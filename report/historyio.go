@@ -1,0 +1,90 @@
+package report
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// HistoryHeader is the first line of a saved history: what produced it, so
+// that recheck can rebuild the scenario's configuration and judge again.
+type HistoryHeader struct {
+	SchemaVersion int      `json:"schema_version"`
+	Scenario      string   `json:"scenario"`
+	Args          []string `json:"args"`
+	Seed          int64    `json:"seed"`
+}
+
+// historyLine is one line of a saved history after the header: exactly one field is set.
+type historyLine struct {
+	Op       *Op             `json:"op,omitempty"`
+	Event    *Event          `json:"event,omitempty"`
+	Timeline *time.Duration  `json:"timeline_ns,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+}
+
+// WriteHistory writes h as gzipped JSON lines: the header, one line per op
+// and per event, the timeline's length and the scenario's data.
+func WriteHistory(w io.Writer, hdr HistoryHeader, h *History) error {
+	zw := gzip.NewWriter(w)
+	enc := json.NewEncoder(zw)
+	hdr.SchemaVersion = SchemaVersion
+	lines := []any{hdr}
+	for i := range h.Ops {
+		lines = append(lines, historyLine{Op: &h.Ops[i]})
+	}
+	for i := range h.Events {
+		lines = append(lines, historyLine{Event: &h.Events[i]})
+	}
+	lines = append(lines, historyLine{Timeline: &h.Timeline})
+	if len(h.Data) > 0 {
+		lines = append(lines, historyLine{Data: h.Data})
+	}
+	for _, l := range lines {
+		if err := enc.Encode(l); err != nil {
+			return fmt.Errorf("writing the history: %w", err)
+		}
+	}
+	return zw.Close()
+}
+
+// ReadHistory reads a history written by WriteHistory.
+func ReadHistory(r io.Reader) (HistoryHeader, *History, error) {
+	var hdr HistoryHeader
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return hdr, nil, fmt.Errorf("reading the history: %w", err)
+	}
+	dec := json.NewDecoder(bufio.NewReader(zr))
+	if err := dec.Decode(&hdr); err != nil {
+		return hdr, nil, fmt.Errorf("reading the history's header: %w", err)
+	}
+	if hdr.SchemaVersion != SchemaVersion {
+		return hdr, nil, fmt.Errorf("history schema %d, this harness reads %d", hdr.SchemaVersion, SchemaVersion)
+	}
+	h := &History{}
+	for {
+		var l historyLine
+		err := dec.Decode(&l)
+		if errors.Is(err, io.EOF) {
+			return hdr, h, nil
+		}
+		if err != nil {
+			return hdr, nil, fmt.Errorf("reading the history: %w", err)
+		}
+		switch {
+		case l.Op != nil:
+			h.Ops = append(h.Ops, *l.Op)
+		case l.Event != nil:
+			h.Events = append(h.Events, *l.Event)
+		case l.Timeline != nil:
+			h.Timeline = *l.Timeline
+		case len(l.Data) > 0:
+			h.Data = l.Data
+		}
+	}
+}
