@@ -2,6 +2,7 @@ package report
 
 import (
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -28,8 +29,9 @@ type Meta struct {
 
 // NewMeta describes this process, started at start.
 func NewMeta(start time.Time) *Meta {
-	m := &Meta{SchemaVersion: SchemaVersion, Harness: "unknown (built without VCS information)", Go: runtime.Version(),
-		Etcd: "unknown", OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Start: start.UTC(), Command: os.Args}
+	cmd := append([]string{"experiments"}, os.Args[1:]...) // argv[0] of 'go run' is a temp path
+	m := &Meta{SchemaVersion: SchemaVersion, Harness: gitRevision(), Go: runtime.Version(),
+		Etcd: "unknown", OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Start: start.UTC(), Command: cmd}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return m
@@ -54,4 +56,19 @@ func NewMeta(start time.Time) *Meta {
 		m.Harness = strings.TrimSpace(rev + dirty)
 	}
 	return m
+}
+
+// gitRevision is the fallback when the binary carries no VCS information
+// ('go run' stamps none): the revision of the git checkout in the working
+// directory, if there is one.
+func gitRevision() string {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "unknown (built without VCS information)"
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
+		rev += " (with uncommitted changes)"
+	}
+	return rev + " (git in the working directory)"
 }
