@@ -26,7 +26,14 @@ func StartGroup(ctx context.Context, cfg Config, n int, alloc *ports.Allocator, 
 			g.Close()
 			return nil, err
 		}
-		in, err := Start(ctx, cfg, id, port, endpoints)
+		grpcPort := 0
+		if cfg.GRPC {
+			if grpcPort, err = alloc.Take("instance " + id + " gRPC"); err != nil {
+				g.Close()
+				return nil, err
+			}
+		}
+		in, err := StartWithGRPC(ctx, cfg, id, port, grpcPort, endpoints)
 		if err != nil {
 			g.Close()
 			return nil, err

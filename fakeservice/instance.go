@@ -1,6 +1,10 @@
 // Package fakeservice runs fake service instances: real HTTP servers on
 // 127.0.0.1 that register themselves in etcd under /svc/<service>/<id> on a
 // lease and renew it on their own ticker, as the article's instances did.
+// An instance started with a gRPC port also serves the standard gRPC health
+// service there and registers that address, on the same lease, in the
+// format of etcd's naming endpoints manager (see GRPCPrefix), so a real
+// gRPC client with etcd's naming resolver can discover it.
 package fakeservice
 
 import (
@@ -38,6 +42,9 @@ type Config struct {
 	TTL, Renew time.Duration
 	// CallTimeout bounds every registry call (grant, put, renewal).
 	CallTimeout time.Duration
+	// GRPC makes every instance also serve gRPC health on its own port and
+	// register it for etcd's naming resolver.
+	GRPC bool
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }
@@ -74,7 +81,10 @@ type Stats struct {
 // Instance is one fake service instance.
 type Instance struct {
 	ID, Addr string
+	// GRPCAddr is the gRPC health server's address ("" without Config.GRPC).
+	GRPCAddr string
 	cfg      Config
+	grpc     *grpcSide
 	cli      *clientv3.Client
 	reg      *Registrant
 	srv      *http.Server
@@ -90,6 +100,12 @@ type Instance struct {
 // its own client on endpoints and starts renewing. The first registration
 // must succeed.
 func Start(ctx context.Context, cfg Config, id string, port int, endpoints []string) (*Instance, error) {
+	return StartWithGRPC(ctx, cfg, id, port, 0, endpoints)
+}
+
+// StartWithGRPC is Start with the gRPC health server on grpcPort (used when
+// cfg.GRPC is set; 0 otherwise).
+func StartWithGRPC(ctx context.Context, cfg Config, id string, port, grpcPort int, endpoints []string) (*Instance, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -106,6 +122,13 @@ func Start(ctx context.Context, cfg Config, id string, port int, endpoints []str
 	in.reg = NewRegistrant(cli, Key(cfg.Service, id), in.Addr, cfg.TTL, cfg.CallTimeout, nil)
 	in.srv = &http.Server{Handler: http.HandlerFunc(in.serve), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = in.srv.Serve(ln) }()
+	if cfg.GRPC {
+		if in.grpc, err = startGRPC(grpcPort); err != nil {
+			in.Close()
+			return nil, fmt.Errorf("instance %s: %w", id, err)
+		}
+		in.GRPCAddr = in.grpc.addr
+	}
 	if err := in.register(ctx); err != nil {
 		in.Close()
 		return nil, fmt.Errorf("instance %s: registering: %w", id, err)
@@ -132,7 +155,19 @@ func (in *Instance) Stats() Stats {
 // Client returns the instance's etcd client.
 func (in *Instance) Client() *clientv3.Client { return in.cli }
 
-func (in *Instance) register(ctx context.Context) error { return in.reg.Register(ctx) }
+// register grants a lease and puts the instance's key (and its gRPC
+// endpoint) on it.
+func (in *Instance) register(ctx context.Context) error {
+	if err := in.reg.Register(ctx); err != nil {
+		return err
+	}
+	if in.grpc == nil {
+		return nil
+	}
+	c, cancel := context.WithTimeout(ctx, in.cfg.CallTimeout)
+	defer cancel()
+	return addEndpoint(c, in.cli, in.cfg.Service, in.GRPCAddr, in.reg.Lease())
+}
 
 // RenewOnce sends one KeepAliveOnce for the current lease, bounded by the
 // call timeout. When the lease is gone it registers again with a new lease.
@@ -175,6 +210,7 @@ func (in *Instance) Crash() {
 	in.crashed.Store(true)
 	in.stopRenewing()
 	_ = in.srv.Close()
+	in.grpc.stop()
 }
 
 // Crashed reports whether Crash was called.
@@ -189,5 +225,6 @@ func (in *Instance) stopRenewing() {
 func (in *Instance) Close() {
 	in.stopRenewing()
 	_ = in.srv.Close()
+	in.grpc.stop()
 	_ = in.cli.Close()
 }

@@ -119,3 +119,23 @@ func FindOp(ops []Op, caller string) (Op, bool) {
 	}
 	return Op{}, false
 }
+
+// Resembles returns which of the policies' per-second series the series of
+// name matches in the most seconds (same ok and fail counts), and in how
+// many of them. Ties go to the first policy listed.
+func Resembles(series map[string]Series, name string, policies []string) (best string, same, total int) {
+	s := series[name]
+	total = len(s.OK)
+	for _, p := range policies {
+		ps, n := series[p], 0
+		for i := 0; i < total && i < len(ps.OK); i++ {
+			if ps.OK[i] == s.OK[i] && ps.Fail[i] == s.Fail[i] {
+				n++
+			}
+		}
+		if best == "" || n > same {
+			best, same = p, n
+		}
+	}
+	return best, same, total
+}

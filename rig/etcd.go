@@ -203,3 +203,28 @@ func (r *Etcd) countReady(ctx context.Context) (int, error) {
 	defer cli.Close()
 	return cluster.CountPrefix(ctx, cli, r.Prefix(), 2*time.Second, false)
 }
+
+// NewRealClients creates the real clients (etcd's naming resolver + a gRPC
+// balancer) over the rig's endpoints for the instances' gRPC side, and
+// primes those that start at time zero.
+func (r *Etcd) NewRealClients(ctx context.Context, cfgs []caller.GRPCConfig) ([]*caller.GRPCCaller, func(), error) {
+	var out []*caller.GRPCCaller
+	closeAll := func() {
+		for _, c := range out {
+			c.Close()
+		}
+	}
+	for _, cfg := range cfgs {
+		cfg.Endpoints, cfg.Target = r.Endpoints(), fakeservice.GRPCTarget(r.Svc.Service)
+		c := caller.NewGRPCCaller(cfg)
+		out = append(out, c)
+		if cfg.Start > 0 {
+			continue
+		}
+		if err := c.Prime(ctx); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+	}
+	return out, closeAll, nil
+}

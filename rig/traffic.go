@@ -35,6 +35,9 @@ func RunTraffic(ctx context.Context, rec *report.Recorder, ts []caller.Traffic, 
 // fault timeline built once the rig is up, and an optional last look.
 type Plan struct {
 	Callers []caller.Config
+	// Real are real clients (etcd's naming resolver + a gRPC balancer)
+	// beside the policy callers; the instances then also serve gRPC.
+	Real []caller.GRPCConfig
 	// Gateway makes the callers refresh through etcd's JSON gateway
 	// (fail-fast) instead of gRPC.
 	Gateway  bool
@@ -47,6 +50,7 @@ type Plan struct {
 // RunPlan starts the rig, primes the callers, runs traffic for env.Duration
 // while the timeline fires, and returns the recorded history.
 func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.History, error) {
+	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0
 	r, err := StartEtcd(ctx, env, o)
 	if err != nil {
 		return nil, err
@@ -57,6 +61,11 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 		return nil, fmt.Errorf("starting callers: %w", err)
 	}
 	defer closeCallers()
+	real, closeReal, err := r.NewRealClients(ctx, plan.Real)
+	if err != nil {
+		return nil, fmt.Errorf("starting real clients: %w", err)
+	}
+	defer closeReal()
 	tl, err := plan.Timeline(r)
 	if err != nil {
 		return nil, fmt.Errorf("building the fault timeline: %w", err)
@@ -65,9 +74,12 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 	rec := NewRecorder(env, 0)
 	ready(rec)
 	env.Printf("traffic for %s at %g req/s per caller; timeline: %s", env.Duration, plan.Callers[0].Rate, tl.Describe())
-	ts := make([]caller.Traffic, len(cs))
-	for i, c := range cs {
-		ts[i] = c
+	ts := make([]caller.Traffic, 0, len(cs)+len(real))
+	for _, c := range cs {
+		ts = append(ts, c)
+	}
+	for _, c := range real {
+		ts = append(ts, c)
 	}
 	if err := RunTraffic(ctx, rec, ts, tl, env.Duration); err != nil {
 		return nil, fmt.Errorf("running traffic: %w", err)

@@ -135,3 +135,38 @@ func (p TrafficParams) Validate() error {
 	}
 	return p.Call.Validate()
 }
+
+// RealClients are the flags of the real clients a traffic scenario runs
+// beside its policy callers: etcd's gRPC naming resolver feeding gRPC's
+// round_robin and pick_first balancers, calling the instances' gRPC health
+// service at the callers' rate.
+type RealClients struct {
+	On bool
+}
+
+// DefaultRealClients turns the real clients on.
+func DefaultRealClients() RealClients { return RealClients{On: true} }
+
+// Bind binds --real-clients.
+func (p *RealClients) Bind(fs *flag.FlagSet) {
+	fs.BoolVar(&p.On, "real-clients", p.On, "also run real gRPC clients (etcd naming resolver + round_robin / pick_first) beside the policies")
+}
+
+// Real client names, in table order.
+const (
+	RealRoundRobin = "grpc_rr"
+	RealPickFirst  = "grpc_pf"
+)
+
+// Configs returns the real clients at the callers' rate and call timeout,
+// starting at start (0: primed before time zero); suffix is appended to
+// their names.
+func (p RealClients) Configs(call CallerParams, start time.Duration, suffix string) []caller.GRPCConfig {
+	if !p.On {
+		return nil
+	}
+	return []caller.GRPCConfig{
+		{Name: RealRoundRobin + suffix, Rate: call.Rate, Balancer: caller.RoundRobin, CallTimeout: call.CallTimeout, Start: start},
+		{Name: RealPickFirst + suffix, Rate: call.Rate, Balancer: caller.PickFirst, CallTimeout: call.CallTimeout, Start: start},
+	}
+}

@@ -99,7 +99,8 @@ func repeat(ctx context.Context, r plannedRun, common scenarios.Common, stderr i
 		if res.Verdict != report.Invalid {
 			valid, out.histories = append(valid, res), append(out.histories, saved)
 		} else if common.Runs == 1 {
-			valid = append(valid, res) // a single invalid run is reported as it is
+			// A single invalid run is reported as it is, with its history.
+			valid, out.histories = append(valid, res), append(out.histories, saved)
 		}
 	}
 	out.result = combine(valid, sums, common.Runs)

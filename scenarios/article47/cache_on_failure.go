@@ -21,7 +21,10 @@ func init() {
 (--ttl, renewed every --renew), two callers side by side at --rate req/s each, refreshing their
 instance list every --refresh (deadline --refresh-timeout): "keep" keeps the old list when a
 refresh fails, "clear" empties it. At --outage-at all 3 etcd members are SIGKILLed; the instances
-stay up. Both callers share the refresh phase, drawn from --seed.
+stay up. Both callers share the refresh phase, drawn from --seed. With --real-clients (on by
+default) two real clients run beside them: etcd's gRPC naming resolver (a watch on the instances'
+endpoint keys) feeding gRPC's round_robin and pick_first balancers, calling each instance's gRPC
+health service at --rate.
 
 Bands: keep is all ok in every second; clear is all ok before the outage and never succeeds after
 its first failure. Clear's first failure comes at its first refresh after the outage (within one
@@ -32,13 +35,17 @@ with --refresh-fail-fast the refresh goes through etcd's JSON gateway over HTTP 
 first refused connection (the article's client), so the band is [0, refresh + one send interval
 + 50 ms]. 50 ms is the allowance for timer and scheduling delays.
 
+Real clients: the resolver changes addresses only on watch events and a broken watch sends none
+(client/v3/naming/resolver), so the balancer keeps its last addresses: every second all ok, as keep.
+
 Article: keep 40/0 every second; clear 40/0, 40/0, 1/39 at s2, then 0/40 — its first failure came
 within 1/40 s of the outage, which only a fail-fast refresh allows (the default run shows
 "differs" with that cause; --refresh-fail-fast reproduces it).`,
 		Variants: []scenarios.Variant{{Name: "fail-fast", Args: []string{"--refresh-fail-fast"},
 			Why: "a refresh that fails on the first refused connection, as the article's client: its 1/39 in s2 reproduced"}},
 		New: func() scenarios.Config {
-			return &cacheOnFailure{TrafficParams: scenarios.DefaultTrafficParams(), OutageAt: 2 * time.Second}
+			return &cacheOnFailure{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
+				OutageAt: 2 * time.Second}
 		},
 	})
 }
@@ -46,11 +53,13 @@ within 1/40 s of the outage, which only a fail-fast refresh allows (the default 
 // cacheOnFailure is article 47.1.
 type cacheOnFailure struct {
 	scenarios.TrafficParams
+	Real     scenarios.RealClients
 	OutageAt time.Duration
 }
 
 func (s *cacheOnFailure) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
+	s.Real.Bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 }
 
@@ -74,6 +83,7 @@ func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*report.H
 			s.Call.Config("keep", phase, caller.Policy{OnError: caller.KeepList}),
 			s.Call.Config("clear", phase, caller.Policy{OnError: caller.ClearList}),
 		},
+		Real:    s.Real.Configs(s.Call, 0, ""),
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil

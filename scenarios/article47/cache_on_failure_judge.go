@@ -30,7 +30,7 @@ type cacheMeasure struct {
 // never happened (the run cannot judge).
 func (s *cacheOnFailure) measure(h *report.History) (cacheMeasure, bool) {
 	m := cacheMeasure{secs: report.Seconds(h.Timeline)}
-	m.series = report.PerSecond(h.Ops, []string{"keep", "clear"}, m.secs)
+	m.series = report.PerSecond(h.Ops, append([]string{"keep", "clear"}, realNames(s.Real.On)...), m.secs)
 	outage, ok := h.Events.First(report.KillMembers, report.Inject)
 	if !ok {
 		return m, false
@@ -86,7 +86,8 @@ func (s *cacheOnFailure) Judge(h *report.History) *report.Result {
 	m, ok := s.measure(h)
 	res.Series = m.series
 	res.AddTable(report.SecondsTable("Per-second ok/fail (article 47.1: keep 40/0 every second; clear 40/0, 40/0, 1/39, then 0/40)",
-		[]report.Row{{Key: "keep", Label: "(a) keep old list on refresh failure"}, {Key: "clear", Label: "(b) clear list on refresh failure"}},
+		append([]report.Row{{Key: "keep", Label: "(a) keep old list on refresh failure"}, {Key: "clear", Label: "(b) clear list on refresh failure"}},
+			realRows(s.Real.On, 'c')...),
 		m.series, h.Events))
 	if !ok {
 		res.AddCheck(report.Yes("registry killed", "yes", "no").Invalid("no SIGKILL of the members was recorded"))
@@ -94,14 +95,17 @@ func (s *cacheOnFailure) Judge(h *report.History) *report.Result {
 	}
 	s.metrics(res.Metrics, m)
 	res.AddCheck(s.checks(m)...)
+	res.AddCheck(realKeepChecks(m.series, s.Real.On, s.Call.Rate, m.secs)...)
 	s.conclude(res, m)
+	concludeReal(res, m.series, s.Real.On, []string{"keep", "clear"})
 	return res
 }
 
 func (s *cacheOnFailure) metrics(mt report.Metrics, m cacheMeasure) {
 	mt["outage_at_s"] = m.outage.At.Seconds()
-	mt.AddSeriesMetrics("keep", m.series["keep"])
-	mt.AddSeriesMetrics("clear", m.series["clear"])
+	for _, name := range append([]string{"keep", "clear"}, realNames(s.Real.On)...) {
+		mt.AddSeriesMetrics(name, m.series[name])
+	}
 	mt["clear.first_fail_s"], mt["clear.first_fail_after_outage_s"] = -1, math.NaN()
 	if m.clearFailed {
 		mt["clear.first_fail_s"] = float64(int(m.firstFail.Scheduled / time.Second))

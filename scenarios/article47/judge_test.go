@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sdchaos/report"
+	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
 
@@ -38,10 +39,13 @@ func TestCacheOnFailureJudge(t *testing.T) {
 		{"keep loses one request", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
 			return (c == "clear" && at >= 3*time.Second) || (c == "keep" && at == 5*time.Second)
 		}, report.Outside},
+		{"the real client loses every call after the outage", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
+			return (c == "clear" || c == scenarios.RealRoundRobin) && at >= 3*time.Second
+		}, report.Outside},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ops := scentest.Synth([]string{"keep", "clear"}, 40, 10*time.Second, tc.fail)
+			ops := scentest.Synth([]string{"keep", "clear", scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 10*time.Second, tc.fail)
 			res := scentest.Judge(tc.judge, history(ops, 10*time.Second, killAll))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
@@ -74,10 +78,13 @@ func TestPassiveEjectionJudge(t *testing.T) {
 			return c == "none" && at >= 4*time.Second && int(at/(25*time.Millisecond))%2 == 0
 		}, report.Outside},
 		{"the crash changes nothing", func(string, time.Duration) bool { return false }, report.Outside},
+		{"the real client keeps calling the dead instance", func(c string, at time.Duration) bool {
+			return ((c == "none" || c == scenarios.RealRoundRobin) && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
+		}, report.Outside},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ops := scentest.Synth([]string{"none", "eject"}, 40, 10*time.Second, tc.fail)
+			ops := scentest.Synth([]string{"none", "eject", scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 10*time.Second, tc.fail)
 			res := scentest.Judge(s, history(ops, 10*time.Second, outage, crash))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))

@@ -27,9 +27,15 @@ neither caller fails before the crash; none fails, in every whole second after i
 of its requests rounded down or up (13–14 at 40/s), and in total 1/instances of the requests
 scheduled after the crash (rounded down or up, ±2 for sends at the crash's instant); eject fails
 at least once (the call that ejects) and at most twice per ejection period after the crash.
+Real clients (--real-clients, on by default: etcd's naming resolver + round_robin / pick_first
+over the instances' gRPC health service): with the registry down the resolver keeps its addresses,
+but gRPC sees the crashed instance's connection close: only calls in flight on it (or picked
+before the transport notices) fail, because round_robin picks only READY subchannels and
+pick_first moves to the next address when its connection is refused: at most 3 failures after
+the crash, none before: as eject.
 Article: none 80 of 400 (13–14 per second), eject 1 of 400.`,
 		New: func() scenarios.Config {
-			return &passiveEjection{TrafficParams: scenarios.DefaultTrafficParams(),
+			return &passiveEjection{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
 				OutageAt: time.Second, CrashAt: 4 * time.Second, Eject: 30 * time.Second}
 		},
 	})
@@ -38,12 +44,14 @@ Article: none 80 of 400 (13–14 per second), eject 1 of 400.`,
 // passiveEjection is article 47.2.
 type passiveEjection struct {
 	scenarios.TrafficParams
+	Real              scenarios.RealClients
 	OutageAt, CrashAt time.Duration
 	Eject             time.Duration
 }
 
 func (s *passiveEjection) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
+	s.Real.Bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 	fs.DurationVar(&s.CrashAt, "crash-at", s.CrashAt, "when one instance crashes")
 	fs.DurationVar(&s.Eject, "eject", s.Eject, "how long the eject caller skips an instance after a failed call")
@@ -75,6 +83,7 @@ func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*report.
 			s.Call.Config("none", phase, caller.Policy{OnError: caller.KeepList}),
 			s.Call.Config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
 		},
+		Real:    s.Real.Configs(s.Call, 0, ""),
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{

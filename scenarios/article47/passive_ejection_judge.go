@@ -26,19 +26,25 @@ type ejectMeasure struct {
 	after               int
 	noneFail, ejectFail int
 	noneOK              int
+	// realFail counts each real client's failures from the crash on.
+	realFail map[string]int
 }
 
 func (s *passiveEjection) measure(h *report.History) (ejectMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
-	m := ejectMeasure{series: report.PerSecond(h.Ops, []string{"none", "eject"}, secs), early: map[string]int{}}
+	m := ejectMeasure{series: report.PerSecond(h.Ops, append([]string{"none", "eject"}, realNames(s.Real.On)...), secs),
+		early: map[string]int{}, realFail: map[string]int{}}
 	var ok1, ok2 bool
 	m.outage, ok1 = h.Events.First(report.KillMembers, report.Inject)
 	m.crash, ok2 = h.Events.First(report.CrashInstance, report.Inject)
 	if !ok1 || !ok2 {
 		return m, false
 	}
-	for _, name := range []string{"none", "eject"} {
+	for _, name := range append([]string{"none", "eject"}, realNames(s.Real.On)...) {
 		_, m.early[name] = report.Count(h.Ops, name, 0, m.crash.At-rig.SchedSlack)
+	}
+	for _, name := range realNames(s.Real.On) {
+		_, m.realFail[name] = report.Count(h.Ops, name, m.crash.At-rig.SchedSlack, h.Timeline)
 	}
 	n := float64(s.Svc.Instances)
 	due := caller.PerSecondDue(s.Call.Rate, secs)
@@ -68,7 +74,8 @@ func (s *passiveEjection) Judge(h *report.History) *report.Result {
 	m, ok := s.measure(h)
 	res.Series = m.series
 	res.AddTable(report.SecondsTable("Per-second ok/fail (article 47.2: none 27/13, 26/14 … 80/400 failed; eject 39/1 then 40/0, 1/400)",
-		[]report.Row{{Key: "none", Label: "(a) no passive ejection"}, {Key: "eject", Label: fmt.Sprintf("(b) eject locally for %s after a failed call", s.Eject)}},
+		append([]report.Row{{Key: "none", Label: "(a) no passive ejection"}, {Key: "eject", Label: fmt.Sprintf("(b) eject locally for %s after a failed call", s.Eject)}},
+			realRows(s.Real.On, 'c')...),
 		m.series, h.Events))
 	if !ok {
 		res.AddCheck(report.Yes("registry down, then an instance crashed", "yes", "no").Invalid("the outage or the crash was not recorded"))
@@ -76,11 +83,14 @@ func (s *passiveEjection) Judge(h *report.History) *report.Result {
 	}
 	mt := res.Metrics
 	mt["outage_at_s"], mt["crash_at_s"] = m.outage.At.Seconds(), m.crash.At.Seconds()
-	mt.AddSeriesMetrics("none", m.series["none"])
-	mt.AddSeriesMetrics("eject", m.series["eject"])
+	for _, name := range append([]string{"none", "eject"}, realNames(s.Real.On)...) {
+		mt.AddSeriesMetrics(name, m.series[name])
+	}
 	mt["none.fail_theory"] = float64(m.after) / float64(s.Svc.Instances)
 	res.AddCheck(s.checks(m, s.articleSetup(h))...)
+	res.AddCheck(s.realChecks(m)...)
 	s.conclude(res, m)
+	concludeReal(res, m.series, s.Real.On, []string{"eject", "none"})
 	return res
 }
 
@@ -123,4 +133,30 @@ func (s *passiveEjection) conclude(res *report.Result, m ejectMeasure) {
 	} else {
 		res.Conclude("Passive ejection did not reduce failures in this run.")
 	}
+}
+
+// realFailsAfterCrash bounds a real client's failures after the crash:
+// calls in flight on the closed connection, or picked before the transport
+// notices; then no call goes to the dead instance.
+const realFailsAfterCrash = 3
+
+// realChecks: a real client fails nothing before the crash and at most
+// realFailsAfterCrash after it (as eject).
+func (s *passiveEjection) realChecks(m ejectMeasure) []report.Check {
+	var cs []report.Check
+	basis := "gRPC sees the crashed instance's connection close; round_robin picks only READY subchannels, " +
+		"pick_first moves to the next address when its connection is refused: only calls in flight or picked before " +
+		"the transport notices fail: as eject"
+	for _, name := range realNames(s.Real.On) {
+		before := report.Exactly(name+": failures before the crash", 0, "").From("every instance alive").
+			Says(report.Says("— (the article ran no real client)"))
+		after := report.Band(name+": failures after the crash", 0, realFailsAfterCrash, "").From(basis).
+			Says(report.Says("— (the article ran no real client)"))
+		if ok, fail := m.series[name].Total(); ok+fail == 0 {
+			cs = append(cs, before.Invalid("the real client recorded no call"), after.Invalid("the real client recorded no call"))
+			continue
+		}
+		cs = append(cs, before.Judge(float64(m.early[name])), after.Judge(float64(m.realFail[name])))
+	}
+	return cs
 }

@@ -7,6 +7,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 	"sdchaos/storm"
 )
@@ -50,13 +51,19 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 	evs := []report.Event{ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(4*time.Second, report.CallerStop, report.Once, "before"),
 		ev(4*time.Second, report.CallerStart, report.Once, "nosnap"), ev(4*time.Second, report.CallerStart, report.Once, "snap"),
 		ev(8*time.Second, report.BlackholeLinks, report.Heal)}
+	real := []string{scenarios.RealRoundRobin, scenarios.RealPickFirst}
 	mk := func(fail func(c string, at time.Duration) bool) []report.Op {
-		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap}, 40, 12*time.Second, fail)
+		ops := scentest.Synth(append([]string{callerBefore, callerNoSnap, callerSnap}, real...), 40, 12*time.Second, fail)
 		ops = within(ops, callerBefore, 0, 4*time.Second)
-		ops = within(ops, callerNoSnap, 4*time.Second, 12*time.Second)
-		return within(ops, callerSnap, 4*time.Second, 12*time.Second)
+		for _, name := range append([]string{callerNoSnap, callerSnap}, real...) {
+			ops = within(ops, name, 4*time.Second, 12*time.Second)
+		}
+		return ops
 	}
-	nosnap := func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*ms }
+	cold := func(c string) bool {
+		return c == callerNoSnap || c == scenarios.RealRoundRobin || c == scenarios.RealPickFirst
+	}
+	nosnap := func(c string, at time.Duration) bool { return cold(c) && at < 8300*ms }
 	tests := []struct {
 		name    string
 		fail    func(c string, at time.Duration) bool
@@ -72,6 +79,11 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 		{"nosnap serves during the outage", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 6*time.Second }, evs, report.Outside,
 			"nosnap: failed share from its start until the registry is back"},
 		{"no restart recorded", nosnap, []report.Event{evs[0], evs[4]}, report.Invalid, "snap: failures"},
+		{"the restarted real client serves during the outage", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*ms }, evs,
+			report.Outside, scenarios.RealRoundRobin + ": failed share of the calls due to end before the registry is back"},
+		{"the restarted real client never recovers", func(c string, at time.Duration) bool {
+			return cold(c) && (at < 8300*ms || c == scenarios.RealPickFirst)
+		}, evs, report.Outside, scenarios.RealPickFirst + ": first success ends after the registry is back"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

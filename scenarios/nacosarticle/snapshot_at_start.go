@@ -31,10 +31,16 @@ refresh succeeds: every request from its start until the registry is back fails 
 success comes once the links heal, at its next refresh: [0, --refresh + --refresh-timeout + one
 send interval + 50 ms] after the heal (a refresh held by the blackhole is answered at the heal);
 after that it fails nothing. snap serves from the snapshot at once and fails nothing.
+Real clients (--real-clients, on by default): two real gRPC clients (etcd's naming resolver +
+round_robin / pick_first) start cold at --restart-at too. The resolver reads the endpoints once
+when it is built (a serializable Get without a deadline), so a client built during the outage has
+no address until that read is answered: every call that ends before the registry is back fails, as
+nosnap, and a call (waiting up to --call-timeout for an address) succeeds within the 1 s reconnect
+back-off (+ 50 ms) of the heal.
 Article: the remedy "load the cache at start" — a client that restarts while the registry is
 unreachable still has instances to call.`,
 		New: func() scenarios.Config {
-			return &snapshotAtStart{TrafficParams: scenarios.DefaultTrafficParams(),
+			return &snapshotAtStart{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
 				OutageAt: 2 * time.Second, Outage: 6 * time.Second, RestartAt: 4 * time.Second}
 		},
 	})
@@ -43,6 +49,7 @@ unreachable still has instances to call.`,
 // snapshotAtStart is the Nacos article's load-cache-at-start remedy.
 type snapshotAtStart struct {
 	scenarios.TrafficParams
+	Real                        scenarios.RealClients
 	OutageAt, Outage, RestartAt time.Duration
 }
 
@@ -57,6 +64,7 @@ func (s *snapshotAtStart) Defaults(c *scenarios.Common) { c.Duration = 12 * time
 
 func (s *snapshotAtStart) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
+	s.Real.Bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when every client link to the registry is blackholed")
 	fs.DurationVar(&s.Outage, "outage", s.Outage, "how long the registry stays unreachable")
 	fs.DurationVar(&s.RestartAt, "restart-at", s.RestartAt, "when the caller restarts (inside the outage)")
@@ -100,6 +108,7 @@ func (s *snapshotAtStart) Run(ctx context.Context, env *scenarios.Env) (*report.
 	snap.Start, snap.Snapshot, snap.LoadSnapshot, snap.Log = s.RestartAt, path, true, env.Log
 	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, rig.Plan{
 		Callers: []caller.Config{before, nosnap, snap},
+		Real:    s.Real.Configs(s.Call, s.RestartAt, ""),
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, For: s.Outage, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil

@@ -25,7 +25,7 @@ type snapshotMeasure struct {
 
 // measure fills the measurement; why is non-empty when the run cannot judge.
 func (s *snapshotAtStart) measure(h *report.History) (m snapshotMeasure, why string) {
-	m.series = report.PerSecond(h.Ops, []string{callerBefore, callerNoSnap, callerSnap}, report.Seconds(h.Timeline))
+	m.series = report.PerSecond(h.Ops, append([]string{callerBefore, callerNoSnap, callerSnap}, s.realNames()...), report.Seconds(h.Timeline))
 	var ok bool
 	if m.outage, ok = h.Events.First(report.BlackholeLinks, report.Inject); !ok {
 		return m, "no blackhole of the client links was recorded"
@@ -76,23 +76,25 @@ func (s *snapshotAtStart) Judge(h *report.History) *report.Result {
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
 	res.Series = m.series
-	res.AddTable(report.SecondsTable("Per-second ok/fail: the caller restarts while the registry is unreachable", []report.Row{
+	res.AddTable(report.SecondsTable("Per-second ok/fail: the caller restarts while the registry is unreachable", append([]report.Row{
 		{Key: callerBefore, Label: "before the restart (writes the snapshot)"},
 		{Key: callerNoSnap, Label: "nosnap: restarts with an empty list"},
 		{Key: callerSnap, Label: "snap: restarts from the disk snapshot"},
-	}, m.series, h.Events))
+	}, s.realRows()...), m.series, h.Events))
 	if why != "" {
 		res.AddCheck(s.snapCheck().Invalid(why))
 		return res
 	}
 	s.metrics(res.Metrics, m)
 	res.AddCheck(s.checks(m)...)
+	res.AddCheck(s.realChecks(h, m.back.At)...)
 	s.conclude(res, m)
+	s.concludeReal(res, h, m.series, m.back.At)
 	return res
 }
 
 func (s *snapshotAtStart) metrics(mt report.Metrics, m snapshotMeasure) {
-	for _, n := range []string{callerBefore, callerNoSnap, callerSnap} {
+	for _, n := range append([]string{callerBefore, callerNoSnap, callerSnap}, s.realNames()...) {
 		mt.AddSeriesMetrics(n, m.series[n])
 	}
 	mt["registry_back_s"], mt["restart_s"] = m.back.At.Seconds(), m.nosnapAt.At.Seconds()

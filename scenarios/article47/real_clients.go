@@ -1,0 +1,63 @@
+package article47
+
+import (
+	"fmt"
+
+	"sdchaos/caller"
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+// realClients are the real clients' names and table labels, in order.
+var realClients = []struct{ name, label string }{
+	{scenarios.RealRoundRobin, "real client: etcd resolver + round_robin"},
+	{scenarios.RealPickFirst, "real client: etcd resolver + pick_first"},
+}
+
+// realNames returns the real clients that ran (none when switched off).
+func realNames(on bool) []string {
+	if !on {
+		return nil
+	}
+	return []string{scenarios.RealRoundRobin, scenarios.RealPickFirst}
+}
+
+// realRows returns the table rows of the real clients that ran, lettered from next.
+func realRows(on bool, next byte) []report.Row {
+	var rows []report.Row
+	if !on {
+		return nil
+	}
+	for i, rc := range realClients {
+		rows = append(rows, report.Row{Key: rc.name, Label: fmt.Sprintf("(%c) %s", next+byte(i), rc.label)})
+	}
+	return rows
+}
+
+// resolverKeeps is the rule behind every "real client" band here.
+const resolverKeeps = "etcd's naming resolver changes the client's addresses only on watch events, and a broken " +
+	"or silent watch sends none (client/v3/naming/resolver: watch() returns when its channel closes), so the " +
+	"balancer keeps its last addresses"
+
+// realKeepChecks judge real clients that must serve every second, as keep
+// does, while the registry is gone.
+func realKeepChecks(series map[string]report.Series, on bool, rate float64, secs int) []report.Check {
+	due := caller.PerSecondDue(rate, secs)
+	var cs []report.Check
+	for _, name := range realNames(on) {
+		bad, why := report.BadSeconds(series[name], due, 0, secs)
+		cs = append(cs, report.Exactly(name+": seconds not all ok", 0, "").From(resolverKeeps+": as keep").
+			Says(report.Says("— (the article ran no real client)")).JudgeText(float64(bad), why))
+	}
+	return cs
+}
+
+// concludeReal says which policy each real client behaved as.
+func concludeReal(res *report.Result, series map[string]report.Series, on bool, policies []string) {
+	for _, name := range realNames(on) {
+		best, same, total := report.Resembles(series, name, policies)
+		ok, fail := series[name].Total()
+		res.Conclude(fmt.Sprintf("The real client %s served %d and failed %d: it behaved as %s in %d of %d seconds.",
+			name, ok, fail, best, same, total))
+	}
+}
