@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,6 +25,12 @@ type Config struct {
 	TickMs, ElectionMs uint
 	// Keep keeps the data dirs and logs after the run.
 	Keep bool
+	// Hosts gives each member its own IPv4 address to listen on and
+	// advertise (member i gets Hosts[i]); empty means 127.0.0.1 for all. A
+	// member whose address is not a loopback one also binds its outgoing
+	// peer connections to it (etcd's SetMemberLocalAddr), so packets
+	// between members carry both members' addresses (see netns.MemberNet).
+	Hosts []string
 	// StartTimeout bounds Start's wait for a healthy cluster.
 	StartTimeout time.Duration
 	// Log receives diagnostics; nil discards them.
@@ -42,8 +49,23 @@ func (c Config) Validate() error {
 		return fmt.Errorf("cluster size (%d) must be within 1–9", c.Size)
 	case c.TickMs == 0 || c.ElectionMs < 5*c.TickMs:
 		return fmt.Errorf("election timeout (%d ms) must be at least 5 × heartbeat (%d ms)", c.ElectionMs, c.TickMs)
+	case len(c.Hosts) != 0 && len(c.Hosts) != c.Size:
+		return fmt.Errorf("member hosts (%d: %v) must be one per member (%d) or none", len(c.Hosts), c.Hosts, c.Size)
+	}
+	for _, h := range c.Hosts {
+		if a, err := netip.ParseAddr(h); err != nil || !a.Is4() {
+			return fmt.Errorf("member host %q is not an IPv4 address", h)
+		}
 	}
 	return nil
+}
+
+// host returns member i's address.
+func (c Config) host(i int) string {
+	if len(c.Hosts) == 0 {
+		return ports.Host
+	}
+	return c.Hosts[i]
 }
 
 // Cluster is a running etcd cluster. Its methods are safe for concurrent
@@ -106,9 +128,10 @@ func (c *Cluster) allocate(alloc *ports.Allocator) error {
 		if err != nil {
 			return err
 		}
-		c.nodes = append(c.nodes, &Node{c: c, Index: i, Name: name, ClientPort: cp, PeerPort: pp,
+		host := c.cfg.host(i)
+		c.nodes = append(c.nodes, &Node{c: c, Index: i, Name: name, Host: host, ClientPort: cp, PeerPort: pp,
 			DataDir: filepath.Join(c.Dir, name), LogPath: filepath.Join(c.Dir, name+".log")})
-		u := loopbackURL(pp)
+		u := memberURL(host, pp)
 		peers = append(peers, name+"="+u.String())
 	}
 	for _, n := range c.nodes {

@@ -170,7 +170,7 @@ func (n *Node) waitServing(ctx context.Context) error {
 // waitPeerServing waits until the member answers HTTP on its peer port (its
 // bootstrap is done and it serves /members to the other members).
 func (n *Node) waitPeerServing(ctx context.Context) error {
-	u := loopbackURL(n.PeerPort)
+	u := memberURL(n.Host, n.PeerPort)
 	hc := &http.Client{Timeout: 200 * time.Millisecond}
 	for {
 		resp, err := hc.Get(u.String() + "/members")

@@ -3,6 +3,9 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,7 +19,10 @@ type Node struct {
 	// Index is the member's position (0-based); Name is "n<Index+1>".
 	Index int
 	Name  string
-	// ClientPort and PeerPort are its loopback ports.
+	// Host is the address it listens on and advertises (127.0.0.1 unless
+	// Config.Hosts says otherwise).
+	Host string
+	// ClientPort and PeerPort are its ports on Host.
 	ClientPort, PeerPort int
 	// DataDir holds its WAL and snapshots; LogPath its etcd log.
 	DataDir, LogPath string
@@ -27,11 +33,17 @@ type Node struct {
 	id     string // raft member id (hex), cached
 }
 
-// ClientURL returns "http://127.0.0.1:<client port>".
-func (n *Node) ClientURL() string { u := loopbackURL(n.ClientPort); return u.String() }
+// ClientURL returns "http://<host>:<client port>".
+func (n *Node) ClientURL() string { u := memberURL(n.Host, n.ClientPort); return u.String() }
+
+// ClientAddr returns "<host>:<client port>", for a proxy in front of it.
+func (n *Node) ClientAddr() string { return net.JoinHostPort(n.Host, strconv.Itoa(n.ClientPort)) }
+
+// Addr returns the member's address (Host parsed).
+func (n *Node) Addr() netip.Addr { return netip.MustParseAddr(n.Host) }
 
 func (n *Node) start() error {
-	args := nodeArgs{name: n.Name, dir: n.DataDir, initialCluster: n.initialCluster, token: "sdchaos",
+	args := nodeArgs{name: n.Name, host: n.Host, dir: n.DataDir, initialCluster: n.initialCluster, token: "sdchaos",
 		state: "new", clientPort: n.ClientPort, peerPort: n.PeerPort, tickMs: n.c.cfg.TickMs, electionMs: n.c.cfg.ElectionMs}
 	ch, err := n.c.sup.Start(childproc.Spec{Name: "etcd " + n.Name, Command: nodeCommand,
 		Args: args.argv(), LogPath: n.LogPath, Control: true})

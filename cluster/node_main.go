@@ -3,15 +3,21 @@ package cluster
 import (
 	"flag"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
+	"go.etcd.io/etcd/pkg/v3/featuregate"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/features"
 
 	"sdchaos/childproc"
+	"sdchaos/ports"
 )
 
 // nodeCommand is the hidden sub-command that hosts one embed.Etcd.
@@ -21,14 +27,14 @@ func init() { childproc.Register(nodeCommand, nodeMain) }
 
 // nodeArgs are the parameters of one node process.
 type nodeArgs struct {
-	name, dir, initialCluster, token, state string
-	clientPort, peerPort                    int
-	tickMs, electionMs                      uint
+	name, host, dir, initialCluster, token, state string
+	clientPort, peerPort                          int
+	tickMs, electionMs                            uint
 }
 
 func (a nodeArgs) argv() []string {
 	return []string{
-		"--name", a.name, "--dir", a.dir, "--initial-cluster", a.initialCluster,
+		"--name", a.name, "--host", a.host, "--dir", a.dir, "--initial-cluster", a.initialCluster,
 		"--token", a.token, "--state", a.state,
 		"--client-port", fmt.Sprint(a.clientPort), "--peer-port", fmt.Sprint(a.peerPort),
 		"--tick-ms", fmt.Sprint(a.tickMs), "--election-ms", fmt.Sprint(a.electionMs),
@@ -39,12 +45,13 @@ func parseNodeArgs(args []string) (nodeArgs, error) {
 	var a nodeArgs
 	fs := flag.NewFlagSet(nodeCommand, flag.ContinueOnError)
 	fs.StringVar(&a.name, "name", "", "member name")
+	fs.StringVar(&a.host, "host", ports.Host, "address to listen on and advertise")
 	fs.StringVar(&a.dir, "dir", "", "data dir")
 	fs.StringVar(&a.initialCluster, "initial-cluster", "", "name=peerURL,...")
 	fs.StringVar(&a.token, "token", "sdchaos", "initial cluster token")
 	fs.StringVar(&a.state, "state", embed.ClusterStateFlagNew, "new or existing")
-	fs.IntVar(&a.clientPort, "client-port", 0, "client port on 127.0.0.1")
-	fs.IntVar(&a.peerPort, "peer-port", 0, "peer port on 127.0.0.1")
+	fs.IntVar(&a.clientPort, "client-port", 0, "client port on --host")
+	fs.IntVar(&a.peerPort, "peer-port", 0, "peer port on --host")
 	fs.UintVar(&a.tickMs, "tick-ms", 100, "raft heartbeat interval")
 	fs.UintVar(&a.electionMs, "election-ms", 1000, "raft election timeout")
 	if err := fs.Parse(args); err != nil {
@@ -56,21 +63,42 @@ func parseNodeArgs(args []string) (nodeArgs, error) {
 	return a, nil
 }
 
-func loopbackURL(port int) url.URL {
-	return url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}
+func memberURL(host string, port int) url.URL {
+	return url.URL{Scheme: "http", Host: net.JoinHostPort(host, strconv.Itoa(port))}
 }
 
-func (a nodeArgs) embedConfig() *embed.Config {
+func (a nodeArgs) embedConfig() (*embed.Config, error) {
 	cfg := embed.NewConfig()
 	cfg.Name, cfg.Dir = a.name, a.dir
 	cfg.InitialCluster, cfg.InitialClusterToken, cfg.ClusterState = a.initialCluster, a.token, a.state
-	cu, pu := loopbackURL(a.clientPort), loopbackURL(a.peerPort)
+	cu, pu := memberURL(a.host, a.clientPort), memberURL(a.host, a.peerPort)
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{cu}, []url.URL{cu}
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{pu}, []url.URL{pu}
 	cfg.TickMs, cfg.ElectionMs = a.tickMs, a.electionMs
 	cfg.LogOutputs = []string{"stderr"} // the harness sends our stderr to a log file
 	cfg.LogLevel = "info"
-	return cfg
+	if err := bindPeerDials(cfg, a.host); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// bindPeerDials makes a member on a non-loopback address bind its outgoing
+// peer connections to it (etcd's feature gate SetMemberLocalAddr, which
+// ignores loopback addresses), so that a packet between two members names
+// both; on a loopback address it does nothing.
+func bindPeerDials(cfg *embed.Config, host string) error {
+	if a, err := netip.ParseAddr(host); err != nil || a.IsLoopback() {
+		return nil
+	}
+	mfg, ok := cfg.ServerFeatureGate.(featuregate.MutableFeatureGate)
+	if !ok {
+		return fmt.Errorf("etcd's feature gates cannot be set (%T)", cfg.ServerFeatureGate)
+	}
+	if err := mfg.Set(string(features.SetMemberLocalAddr) + "=true"); err != nil {
+		return fmt.Errorf("enabling etcd's %s: %w", features.SetMemberLocalAddr, err)
+	}
+	return nil
 }
 
 // nodeMain runs one etcd member until it is killed or told to stop.
@@ -80,7 +108,12 @@ func nodeMain(args []string) int {
 		fmt.Fprintln(os.Stderr, nodeCommand+":", err)
 		return 2
 	}
-	e, err := embed.StartEtcd(a.embedConfig())
+	cfg, err := a.embedConfig()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, nodeCommand+": configuring etcd:", err)
+		return 2
+	}
+	e, err := embed.StartEtcd(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, nodeCommand+": starting etcd:", err)
 		return 1

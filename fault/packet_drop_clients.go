@@ -1,0 +1,53 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+
+	"sdchaos/cluster"
+	"sdchaos/netns"
+	"sdchaos/report"
+)
+
+// DropClientPackets drops a share (Loss) of the packets between clients and
+// etcd members' client ports — requests (Inbound), answers (Outbound) or
+// both — like a lossy network card in front of the registry. Raft traffic
+// between the members is untouched.
+type DropClientPackets struct {
+	Filter *netns.Filter
+	Nodes  []*cluster.Node
+	Loss   float64
+	Dir    Direction
+	packetRules
+}
+
+// Describe returns the packet-drop-clients event on the members
+// ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
+func (d *DropClientPackets) Describe() report.Event {
+	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", percent(d.Loss), joinNames(d.Nodes), d.Dir)
+	return report.Event{Kind: report.EventKind("packet-drop-clients"), Targets: nodeNames(d.Nodes), Label: label}
+}
+
+// Inject installs the rules.
+func (d *DropClientPackets) Inject(context.Context) error {
+	return d.apply(d.Filter, d.Describe().Label, d.Rules())
+}
+
+// Heal removes them (no client traffic during the fault is not an error).
+func (d *DropClientPackets) Heal(context.Context) error { return d.remove(d.Describe().Label, false) }
+
+// Rules returns, per member, a rule on packets to its client port and one
+// on packets from it.
+func (d *DropClientPackets) Rules() []netns.Rule {
+	var rules []netns.Rule
+	for _, n := range d.Nodes {
+		port := uint16(n.ClientPort)
+		if d.Dir.has(Inbound) {
+			rules = append(rules, netns.Rule{Match: netns.Match{Dst: n.Addr(), DstPort: port}, Loss: d.Loss})
+		}
+		if d.Dir.has(Outbound) {
+			rules = append(rules, netns.Rule{Match: netns.Match{Src: n.Addr(), SrcPort: port}, Loss: d.Loss})
+		}
+	}
+	return rules
+}

@@ -1,0 +1,45 @@
+package fault
+
+import (
+	"context"
+	"fmt"
+
+	"sdchaos/cluster"
+	"sdchaos/netns"
+	"sdchaos/report"
+)
+
+// ResetClientPackets answers a share (Loss) of the packets clients send to
+// etcd members' client ports with a TCP reset: new connections are refused
+// and open ones broken on their next packet, like a registry whose port is
+// closed (Reject does the same at the proxies).
+type ResetClientPackets struct {
+	Filter *netns.Filter
+	Nodes  []*cluster.Node
+	Loss   float64
+	packetRules
+}
+
+// Describe returns the packet-reset-clients event on the members
+// ("reset 100 % of client packets to n1,n2,n3").
+func (r *ResetClientPackets) Describe() report.Event {
+	label := fmt.Sprintf("reset %s of client packets to %s", percent(r.Loss), joinNames(r.Nodes))
+	return report.Event{Kind: report.EventKind("packet-reset-clients"), Targets: nodeNames(r.Nodes), Label: label}
+}
+
+// Inject installs the rules.
+func (r *ResetClientPackets) Inject(context.Context) error {
+	return r.apply(r.Filter, r.Describe().Label, r.Rules())
+}
+
+// Heal removes them.
+func (r *ResetClientPackets) Heal(context.Context) error { return r.remove(r.Describe().Label, false) }
+
+// Rules returns one reset rule per member, on packets to its client port.
+func (r *ResetClientPackets) Rules() []netns.Rule {
+	rules := make([]netns.Rule, len(r.Nodes))
+	for i, n := range r.Nodes {
+		rules[i] = netns.Rule{Match: netns.Match{Dst: n.Addr(), DstPort: uint16(n.ClientPort)}, Loss: r.Loss, Action: netns.Reset}
+	}
+	return rules
+}
