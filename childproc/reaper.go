@@ -38,6 +38,7 @@ func reaperMain([]string) int {
 	var killed []int
 	for pid, live := range pids {
 		if live && isOurChild(pid) {
+			_ = syscall.Kill(-pid, syscall.SIGKILL) // its group: every child leads one
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			killed = append(killed, pid)
 		}

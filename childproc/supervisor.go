@@ -197,6 +197,9 @@ type Child struct {
 	ctlR     *bufio.Reader
 	ctlFiles []*os.File // child ends, closed after start
 	ctlOwn   []*os.File // our ends
+	// group kills the child's whole process group (an external program
+	// may have started its own children).
+	group bool
 }
 
 // Name returns the child's label.
@@ -236,6 +239,9 @@ func (c *Child) wait() {
 // child has been reaped. Killing an exited child is a no-op.
 func (c *Child) Kill() {
 	if !c.Exited() {
+		if c.group {
+			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		}
 		_ = c.cmd.Process.Signal(syscall.SIGKILL)
 	}
 	<-c.done

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -28,6 +29,12 @@ const (
 	// ReadyOp is the op a plan records when it checked, before the first
 	// fault, that the registry was healthy and every instance registered.
 	ReadyOp = "gate/ready"
+	// ClientOp is the op a user's client (--client exec:) leaves: Count
+	// malformed lines, Value lines read, Outcome fail when it exited early.
+	ClientOp = "gate/client"
+	// MaxBadLines is how many malformed lines a user's client may print
+	// (or 1 % of its lines, when more) before its run is invalid.
+	MaxBadLines = 10
 )
 
 // Gates returns the generic gates of a history: every fault took effect;
@@ -41,7 +48,30 @@ func Gates(h *History) []Gate {
 	if g, ok := scheduleGate(h.Ops); ok {
 		gs = append(gs, g)
 	}
+	if op, ok := FindOp(h.Ops, ClientOp); ok {
+		gs = append(gs, clientGates(op)...)
+	}
 	return gs
+}
+
+// clientGates judge a user's client: it printed calls, few malformed
+// lines, and ran until the end of the run.
+func clientGates(op Op) []Gate {
+	lines, _ := strconv.Atoi(op.Value)
+	limit := max(MaxBadLines, lines/100)
+	return []Gate{
+		{Name: "the client printed its calls", OK: lines > op.Count, Measured: fmt.Sprintf("%d lines", lines), Limit: "at least one call"},
+		{Name: "the client's lines parse", OK: op.Count <= limit, Measured: fmt.Sprintf("%d malformed of %d", op.Count, lines),
+			Limit: fmt.Sprintf("≤ %d (%d, or 1 %% of the lines)", limit, MaxBadLines)},
+		{Name: "the client ran until the end", OK: op.Outcome == OK, Measured: orText(op.Err, "yes"), Limit: "no early exit"},
+	}
+}
+
+func orText(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func faultsGate(evs Events) Gate {

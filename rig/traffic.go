@@ -38,6 +38,8 @@ type Plan struct {
 	// Real are real clients (etcd's naming resolver + a gRPC balancer)
 	// beside the policy callers; the instances then also serve gRPC.
 	Real []caller.GRPCConfig
+	// Exec, when set, is a user's client run as a program (--client exec:).
+	Exec *ExecConfig
 	// Gateway makes the callers refresh through etcd's JSON gateway
 	// (fail-fast) instead of gRPC.
 	Gateway  bool
@@ -50,7 +52,7 @@ type Plan struct {
 // RunPlan starts the rig, primes the callers, runs traffic for env.Duration
 // while the timeline fires, and returns the recorded history.
 func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.History, error) {
-	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0
+	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
 	r, err := StartEtcd(ctx, env, o)
 	if err != nil {
 		return nil, err
@@ -80,6 +82,9 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 	}
 	for _, c := range real {
 		ts = append(ts, c)
+	}
+	if plan.Exec != nil {
+		ts = append(ts, r.NewExecClient(*plan.Exec))
 	}
 	if err := RunTraffic(ctx, rec, ts, tl, env.Duration); err != nil {
 		return nil, fmt.Errorf("running traffic: %w", err)

@@ -2,10 +2,13 @@ package scenarios
 
 import (
 	"flag"
+	"os/exec"
+	"strings"
 	"time"
 
 	"sdchaos/caller"
 	"sdchaos/fakeservice"
+	"sdchaos/rig"
 )
 
 // ServiceParams are the flags of the fake service instances.
@@ -169,4 +172,45 @@ func (p RealClients) Configs(call CallerParams, start time.Duration, suffix stri
 		{Name: RealRoundRobin + suffix, Rate: call.Rate, Balancer: caller.RoundRobin, CallTimeout: call.CallTimeout, Start: start},
 		{Name: RealPickFirst + suffix, Rate: call.Rate, Balancer: caller.PickFirst, CallTimeout: call.CallTimeout, Start: start},
 	}
+}
+
+// ClientParams is the --client flag: a user's discovery client run beside
+// the policies ("exec:CMD ARGS"; see rig's line protocol and the README).
+type ClientParams struct {
+	Exec string
+}
+
+// ClientName labels the user's client in tables and metrics.
+const ClientName = "client"
+
+// Bind binds --client.
+func (p *ClientParams) Bind(fs *flag.FlagSet) {
+	fs.StringVar(&p.Exec, "client", p.Exec, "also run your own client: 'exec:CMD ARGS' (one JSON line per call on stdout; see the README)")
+}
+
+// Argv returns the client's program and arguments (nil when none).
+func (p ClientParams) Argv() []string {
+	return strings.Fields(strings.TrimPrefix(p.Exec, "exec:"))
+}
+
+// Validate requires "exec:" and a program that can be found.
+func (p ClientParams) Validate() error {
+	if p.Exec == "" {
+		return nil
+	}
+	if !strings.HasPrefix(p.Exec, "exec:") || len(p.Argv()) == 0 {
+		return Usagef("--client %q: want 'exec:CMD ARGS'", p.Exec)
+	}
+	if _, err := exec.LookPath(p.Argv()[0]); err != nil {
+		return Usagef("--client: %v", err)
+	}
+	return nil
+}
+
+// Config returns the client's configuration at the callers' rate (nil when none).
+func (p ClientParams) Config(call CallerParams) *rig.ExecConfig {
+	if p.Exec == "" {
+		return nil
+	}
+	return &rig.ExecConfig{Name: ClientName, Argv: p.Argv(), Rate: call.Rate, CallTimeout: call.CallTimeout}
 }

@@ -54,17 +54,22 @@ within 1/40 s of the outage, which only a fail-fast refresh allows (the default 
 type cacheOnFailure struct {
 	scenarios.TrafficParams
 	Real     scenarios.RealClients
+	Client   scenarios.ClientParams
 	OutageAt time.Duration
 }
 
 func (s *cacheOnFailure) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
 	s.Real.Bind(fs)
+	s.Client.Bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 }
 
 func (s *cacheOnFailure) Validate(c scenarios.Common) error {
 	if err := s.TrafficParams.Validate(); err != nil {
+		return err
+	}
+	if err := s.Client.Validate(); err != nil {
 		return err
 	}
 	if s.OutageAt <= 0 || s.OutageAt >= c.Duration {
@@ -84,6 +89,7 @@ func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*report.H
 			s.Call.Config("clear", phase, caller.Policy{OnError: caller.ClearList}),
 		},
 		Real:    s.Real.Configs(s.Call, 0, ""),
+		Exec:    s.Client.Config(s.Call),
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil

@@ -30,7 +30,7 @@ type cacheMeasure struct {
 // never happened (the run cannot judge).
 func (s *cacheOnFailure) measure(h *report.History) (cacheMeasure, bool) {
 	m := cacheMeasure{secs: report.Seconds(h.Timeline)}
-	m.series = report.PerSecond(h.Ops, append([]string{"keep", "clear"}, realNames(s.Real.On)...), m.secs)
+	m.series = report.PerSecond(h.Ops, append(append([]string{"keep", "clear"}, realNames(s.Real.On)...), userNames(s.Client)...), m.secs)
 	outage, ok := h.Events.First(report.KillMembers, report.Inject)
 	if !ok {
 		return m, false
@@ -87,7 +87,7 @@ func (s *cacheOnFailure) Judge(h *report.History) *report.Result {
 	res.Series = m.series
 	res.AddTable(report.SecondsTable("Per-second ok/fail (article 47.1: keep 40/0 every second; clear 40/0, 40/0, 1/39, then 0/40)",
 		append([]report.Row{{Key: "keep", Label: "(a) keep old list on refresh failure"}, {Key: "clear", Label: "(b) clear list on refresh failure"}},
-			realRows(s.Real.On, 'c')...),
+			append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...),
 		m.series, h.Events))
 	if !ok {
 		res.AddCheck(report.Yes("registry killed", "yes", "no").Invalid("no SIGKILL of the members was recorded"))
@@ -97,13 +97,13 @@ func (s *cacheOnFailure) Judge(h *report.History) *report.Result {
 	res.AddCheck(s.checks(m)...)
 	res.AddCheck(realKeepChecks(m.series, s.Real.On, s.Call.Rate, m.secs)...)
 	s.conclude(res, m)
-	concludeReal(res, m.series, s.Real.On, []string{"keep", "clear"})
+	concludeReal(res, m.series, s.Real.On, s.Client, []string{"keep", "clear"})
 	return res
 }
 
 func (s *cacheOnFailure) metrics(mt report.Metrics, m cacheMeasure) {
 	mt["outage_at_s"] = m.outage.At.Seconds()
-	for _, name := range append([]string{"keep", "clear"}, realNames(s.Real.On)...) {
+	for _, name := range append(append([]string{"keep", "clear"}, realNames(s.Real.On)...), userNames(s.Client)...) {
 		mt.AddSeriesMetrics(name, m.series[name])
 	}
 	mt["clear.first_fail_s"], mt["clear.first_fail_after_outage_s"] = -1, math.NaN()

@@ -45,6 +45,7 @@ Article: none 80 of 400 (13–14 per second), eject 1 of 400.`,
 type passiveEjection struct {
 	scenarios.TrafficParams
 	Real              scenarios.RealClients
+	Client            scenarios.ClientParams
 	OutageAt, CrashAt time.Duration
 	Eject             time.Duration
 }
@@ -52,6 +53,7 @@ type passiveEjection struct {
 func (s *passiveEjection) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
 	s.Real.Bind(fs)
+	s.Client.Bind(fs)
 	fs.DurationVar(&s.OutageAt, "outage-at", s.OutageAt, "when all etcd members are SIGKILLed")
 	fs.DurationVar(&s.CrashAt, "crash-at", s.CrashAt, "when one instance crashes")
 	fs.DurationVar(&s.Eject, "eject", s.Eject, "how long the eject caller skips an instance after a failed call")
@@ -59,6 +61,9 @@ func (s *passiveEjection) Flags(fs *flag.FlagSet) {
 
 func (s *passiveEjection) Validate(c scenarios.Common) error {
 	if err := s.TrafficParams.Validate(); err != nil {
+		return err
+	}
+	if err := s.Client.Validate(); err != nil {
 		return err
 	}
 	switch {
@@ -84,6 +89,7 @@ func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*report.
 			s.Call.Config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
 		},
 		Real:    s.Real.Configs(s.Call, 0, ""),
+		Exec:    s.Client.Config(s.Call),
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{

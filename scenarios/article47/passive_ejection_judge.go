@@ -32,7 +32,7 @@ type ejectMeasure struct {
 
 func (s *passiveEjection) measure(h *report.History) (ejectMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
-	m := ejectMeasure{series: report.PerSecond(h.Ops, append([]string{"none", "eject"}, realNames(s.Real.On)...), secs),
+	m := ejectMeasure{series: report.PerSecond(h.Ops, append(append([]string{"none", "eject"}, realNames(s.Real.On)...), userNames(s.Client)...), secs),
 		early: map[string]int{}, realFail: map[string]int{}}
 	var ok1, ok2 bool
 	m.outage, ok1 = h.Events.First(report.KillMembers, report.Inject)
@@ -75,7 +75,7 @@ func (s *passiveEjection) Judge(h *report.History) *report.Result {
 	res.Series = m.series
 	res.AddTable(report.SecondsTable("Per-second ok/fail (article 47.2: none 27/13, 26/14 … 80/400 failed; eject 39/1 then 40/0, 1/400)",
 		append([]report.Row{{Key: "none", Label: "(a) no passive ejection"}, {Key: "eject", Label: fmt.Sprintf("(b) eject locally for %s after a failed call", s.Eject)}},
-			realRows(s.Real.On, 'c')...),
+			append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...),
 		m.series, h.Events))
 	if !ok {
 		res.AddCheck(report.Yes("registry down, then an instance crashed", "yes", "no").Invalid("the outage or the crash was not recorded"))
@@ -83,14 +83,14 @@ func (s *passiveEjection) Judge(h *report.History) *report.Result {
 	}
 	mt := res.Metrics
 	mt["outage_at_s"], mt["crash_at_s"] = m.outage.At.Seconds(), m.crash.At.Seconds()
-	for _, name := range append([]string{"none", "eject"}, realNames(s.Real.On)...) {
+	for _, name := range append(append([]string{"none", "eject"}, realNames(s.Real.On)...), userNames(s.Client)...) {
 		mt.AddSeriesMetrics(name, m.series[name])
 	}
 	mt["none.fail_theory"] = float64(m.after) / float64(s.Svc.Instances)
 	res.AddCheck(s.checks(m, s.articleSetup(h))...)
 	res.AddCheck(s.realChecks(m)...)
 	s.conclude(res, m)
-	concludeReal(res, m.series, s.Real.On, []string{"eject", "none"})
+	concludeReal(res, m.series, s.Real.On, s.Client, []string{"eject", "none"})
 	return res
 }
 

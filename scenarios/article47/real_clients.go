@@ -22,6 +22,22 @@ func realNames(on bool) []string {
 	return []string{scenarios.RealRoundRobin, scenarios.RealPickFirst}
 }
 
+// userNames returns the user's client when one ran (--client).
+func userNames(c scenarios.ClientParams) []string {
+	if c.Exec == "" {
+		return nil
+	}
+	return []string{scenarios.ClientName}
+}
+
+// userRows returns the table row of the user's client, if one ran.
+func userRows(c scenarios.ClientParams) []report.Row {
+	if c.Exec == "" {
+		return nil
+	}
+	return []report.Row{{Key: scenarios.ClientName, Label: "your client: " + c.Exec}}
+}
+
 // realRows returns the table rows of the real clients that ran, lettered from next.
 func realRows(on bool, next byte) []report.Row {
 	var rows []report.Row
@@ -52,12 +68,15 @@ func realKeepChecks(series map[string]report.Series, on bool, rate float64, secs
 	return cs
 }
 
-// concludeReal says which policy each real client behaved as.
-func concludeReal(res *report.Result, series map[string]report.Series, on bool, policies []string) {
-	for _, name := range realNames(on) {
+// concludeReal says which policy each real client (and the user's) behaved as.
+func concludeReal(res *report.Result, series map[string]report.Series, on bool, user scenarios.ClientParams, policies []string) {
+	for _, name := range append(realNames(on), userNames(user)...) {
 		best, same, total := report.Resembles(series, name, policies)
 		ok, fail := series[name].Total()
-		res.Conclude(fmt.Sprintf("The real client %s served %d and failed %d: it behaved as %s in %d of %d seconds.",
-			name, ok, fail, best, same, total))
+		who := "The real client " + name
+		if name == scenarios.ClientName {
+			who = "Your client"
+		}
+		res.Conclude(fmt.Sprintf("%s served %d and failed %d: it behaved as %s in %d of %d seconds.", who, ok, fail, best, same, total))
 	}
 }
