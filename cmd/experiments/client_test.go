@@ -77,4 +77,3 @@ func checkGate(t *testing.T, js []byte, want string) {
 		t.Errorf("no gate %q in the report", want)
 	}
 }
-
