@@ -136,7 +136,7 @@ func (j Judged) Metrics(mt report.Metrics) {
 func (j Judged) Table() report.Table {
 	row := func(what string, r Result) []string {
 		return []string{what, fmt.Sprint(r.Checked), fmt.Sprintf("%d / %d", r.Dropped, r.Pending), r.Verdict.String(),
-			fmt.Sprintf("%.0f ms (bound %s)", report.Ms(r.Took), r.Timeout)}
+			fmt.Sprintf("%.1f ms (bound %s)", report.Ms(r.Took), r.Timeout)}
 	}
 	d := j.Durable
 	return report.Table{
@@ -197,7 +197,7 @@ func (j Judged) AddTo(res *report.Result, evs report.Events, checks ...report.Ch
 
 // conclusion sums the three checks up in one paragraph.
 func (j Judged) conclusion() string {
-	s := fmt.Sprintf("Key-value traffic: %d puts acknowledged of %d, %d linearizable and %d serializable gets answered. Porcupine: puts + linearizable gets %s in %.0f ms; with the serializable gets of %s %s in %.0f ms",
+	s := fmt.Sprintf("Key-value traffic: %d puts acknowledged of %d, %d linearizable and %d serializable gets answered. Porcupine: puts + linearizable gets %s in %.1f ms; with the serializable gets of %s %s in %.1f ms",
 		Count(j.KVs, Put, report.OK), countKind(j.KVs, Put), Count(j.KVs, Get, report.OK)-finals(j.KVs), Count(j.KVs, SerGet, report.OK),
 		j.Strict.Summary(), report.Ms(j.Strict.Took), j.cutoffText(), j.serText(), report.Ms(j.WithSer.Took))
 	if j.WithSer.Verdict == NotLinearizable {

@@ -111,11 +111,11 @@ func TestStaleWitnessNamesTheOffendingOperations(t *testing.T) {
 		t.Fatalf("witnesses: %+v", r.Witnesses)
 	}
 	w := r.Witnesses[0]
-	if !w.Stale() || w.Stuck.Caller() != "kv/n3/ser-get" || w.Last.Value != "n1-4" || !w.HasSource || w.Source.Value != "n2-1" {
+	if !w.Stale() || w.Stuck.Caller() != "kv/n3/ser-get" || w.Overwrite.Value != "n1-4" || !w.HasSource || w.Source.Value != "n2-1" {
 		t.Errorf("witness %+v: want n3's stale ser-get of n2-1 after n1's put of n1-4", w)
 	}
 	rows := w.Rows()
-	if len(rows) != 3 || rows[2][1] != "the stale read" || len(rows[0]) != len(Header) {
+	if len(rows) != 3 || rows[1][2] != "kv/n1/put #0" || rows[2][1] != "the stale read" || len(rows[0]) != len(Header) {
 		t.Errorf("rows %q", rows)
 	}
 	if e := w.Explain(); !strings.Contains(e, "stale read") || !strings.Contains(e, "n1-4") {

@@ -136,24 +136,24 @@ func operation(kv KV, l *lanes) porcupine.Operation {
 	if kv.Kind == Put && !kv.Acked() {
 		ret = pending
 	}
-	return porcupine.Operation{ClientId: l.assign(kv.Caller(), int64(kv.Call), ret), Input: regInput{Key: kv.Key, Member: kv.Member, Kind: kv.Kind, Value: kv.Value},
+	return porcupine.Operation{ClientId: l.assign(kv.Member, int64(kv.Call), ret), Input: regInput{Key: kv.Key, Member: kv.Member, Kind: kv.Kind, Value: kv.Value},
 		Call: int64(kv.Call), Output: regOutput{Value: kv.Value}, Return: ret,
 		Metadata: fmt.Sprintf("%s #%d (%s)", kv.Caller(), kv.Seq, kv.Outcome)}
 }
 
 // lanes gives each operation a visualisation row: porcupine draws one row
-// per client id, and an open-loop caller has calls in flight at once, so
-// each caller gets as many rows as it had calls overlapping.
+// per client id, and the open-loop traffic of a member has calls in flight
+// at once, so each member gets as many rows as it had calls overlapping.
 type lanes struct {
-	free map[string][]int // caller → its rows
+	free map[string][]int // member → its rows
 	end  []int64          // row → return time of its last operation
 }
 
 func newLanes() *lanes { return &lanes{free: map[string][]int{}} }
 
-// assign returns the first row of caller free at call, taking a new row if none is.
-func (l *lanes) assign(caller string, call, ret int64) int {
-	for _, row := range l.free[caller] {
+// assign returns the first row of member free at call, taking a new row if none is.
+func (l *lanes) assign(member string, call, ret int64) int {
+	for _, row := range l.free[member] {
 		if l.end[row] < call {
 			l.end[row] = ret
 			return row
@@ -161,6 +161,6 @@ func (l *lanes) assign(caller string, call, ret int64) int {
 	}
 	l.end = append(l.end, ret)
 	row := len(l.end) - 1
-	l.free[caller] = append(l.free[caller], row)
+	l.free[member] = append(l.free[member], row)
 	return row
 }

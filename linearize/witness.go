@@ -25,6 +25,12 @@ type Witness struct {
 	// when Stuck read the key absent, or a value no put wrote).
 	Source    KV
 	HasSource bool
+	// Overwrite, when HasOverwrite, proves Stuck stale by real time alone:
+	// an acknowledged put of the key invoked after Source returned (any,
+	// when Stuck read the key absent) and acknowledged before Stuck was
+	// invoked — the latest such put.
+	Overwrite    KV
+	HasOverwrite bool
 }
 
 // witnesses returns one witness per key whose partition porcupine could
@@ -79,7 +85,25 @@ func witnessOf(key string, part []KV, prefix []int) Witness {
 			}
 		}
 	}
+	if w.Stuck.Kind != Put && (w.HasSource || w.Stuck.Value == "") {
+		w.Overwrite, w.HasOverwrite = overwrite(part, w)
+	}
 	return w
+}
+
+// overwrite returns the latest acknowledged put invoked after w's source
+// returned (any put, when nothing was read) and acknowledged before w's
+// read was invoked.
+func overwrite(part []KV, w Witness) (KV, bool) {
+	var best KV
+	found := false
+	for _, q := range part {
+		after := !w.HasSource || (q.Value != w.Source.Value && w.Source.Acked() && w.Source.Return < q.Call)
+		if q.Kind == Put && q.Acked() && q.Return < w.Stuck.Call && after && (!found || q.Return > best.Return) {
+			best, found = q, true
+		}
+	}
+	return best, found
 }
 
 // stuck returns the operation left out of the prefix that returned first
@@ -105,13 +129,9 @@ func stuck(part []KV, in map[int]bool, state string) KV {
 	return part[pick]
 }
 
-// Stale reports whether the witness is a stale read: the put that set the
-// register was acknowledged before the read was invoked, and the read
-// returned an older value (or none).
-func (w Witness) Stale() bool {
-	older := w.Stuck.Value == "" || (w.HasSource && w.Source.Call < w.Last.Return)
-	return w.HasLast && w.Stuck.Kind != Put && w.Last.Acked() && w.Last.Return < w.Stuck.Call && older
-}
+// Stale reports whether the witness is a stale read proven by real time
+// alone: a newer put was acknowledged before the read began (Overwrite).
+func (w Witness) Stale() bool { return w.HasOverwrite }
 
 // Explain says in one sentence what the offending operations show.
 func (w Witness) Explain() string {
@@ -119,9 +139,12 @@ func (w Witness) Explain() string {
 	switch {
 	case w.Stuck.Kind != Put && w.Stuck.Value != "" && !w.HasSource:
 		return read + ", a value no put of the key wrote"
+	case w.Stale() && w.HasSource:
+		return fmt.Sprintf("stale read: %s, written by %s's put acknowledged at %s, but %s's put of %s, invoked after it at %s, had been acknowledged at %s, before the read began",
+			read, w.Source.Member, at(w.Source.Return), w.Overwrite.Member, w.Overwrite.Value, at(w.Overwrite.Call), at(w.Overwrite.Return))
 	case w.Stale():
 		return fmt.Sprintf("stale read: %s, but %s's put of %s had been acknowledged at %s, before the read began",
-			read, w.Last.Member, w.Last.Value, at(w.Last.Return))
+			read, w.Overwrite.Member, w.Overwrite.Value, at(w.Overwrite.Return))
 	case w.HasLast:
 		return fmt.Sprintf("%s, which cannot follow the %d operations ordered before it (the key then held %s, written by %s)",
 			read, w.Linearized, w.Last.Value, w.Last.Member)
@@ -136,8 +159,11 @@ func (w Witness) Rows() [][]string {
 	if w.HasSource {
 		rows = append(rows, row(w.Key, "wrote the value the read returned", w.Source))
 	}
-	if w.HasLast {
-		rows = append(rows, row(w.Key, fmt.Sprintf("last write ordered before the read (%d of %d ops ordered)", w.Linearized, w.Of), w.Last))
+	switch {
+	case w.HasOverwrite:
+		rows = append(rows, row(w.Key, "a newer put, acknowledged before the read began", w.Overwrite))
+	case w.HasLast:
+		rows = append(rows, row(w.Key, fmt.Sprintf("last write porcupine ordered before the read (%d of %d ops)", w.Linearized, w.Of), w.Last))
 	}
 	role := "the read no order explains"
 	if w.Stale() {

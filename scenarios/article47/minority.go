@@ -9,6 +9,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -40,7 +41,17 @@ election timeout, so a remaining TTL read d s after the election is within [ttl 
 election timeout + 1] s (1 s for etcd's whole-second TTLs); a lease not reset would show at most
 ttl − outage (the check is invalid when the outage is too short to tell the two apart).
 Article: 2002 ms, 1 ms and 6 keys (3 + 3 left over from its earlier sections), 2002 ms, 2003 ms,
-3/3, TTLs 19, 18, 18.`,
+3/3, TTLs 19, 18, 18.
+
+Linearizability (issue 12): meanwhile every member gets open-loop key-value traffic through its
+own client (3 ops/s each: a put of a unique value, a linearizable get, a serializable get, on 3
+keys, each with an --op-timeout deadline); at the end each key is read through every member.
+Porcupine (a register per key, bounded at 10 s: a check it gives up on is invalid) must find the
+puts and linearizable gets linearizable, and no acknowledged put may be missing at the end (the
+killed members restart on their data dirs). The survivor's serializable gets are added and the
+result reported, not judged: no put can be acknowledged during the outage, so a stale read needs
+the survivor to have missed a commit just before the kill. With --out the history is written as
+minority.history.html.`,
 		New: func() scenarios.Config {
 			return &minority{Svc: scenarios.DefaultServiceParams(), OutageAt: 2 * time.Second, Outage: 8 * time.Second,
 				OpTimeout: 2 * time.Second}
@@ -57,6 +68,9 @@ type minority struct {
 // recoveryAllowance is the time reserved after the outage for a leader
 // election and the recovery reads.
 const recoveryAllowance = 2 * time.Second
+
+// finalReadsWithin bounds the reads of the key-value traffic's keys at the end.
+const finalReadsWithin = 10 * time.Second
 
 func (s *minority) Defaults(c *scenarios.Common) {
 	c.Duration = s.OutageAt + s.Outage + recoveryAllowance
@@ -128,11 +142,16 @@ func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*report.History
 		{At: s.OutageAt + s.Outage, Probe: p.recovery()},
 		{At: env.Duration, Probe: p.end()},
 	}
+	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(cluster.NodeNames(nodes), r.Endpoints()), s.OpTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("starting the key-value traffic: %w", err)
+	}
+	defer kv.Close()
 	ready := r.CheckReady(ctx)
 	rec := rig.NewRecorder(env, 0)
 	ready(rec)
 	env.Printf("survivor %s; timeline: %s", surv.Name, tl.Describe())
-	if err := tl.Run(ctx, rec); err != nil {
+	if err := kv.During(ctx, rec, env.Duration, finalReadsWithin, func() error { return tl.Run(ctx, rec) }); err != nil {
 		return nil, err
 	}
 	h := rec.History()

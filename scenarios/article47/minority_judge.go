@@ -84,6 +84,7 @@ func (s *minority) Judge(h *report.History) *report.Result {
 	res.AddCheck(s.probeChecks(m)...)
 	res.AddCheck(s.recoveryChecks(m)...)
 	s.conclude(res, m)
+	s.judgeKV(res, h, m)
 	return res
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/report"
@@ -37,7 +38,17 @@ After the mend the leader's next heartbeat (every 100 ms) brings the isolated me
 kept its term, so it rejoins as a follower) and it catches up: it serves the key within election
 timeout + 1 s of the mend.
 Article (47.3, a minority after a kill): linearizable read and write fail at 2002 ms, a
-serializable read succeeds in 1 ms.`,
+serializable read succeeds in 1 ms.
+
+Linearizability (issue 12): meanwhile every member, the isolated one included, gets open-loop
+key-value traffic through its own client (3 ops/s each: a put of a unique value, a linearizable
+get, a serializable get, on 3 keys, each with an --op-timeout deadline) until the member has
+caught up; then each key is read once through every member. Porcupine (a register per key,
+bounded at 10 s: a check it gives up on is invalid) must find the puts and linearizable gets
+linearizable; adding the isolated member's serializable gets must not be (a put acknowledged by
+the majority after the cut cannot reach it: its later serializable get is stale; judged unless
+--one-way, where the member may still receive the leader's entries); no acknowledged put may be
+missing after healing. With --out the history is written as minority-partition.history.html.`,
 		Variants: []scenarios.Variant{{Name: "follower", Args: []string{"--isolate", "follower"},
 			Why: "a follower cut off: the majority keeps its leader; the same bands hold"}},
 		New: func() scenarios.Config {
@@ -57,6 +68,9 @@ type minorityPartition struct {
 
 // catchUpAllowance bounds the wait for the healed member to serve the new key.
 const catchUpAllowance = 10 * time.Second
+
+// finalReadsWithin bounds the reads of the key-value traffic's keys after healing.
+const finalReadsWithin = 10 * time.Second
 
 // The probes' op names.
 const (
@@ -124,11 +138,17 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*repor
 		{At: s.PartitionAt, Probe: p.during()},
 		{At: s.PartitionAt + s.Partition, Probe: p.healed(env.Duration)},
 	}
+	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(cluster.NodeNames(r.Cluster.Nodes()), r.Endpoints()), s.OpTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("starting the key-value traffic: %w", err)
+	}
+	defer kv.Close()
 	ready := r.CheckReady(ctx)
 	rec := rig.NewRecorder(env, 0)
 	ready(rec)
 	env.Printf("isolating %s (%s); timeline: %s", iso.Name, s.Isolate, tl.Describe())
-	if err := tl.Run(ctx, rec); err != nil {
+	// The key-value traffic runs until the member caught up, then every key is read once more.
+	if err := kv.During(ctx, rec, env.Duration, finalReadsWithin, func() error { return tl.Run(ctx, rec) }); err != nil {
 		return nil, err
 	}
 	h := rec.History()

@@ -64,6 +64,7 @@ func (s *minorityPartition) Judge(h *report.History) *report.Result {
 	res.AddCheck(s.isolatedChecks(m)...)
 	res.AddCheck(s.majorityChecks(m)...)
 	s.conclude(res, m)
+	s.judgeKV(res, h, m)
 	return res
 }
 

@@ -41,7 +41,17 @@ when they never did. etcd expires a lease when no renewal reached it for its ttl
 re-registers when --jitter > --ttl + 1 s, none when --jitter + --renew + 50 ms < --ttl (in between
 it depends on each instance's renewal phase and is not judged). Every caller is all ok in the last
 second. The timeline is --jitter-at + --jitter + --after unless --duration is given.
-Article: 18 s of loss; the naive clients failed everything ("No instances available", 503).`,
+Article: 18 s of loss; the naive clients failed everything ("No instances available", 503).
+
+Linearizability (issue 12): from time zero (the probe at s0) every member also gets open-loop
+key-value traffic through its own client and proxy (3 ops/s each: a put of a unique value, a
+linearizable get, a serializable get, on 3 keys, each with a 1 s deadline: during the jitter they
+end unknown); at the end each key is read through every member. Porcupine (a register per key,
+bounded at 10 s: a check it gives up on is invalid) must find the puts and linearizable gets
+linearizable (a put held by the blackhole may still be applied after the heal: unknown puts are
+may-have-happened), and no acknowledged put may be missing at the end. The serializable gets of
+every member are added and the result reported, not judged (no member is cut off from its
+peers). With --out the history is written as registry-jitter.history.html.`,
 		Variants: []scenarios.Variant{{Name: "ttl10s", Args: []string{"--ttl", "10s"},
 			Why: "leases expire during the jitter: the registry answers empty afterwards, keep fails, the remedies do not"}},
 		New: func() scenarios.Config {
@@ -107,7 +117,10 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*report.H
 		Callers: cfgs,
 		Gateway: s.Call.FailFast,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
-			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil
+			return fault.Timeline{
+				{At: 0, Probe: kvTraffic(r, env.Duration)},
+				{At: s.JitterAt, For: s.Jitter, Fault: fault.Blackhole{Proxies: r.Proxies}},
+			}, nil
 		},
 		After: recordRegistrations,
 	})

@@ -135,6 +135,7 @@ func (s *registryJitter) Judge(h *report.History) *report.Result {
 	res.AddCheck(s.remedyChecks(m)...)
 	res.AddCheck(s.afterChecks(m)...)
 	s.conclude(res, m)
+	judgeJitterKV(res, h)
 	return res
 }
 
