@@ -1,6 +1,7 @@
 package netns_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -46,6 +47,17 @@ func init() {
 		return 7
 	})
 	childproc.Register("__netns-test-sleep", func([]string) int { time.Sleep(time.Hour); return 0 })
+	// __netns-test-no-userns forbids new user namespaces in its own (the
+	// sysctl is per user namespace) and prints what Supported says.
+	childproc.Register("__netns-test-no-userns", func([]string) int {
+		if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0"), 0); err != nil {
+			fmt.Println("cannot forbid user namespaces:", err)
+			return 1
+		}
+		err := netns.Supported()
+		fmt.Println(errors.Is(err, netns.ErrUnsupported), err)
+		return 0
+	})
 }
 
 func TestMain(m *testing.M) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -102,4 +103,28 @@ func TestSIGKILLOfTheHarnessLeavesNoNamespace(t *testing.T) {
 	}
 	_ = h.cmd.Wait()
 	h.waitGone(t)
+}
+
+// TestUnsupportedSaysHowToEnable: where the kernel refuses user namespaces,
+// Supported returns ErrUnsupported with one line naming the sysctl.
+func TestUnsupportedSaysHowToEnable(t *testing.T) {
+	if err := netns.Supported(); err != nil {
+		t.Skipf("no private network namespace on this machine: %v", err)
+	}
+	var out strings.Builder
+	code, err := netns.Cmd{Args: []string{"__netns-test-no-userns"}, Env: os.Environ(),
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}.Run()
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, out.String())
+	}
+	got := out.String()
+	for _, want := range []string{"true private network namespaces unsupported", "user.max_user_namespaces = 0",
+		"sysctl -w user.max_user_namespaces=", "or run without --net private"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Supported where user namespaces are forbidden said %q; want it to contain %q", got, want)
+		}
+	}
+	if strings.Count(strings.TrimSpace(got), "\n") != 0 {
+		t.Errorf("not one line: %q", got)
+	}
 }
