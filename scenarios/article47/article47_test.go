@@ -80,4 +80,8 @@ func TestMinorityReproduces(t *testing.T) {
 	scentest.Between(t, res, "ser_read.keys", 3, 3)
 	scentest.Between(t, res, "after.present", 3, 3)
 	scentest.Between(t, res, "after.ttl_min_s", 17, 22)
+	// Linearizability of the key-value traffic (issue 12): 3 members × 3 ops/s for 8 s.
+	scentest.Between(t, res, "kv.lin.linearizable", 1, 1)
+	scentest.Between(t, res, "kv.lin.checked", 10, 80)
+	scentest.Between(t, res, "kv.lost_puts", 0, 0)
 }

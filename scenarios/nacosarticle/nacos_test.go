@@ -59,6 +59,9 @@ func TestRegistryJitterShort(t *testing.T) {
 	scentest.Between(t, res, "keep.fail", 0, 0)
 	scentest.Between(t, res, "instances_reregistered", 0, 0)
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{"instances that registered again": report.Reproduced})
+	// Linearizability of the key-value traffic (issue 12); ops during the jitter time out.
+	scentest.Between(t, res, "kv.lin.linearizable", 1, 1)
+	scentest.Between(t, res, "kv.lost_puts", 0, 0)
 }
 
 func TestRegistryJitterLeasesExpire(t *testing.T) {
@@ -76,6 +79,13 @@ func TestMinorityPartitionReproducesWithTheLeaderCutOff(t *testing.T) {
 	scentest.Between(t, res, "iso.lin_read.ms", 1900, 2500)
 	scentest.Between(t, res, "iso.put.ms", 1900, 2500)
 	scentest.Between(t, res, "healed.caught_up", 1, 1)
+	// Linearizability (issue 12): the strict subset is, the cut-off member's serializable gets are not.
+	scentest.Between(t, res, "kv.lin.linearizable", 1, 1)
+	scentest.Between(t, res, "kv.with_ser.linearizable", 0, 0)
+	scentest.Between(t, res, "kv.lost_puts", 0, 0)
+	if len(res.Files["history.html"]) == 0 {
+		t.Error("no visualisation attached")
+	}
 }
 
 func TestMinorityPartitionReproducesWithAFollowerCutOff(t *testing.T) {
@@ -83,6 +93,7 @@ func TestMinorityPartitionReproducesWithAFollowerCutOff(t *testing.T) {
 	scentest.Between(t, res, "iso.lin_read.ms", 1900, 2500)
 	scentest.Between(t, res, "iso.put.ms", 1900, 2500)
 	scentest.Between(t, res, "maj.leader_ms", 0, 1000)
+	scentest.Between(t, res, "kv.with_ser.linearizable", 0, 0)
 }
 
 func TestSnapshotAtStartReproduces(t *testing.T) {
