@@ -62,7 +62,15 @@ func (l *live) run(env *Env, rec *report.Recorder, real time.Duration) {
 	}
 }
 
-func tally(t map[string][2]int) string {
+func tally(in map[string][2]int) string {
+	t := map[string][2]int{}
+	for n, v := range in {
+		if i := strings.Index(n, "/"); i > 0 {
+			n = n[:i] // group a family of callers (kv/n1/put, kv/n2/get …) as one
+		}
+		g := t[n]
+		t[n] = [2]int{g[0] + v[0], g[1] + v[1]}
+	}
 	names := make([]string, 0, len(t))
 	for n := range t {
 		names = append(names, n)

@@ -40,6 +40,10 @@ type Plan struct {
 	Real []caller.GRPCConfig
 	// Exec, when set, is a user's client run as a program (--client exec:).
 	Exec *ExecConfig
+	// Traffic, if set, adds traffic of the plan's own once the rig is up
+	// (key-value traffic for the linearizability check); release is called
+	// after the run.
+	Traffic func(r *Etcd) (ts []caller.Traffic, release func(), err error)
 	// Gateway makes the callers refresh through etcd's JSON gateway
 	// (fail-fast) instead of gRPC.
 	Gateway  bool
@@ -85,6 +89,14 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 	}
 	if plan.Exec != nil {
 		ts = append(ts, r.NewExecClient(*plan.Exec))
+	}
+	if plan.Traffic != nil {
+		extra, release, err := plan.Traffic(r)
+		if err != nil {
+			return nil, fmt.Errorf("starting the plan's traffic: %w", err)
+		}
+		defer release()
+		ts = append(ts, extra...)
 	}
 	if err := RunTraffic(ctx, rec, ts, tl, env.Duration); err != nil {
 		return nil, fmt.Errorf("running traffic: %w", err)

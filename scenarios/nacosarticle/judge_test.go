@@ -95,7 +95,7 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 // jitterOps builds the four callers at 40/s for d; refreshes are keep's
 // refresh answers (end time and instances listed).
 func jitterOps(d time.Duration, fail func(c string, at time.Duration) bool, refreshes map[time.Duration]int, registrations ...int) []report.Op {
-	ops := scentest.Synth(jitterNames(), 40, d, fail)
+	ops := scentest.Synth(append(jitterNames(), scenarios.RealRoundRobin, scenarios.RealPickFirst), 40, d, fail)
 	for end, n := range refreshes {
 		ops = append(ops, report.Op{Caller: "keep" + caller.RefreshSuffix, Scheduled: end - 5*ms, Start: end - 5*ms, End: end, Count: n})
 	}
@@ -137,6 +137,12 @@ func TestRegistryJitterJudge(t *testing.T) {
 			return naive(c, at) || (c == "keep" && at >= 20*time.Second && at < 23*time.Second)
 		}, emptyThenBack, 2, 2, 2), report.Outside, "keep: failures after the jitter = rate × time its list was empty"},
 		{"ttl 10 s but no instance registered again", ttl10, jitterOps(d, keepEmpty, emptyThenBack, 1, 1, 1), report.Outside, "instances that registered again"},
+		{"the real client fails during the jitter", def, jitterOps(d, func(c string, at time.Duration) bool {
+			return naive(c, at) || (c == scenarios.RealRoundRobin && at >= 5*time.Second && at < 6*time.Second)
+		}, nil, 1, 1, 1), report.Outside, scenarios.RealRoundRobin + ": failures during the jitter"},
+		{"the real client fails after the jitter with no lease expired", def, jitterOps(d, func(c string, at time.Duration) bool {
+			return naive(c, at) || (c == scenarios.RealPickFirst && at >= 20*time.Second && at < 21*time.Second)
+		}, nil, 1, 1, 1), report.Outside, scenarios.RealPickFirst + ": failures after the jitter"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,12 @@ when they never did. etcd expires a lease when no renewal reached it for its ttl
 re-registers when --jitter > --ttl + 1 s, none when --jitter + --renew + 50 ms < --ttl (in between
 it depends on each instance's renewal phase and is not judged). Every caller is all ok in the last
 second. The timeline is --jitter-at + --jitter + --after unless --duration is given.
+Real clients (--real-clients, on by default: etcd's naming resolver + round_robin / pick_first):
+the resolver changes addresses only on watch events, and a blackholed watch delivers none, so
+they fail nothing during the jitter; after it the watch resumes and delivers what happened: with
+no lease expired, nothing (no failure after the jitter); with leases expired (--ttl 10s), the
+deletes and then the re-registrations' puts — empty in between: at most rate × (--renew + 1 s
+reconnect back-off + 0.5 s) + 2 failures; all ok in the last second.
 Article: 18 s of loss; the naive clients failed everything ("No instances available", 503).
 
 Linearizability (issue 12): from time zero (the probe at s0) every member also gets open-loop
@@ -55,7 +61,7 @@ peers). With --out the history is written as registry-jitter.history.html.`,
 		Variants: []scenarios.Variant{{Name: "ttl10s", Args: []string{"--ttl", "10s"},
 			Why: "leases expire during the jitter: the registry answers empty afterwards, keep fails, the remedies do not"}},
 		New: func() scenarios.Config {
-			return &registryJitter{TrafficParams: scenarios.DefaultTrafficParams(),
+			return &registryJitter{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
 				JitterAt: 2 * time.Second, Jitter: 18 * time.Second, After: 7 * time.Second}
 		},
 	})
@@ -64,6 +70,7 @@ peers). With --out the history is written as registry-jitter.history.html.`,
 // registryJitter is the Nacos article's incident.
 type registryJitter struct {
 	scenarios.TrafficParams
+	Real                    scenarios.RealClients
 	JitterAt, Jitter, After time.Duration
 }
 
@@ -86,6 +93,7 @@ func (s *registryJitter) Defaults(c *scenarios.Common) { c.Duration = s.JitterAt
 
 func (s *registryJitter) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
+	s.Real.Bind(fs)
 	fs.DurationVar(&s.JitterAt, "jitter-at", s.JitterAt, "when every client loses the registry")
 	fs.DurationVar(&s.Jitter, "jitter", s.Jitter, "how long the client links are blackholed")
 	fs.DurationVar(&s.After, "after", s.After, "observation after the links heal")
@@ -115,12 +123,11 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*report.H
 	}
 	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, rig.Plan{
 		Callers: cfgs,
+		Real:    s.Real.Configs(s.Call, 0, ""),
 		Gateway: s.Call.FailFast,
+		Traffic: kvTraffic,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
-			return fault.Timeline{
-				{At: 0, Probe: kvTraffic(r, env.Duration)},
-				{At: s.JitterAt, For: s.Jitter, Fault: fault.Blackhole{Proxies: r.Proxies}},
-			}, nil
+			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil
 		},
 		After: recordRegistrations,
 	})

@@ -47,7 +47,7 @@ func jitterNames() []string {
 // injected and healed (the run cannot judge).
 func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
-	m := jitterMeasure{series: report.PerSecond(h.Ops, jitterNames(), secs), failDuring: map[string]int{},
+	m := jitterMeasure{series: report.PerSecond(h.Ops, append(jitterNames(), s.realNames()...), secs), failDuring: map[string]int{},
 		failAfter: map[string]int{}, lastBad: map[string]int{}, lastWhy: map[string]string{}}
 	var ok1, ok2 bool
 	m.start, ok1 = h.Events.First(report.BlackholeLinks, report.Inject)
@@ -56,7 +56,7 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 		return m, false
 	}
 	due := caller.PerSecondDue(s.Call.Rate, secs)
-	for _, n := range jitterNames() {
+	for _, n := range append(jitterNames(), s.realNames()...) {
 		_, m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
 		_, m.failAfter[n] = report.Count(h.Ops, n, m.end.At, h.Timeline)
 		m.lastBad[n], m.lastWhy[n] = report.BadSeconds(m.series[n], due, secs-1, secs)
@@ -125,7 +125,7 @@ func (s *registryJitter) Judge(h *report.History) *report.Result {
 		rows[i] = report.Row{Key: jc.name, Label: jc.label}
 	}
 	res.AddTable(report.SecondsTable("Per-second ok/fail while every client loses the registry (Nacos incident: the naive clients failed everything)",
-		rows, m.series, h.Events))
+		append(rows, s.realRows()...), m.series, h.Events))
 	if !ok {
 		res.AddCheck(s.naiveShare().Invalid("no blackhole of the client links was both injected and healed"))
 		return res
@@ -134,7 +134,9 @@ func (s *registryJitter) Judge(h *report.History) *report.Result {
 	res.AddCheck(s.naiveChecks(m)...)
 	res.AddCheck(s.remedyChecks(m)...)
 	res.AddCheck(s.afterChecks(m)...)
+	res.AddCheck(s.realChecks(m)...)
 	s.conclude(res, m)
+	s.concludeReal(res, m)
 	judgeJitterKV(res, h)
 	return res
 }
@@ -148,7 +150,7 @@ func (s *registryJitter) metrics(mt report.Metrics, m jitterMeasure) {
 	if m.naiveFailed {
 		mt["naive.first_fail_after_start_s"] = m.naiveFirst.Seconds()
 	}
-	for _, n := range jitterNames() {
+	for _, n := range append(jitterNames(), s.realNames()...) {
 		mt.AddSeriesMetrics(n, m.series[n])
 		mt[n+".fail_during"], mt[n+".fail_after"] = float64(m.failDuring[n]), float64(m.failAfter[n])
 	}

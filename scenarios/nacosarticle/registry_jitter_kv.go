@@ -8,7 +8,6 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/cluster"
-	"sdchaos/fault"
 	"sdchaos/linearize"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -17,25 +16,29 @@ import (
 // kvOpTimeout is the deadline of each key-value op in registry-jitter.
 const kvOpTimeout = time.Second
 
-// kvTraffic is the key-value traffic of registry-jitter as a probe at time
-// zero: every member through its own client and proxy for d, then the
-// reads of every key. It is a probe because the rig's plan runs only
-// policy callers; the probe's event marks s0.
-func kvTraffic(r *rig.Etcd, d time.Duration) fault.Probe {
+// kvTraffic is the key-value traffic of registry-jitter, beside the
+// callers: every member through its own client and proxy for the run, then
+// the reads of every key.
+func kvTraffic(r *rig.Etcd) ([]caller.Traffic, func(), error) {
 	names := cluster.NodeNames(r.Cluster.Nodes())
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: names,
-		Label: "key-value traffic on every member (linearizability check)"}, Func: func(ctx context.Context, rec *report.Recorder) error {
-		kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(names, r.Endpoints()), kvOpTimeout))
-		if err != nil {
-			return fmt.Errorf("starting the key-value traffic: %w", err)
-		}
-		defer kv.Close()
-		if err := kv.Run(ctx, rec, d); err != nil {
-			return err
-		}
-		kv.ReadFinal(ctx, rec, finalReadsWithin)
-		return nil
-	}}
+	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(names, r.Endpoints()), kvOpTimeout))
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the key-value traffic: %w", err)
+	}
+	return []caller.Traffic{kvThenRead{kv}}, kv.Close, nil
+}
+
+// kvThenRead runs the key-value traffic, then reads every key through
+// every member once the run is over.
+type kvThenRead struct{ kv *caller.KV }
+
+// Run runs the traffic for d, then the final reads.
+func (t kvThenRead) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+	if err := t.kv.Run(ctx, rec, d); err != nil {
+		return err
+	}
+	t.kv.ReadFinal(ctx, rec, finalReadsWithin)
+	return nil
 }
 
 // judgeJitterKV checks the key-value traffic: (a) puts and linearizable

@@ -1,0 +1,79 @@
+package nacosarticle
+
+import (
+	"fmt"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/scenarios"
+)
+
+// jitterReal are the real clients' names and labels, in table order.
+var jitterReal = []struct{ name, label string }{
+	{scenarios.RealRoundRobin, "real client: etcd resolver + round_robin"},
+	{scenarios.RealPickFirst, "real client: etcd resolver + pick_first"},
+}
+
+// realNames lists the real clients that ran.
+func (s *registryJitter) realNames() []string {
+	var out []string
+	for _, rc := range jitterReal {
+		if s.Real.On {
+			out = append(out, rc.name)
+		}
+	}
+	return out
+}
+
+// realRows are their table rows.
+func (s *registryJitter) realRows() []report.Row {
+	var rows []report.Row
+	for _, rc := range jitterReal {
+		if s.Real.On {
+			rows = append(rows, report.Row{Key: rc.name, Label: rc.label})
+		}
+	}
+	return rows
+}
+
+// realEmptyMax bounds a real client's failures after the jitter when
+// leases expired: the watch delivers the deletes, then the puts of the
+// re-registrations (each instance at its next renewal, ≤ --renew, through
+// a connection back within the 1 s reconnect back-off, + 0.5 s).
+func (s *registryJitter) realEmptyMax() float64 {
+	return s.Call.Rate*(s.Svc.Renew+time.Second+500*time.Millisecond).Seconds() + 2
+}
+
+const realResolver = "the resolver changes addresses only on watch events (client/v3/naming/resolver); a blackholed watch delivers none"
+
+// realChecks judge the real clients: nothing fails during the jitter; after
+// it nothing without expired leases, at most realEmptyMax with them; the
+// last second all ok.
+func (s *registryJitter) realChecks(m jitterMeasure) []report.Check {
+	var cs []report.Check
+	for _, name := range s.realNames() {
+		cs = append(cs, report.Exactly(name+": failures during the jitter", 0, "").From(realResolver+": as keep").
+			Says(report.Says("— (the article ran no real client)")).Judge(float64(m.failDuring[name])))
+		after := report.Exactly(name+": failures after the jitter", 0, "").
+			From("no lease expired: the resumed watch delivers no event").Says(report.Says("— (the article ran no real client)"))
+		if m.reregistered > 0 {
+			after = report.Band(name+": failures after the jitter", 0, s.realEmptyMax(), "").
+				From(fmt.Sprintf("%d instances registered again: the resumed watch delivers the deletes, then the re-registrations' puts; empty in between: ≤ rate × (renew + 1 s back-off + 0.5 s) + 2",
+					m.reregistered)).Says(report.Says("— (the article ran no real client)"))
+		}
+		cs = append(cs, after.Judge(float64(m.failAfter[name])),
+			report.Exactly(name+": seconds not all ok at the end", 0, "").From("recovers by itself").
+				Says(report.Says("— (the article ran no real client)")).JudgeText(float64(m.lastBad[name]), m.lastWhy[name]))
+	}
+	return cs
+}
+
+// concludeReal says which policy each real client behaved as.
+func (s *registryJitter) concludeReal(res *report.Result, m jitterMeasure) {
+	for _, name := range s.realNames() {
+		best, same, total := report.Resembles(m.series, name, jitterNames())
+		ok, fail := m.series[name].Total()
+		res.Conclude(fmt.Sprintf("The real client %s served %d and failed %d (%d after the jitter): it behaved as %s in %d of %d seconds.",
+			name, ok, fail, m.failAfter[name], best, same, total))
+	}
+}
