@@ -13,9 +13,9 @@ import (
 )
 
 // Formats lists the output formats Render accepts.
-var Formats = []string{"table", "markdown", "json"}
+var Formats = []string{"table", "markdown", "json", "csv"}
 
-// Render writes r to w in format "table", "markdown" or "json".
+// Render writes r to w in format "table", "markdown", "json" or "csv" (the metrics).
 func Render(w io.Writer, r *Result, format string) error {
 	switch format {
 	case "table":
@@ -24,6 +24,8 @@ func Render(w io.Writer, r *Result, format string) error {
 		return renderText(w, r, true)
 	case "json":
 		return RenderJSON(w, r)
+	case "csv":
+		return RenderCSV(w, r)
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }

@@ -106,6 +106,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return compare(args[1:], stdout)
 	case "recheck":
 		return recheck(args[1:], stdout)
+	case "plot":
+		return plotDir(args[1:], stdout)
+	case "sweep":
+		return sweep(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

@@ -35,6 +35,9 @@ func writeOut(dir string, rr *repeated) error {
 		return nil
 	}
 	res := rr.result
+	if err := attachPlots(rr); err != nil {
+		return err
+	}
 	for _, f := range []struct{ ext, format string }{{".md", "markdown"}, {".json", "json"}} {
 		path := filepath.Join(dir, rr.name+f.ext)
 		if err := writeFile(path, func(w io.Writer) error { return report.Render(w, res, f.format) }); err != nil {

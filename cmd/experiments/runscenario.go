@@ -34,6 +34,9 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err := report.Render(stdout, rr.result, common.Format); err != nil {
 		return fmt.Errorf("%s: writing output: %w", name, err)
 	}
+	if err := attachCSV(rr, *common); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err := writeOut(common.Out, rr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOutWritesPlotsAndCSV runs ttl-false-removal (no process: fast) with
+// --format csv --out: the metrics on stdout as CSV, and beside the report
+// its plot as SVG and PNG and one CSV file per table, the series and the
+// metrics, all named in the markdown report.
+func TestOutWritesPlotsAndCSV(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	args := []string{"ttl-false-removal", "--duration", "60s", "--registry-instances", "100", "--format", "csv", "--out", dir, "--quiet"}
+	if err := run(context.Background(), args, &out, io.Discard); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil || len(rows) < 2 || strings.Join(rows[0], ",") != "scenario,metric,value" || rows[1][0] != "ttl-false-removal" {
+		t.Fatalf("stdout is not the metrics as CSV (%v): %q", err, rows)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "ttl-false-removal.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"false-removals.svg", "false-removals.png", "false-removals-of-live-instances.csv", "checks.csv", "series.csv", "metrics.csv"} {
+		name := "ttl-false-removal." + f
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("missing %s: %v", name, err)
+		}
+		if !bytes.Contains(md, []byte(name)) {
+			t.Errorf("the report does not name %s", name)
+		}
+	}
+}
+
+// TestPlotDirRedrawsSavedHistories: 'plot DIR' draws a saved history again.
+func TestPlotDirRedrawsSavedHistories(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"ttl-false-removal", "--duration", "30s", "--registry-instances", "100", "--out", dir, "--quiet"}
+	if err := run(context.Background(), args, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(dir, "ttl-false-removal.false-removals.svg")
+	if err := os.Remove(svg); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"plot", dir}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(svg); err != nil || !strings.Contains(out.String(), svg) {
+		t.Errorf("plot did not redraw %s: %v\n%s", svg, err, out.String())
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"sdchaos/figure"
+	"sdchaos/scenarios"
+)
+
+// figure draws one panel per curve: the medians with their 95 % intervals
+// as error bars, the theory as a dashed line, the check's band shaded.
+func (sr *sweepResult) figure() (figure.Plot, error) {
+	xs, names := sr.xs()
+	f := figure.Plot{Name: sr.baseName(), Cols: 1}
+	for _, c := range sr.Curves {
+		p, err := sr.panel(c, xs, names)
+		if err != nil {
+			return f, err
+		}
+		f.Panels = append(f.Panels, p)
+	}
+	f.Height = vg.Inch * 2.6 * vg.Length(max(len(f.Panels), 1))
+	return f, nil
+}
+
+// xs returns the points' x values: the numbers when every value is one,
+// else their index with the values as names.
+func (sr *sweepResult) xs() ([]float64, []string) {
+	xs, names := make([]float64, len(sr.Points)), make([]string, len(sr.Points))
+	numeric := true
+	for i, p := range sr.Points {
+		xs[i], names[i] = float64(p.X), p.Value
+		numeric = numeric && finite(xs[i])
+	}
+	if numeric {
+		return xs, nil
+	}
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	return xs, names
+}
+
+// panel draws one curve.
+func (sr *sweepResult) panel(c scenarios.Curve, xs []float64, names []string) (*plot.Plot, error) {
+	ylabel := "measured"
+	if c.Unit != "" {
+		ylabel += " (" + c.Unit + ")"
+	}
+	p := figure.NewPanel(curveTitle(c.Name), "--"+sr.Param+sr.xUnit(), ylabel)
+	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
+	if c.Log && allPositive(med) {
+		figure.LogY(p)
+		// A log axis shows no zero: the theory's and the band's zeros go to
+		// a tenth of the smallest positive value drawn.
+		floor := 0.1 * minPositive(append(append(append([]float64(nil), med...), theory...), bhi...))
+		theory, blo = atLeast(theory, floor), atLeast(blo, floor)
+	}
+	if names == nil && allPositive(xs) && maxOf(xs)/minOf(xs) >= 20 {
+		figure.LogX(p)
+	}
+	if err := addBandArea(p, xs, blo, bhi); err != nil {
+		return nil, err
+	}
+	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: figure.Blue, Width: 1}); err != nil {
+		return nil, err
+	}
+	if !allNaN(theory) {
+		if err := figure.AddLines(p, figure.Line{Name: "theory", X: xs, Y: theory, Color: figure.Black, Dashes: figure.Dashed, Width: 1.2}); err != nil {
+			return nil, err
+		}
+	}
+	if err := figure.AddPoints(p, figure.Points{Name: "median (95 % interval)", X: xs, Y: med, YLo: lo, YHi: hi, Color: figure.Blue}); err != nil {
+		return nil, err
+	}
+	if names != nil {
+		p.NominalX(names...)
+	}
+	return p, nil
+}
+
+// xUnit is " (s)" when the swept flag holds durations.
+func (sr *sweepResult) xUnit() string {
+	if sr.XUnit == "" {
+		return ""
+	}
+	return " (" + sr.XUnit + ")"
+}
+
+// series returns one curve's values at every point.
+func (sr *sweepResult) series(name string) (med, lo, hi, theory, blo, bhi []float64) {
+	for _, p := range sr.Points {
+		v := p.value(name)
+		med, lo, hi = append(med, float64(v.Median)), append(lo, float64(v.Lo)), append(hi, float64(v.Hi))
+		theory, blo, bhi = append(theory, float64(v.Theory)), append(blo, float64(v.BandLo)), append(bhi, float64(v.BandHi))
+	}
+	return med, lo, hi, theory, blo, bhi
+}
+
+// addBandArea shades the check's band along the points where both edges are finite.
+func addBandArea(p *plot.Plot, xs, lo, hi []float64) error {
+	var upper, lower plotter.XYs
+	for i := range xs {
+		if finite(lo[i]) && finite(hi[i]) {
+			lower, upper = append(lower, plotter.XY{X: xs[i], Y: lo[i]}), append(upper, plotter.XY{X: xs[i], Y: hi[i]})
+		}
+	}
+	if len(lower) == 0 {
+		return nil
+	}
+	if len(lower) == 1 { // one point: a short bar
+		w := 0.05 * math.Max(math.Abs(lower[0].X), 1)
+		return figure.AddBands(p, figure.Band{Name: "band of the check", X0: lower[0].X - w, X1: lower[0].X + w,
+			Y0: lower[0].Y, Y1: upper[0].Y, Color: figure.Light(figure.Sky, 0x50)})
+	}
+	ring := append(plotter.XYs{}, lower...)
+	for i := len(upper) - 1; i >= 0; i-- {
+		ring = append(ring, upper[i])
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return err
+	}
+	poly.Color, poly.LineStyle.Width = figure.Light(figure.Sky, 0x50), 0
+	p.Add(poly)
+	p.Legend.Add("band of the check", poly)
+	return nil
+}
+
+func allPositive(xs []float64) bool {
+	n := 0
+	for _, x := range xs {
+		if finite(x) {
+			if x <= 0 {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+func allNaN(xs []float64) bool {
+	for _, x := range xs {
+		if finite(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func maxOf(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+func minOf(xs []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range xs {
+		m = math.Min(m, x)
+	}
+	return m
+}
+
+// minPositive is the smallest positive finite value (1 when none).
+func minPositive(xs []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range xs {
+		if finite(x) && x > 0 {
+			m = math.Min(m, x)
+		}
+	}
+	if math.IsInf(m, 1) {
+		return 1
+	}
+	return m
+}
+
+// atLeast raises every finite value below floor to floor.
+func atLeast(xs []float64, floor float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x
+		if finite(x) && x < floor {
+			out[i] = floor
+		}
+	}
+	return out
+}

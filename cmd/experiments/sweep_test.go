@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sdchaos/scenarios"
+)
+
+func TestExpandValues(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"1.5,2, 3", "1.5|2|3"},
+		{"1:3:0.5", "1|1.5|2|2.5|3"},
+		{"250ms:1s:250ms", "250ms|500ms|750ms|1s"},
+		{"500,1000,2000", "500|1000|2000"},
+		{"fast,slow", "fast|slow"},
+	}
+	for _, tc := range tests {
+		got, err := expandValues(tc.in)
+		if err != nil || strings.Join(got, "|") != tc.want {
+			t.Errorf("expandValues(%q) = %q, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", ",", "3:1:1", "1:2:0", "1s:2:1", "0:1000:1"} {
+		if got, err := expandValues(bad); err == nil {
+			t.Errorf("expandValues(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestSweepUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		nil,
+		{"--param", "ttls", "1,2"},
+		{"no-such-scenario", "--param", "ttls", "1"},
+		{"ttl-false-removal"},
+		{"ttl-false-removal", "--param", "nope", "1,2"},
+		{"ttl-false-removal", "--param", "seed", "1,2"},
+		{"ttl-false-removal", "--param", "ttls"},
+		{"ttl-false-removal", "--param", "ttls", "1,2", "--ttls", "3"},
+		{"ttl-false-removal", "--param", "ttls", "1,2", "--format", "xml"},
+	} {
+		err := run(context.Background(), append([]string{"sweep"}, args...), io.Discard, io.Discard)
+		if !errors.Is(err, scenarios.ErrUsage) {
+			t.Errorf("sweep %q: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestTinySweep sweeps ttl-false-removal (no process: fast) over three ttls
+// with six runs a point, and checks the CSV on stdout and the files in --out.
+func TestTinySweep(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	args := []string{"sweep", "ttl-false-removal", "--param", "ttls", "1,2,3", "--runs", "6", "--duration", "60s",
+		"--registry-instances", "200", "--out", dir, "--format", "csv", "--quiet"}
+	if err := run(context.Background(), args, &out, io.Discard); err != nil {
+		t.Fatalf("sweep: %v\n%s", err, out.String())
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatalf("stdout is not CSV: %v", err)
+	}
+	if len(rows) != 1+3*2 || rows[1][2] != "1" || rows[1][5] != "false removals, simulation" {
+		t.Fatalf("CSV rows %q: want a header and 2 curves × 3 points", rows)
+	}
+	for _, r := range rows[1:] {
+		if r[7] == "" || r[8] == "" || r[9] == "" || r[10] == "" || r[13] != "6" {
+			t.Errorf("row %q lacks a median, its interval or the theory over 6 runs", r)
+		}
+	}
+	base := filepath.Join(dir, "ttl-false-removal.sweep-ttls")
+	var sr sweepResult
+	b, err := os.ReadFile(base + ".json")
+	if err != nil || json.Unmarshal(b, &sr) != nil || len(sr.Points) != 3 || len(sr.Curves) != 2 {
+		t.Fatalf("sweep JSON: %v, %d points, %d curves", err, len(sr.Points), len(sr.Curves))
+	}
+	svg, err := os.ReadFile(base + ".svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.NewDecoder(bytes.NewReader(svg)).Decode(new(struct{})); err != nil {
+		t.Errorf("the sweep's SVG is not XML: %v", err)
+	}
+	for _, want := range []string{"false removals, simulation", "false removals, real registry", "theory", "median (95 % interval)", "--ttls (s)"} {
+		if !bytes.Contains(svg, []byte(">"+want+"<")) {
+			t.Errorf("the sweep's plot lacks %q", want)
+		}
+	}
+	for _, f := range []string{base + ".csv", base + ".md", base + ".png", filepath.Join(dir, "points", "ttl-false-removal--ttls=2.json")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("missing output: %v", err)
+		}
+	}
+}
+
+// TestPlotsOfTheSavedResults draws every saved history in results/: the
+// plots hold up on real runs, not only on synthetic ones.
+func TestPlotsOfTheSavedResults(t *testing.T) {
+	groups, err := historyGroups(filepath.Join("..", "..", "results"))
+	if err != nil {
+		t.Skipf("no saved results: %v", err)
+	}
+	dir := t.TempDir()
+	n := 0
+	for _, name := range sortedKeys(groups) {
+		files, err := plotHistory(dir, name, groups[name][0])
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		n += len(files)
+	}
+	if n == 0 {
+		t.Error("no saved history gave a plot")
+	}
+}

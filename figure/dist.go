@@ -1,0 +1,151 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Group is one group of a distribution plot: its values and, where a rule
+// predicts where they must fall, the band [BandLo, BandHi] (NaN: none).
+type Group struct {
+	Label          string
+	Values         []float64
+	BandLo, BandHi float64
+}
+
+// Distribution returns a panel with one column per group: its band (light
+// blue), a box plot (median, quartiles, whiskers to 1.5 IQR) and every
+// value as a dot spread sideways so that equal values stay visible.
+// bandName names the bands in the legend ("" when there are none).
+func Distribution(title, yLabel, bandName string, groups []Group) (*plot.Plot, error) {
+	p := NewPanel(title, "", yLabel)
+	p.X.Tick.Label.Font = sans(9)
+	names := make([]string, len(groups))
+	bands := make([]Band, len(groups))
+	for i, g := range groups {
+		names[i] = g.Label
+		bands[i] = Band{Name: bandName, X0: float64(i) - 0.42, X1: float64(i) + 0.42, Y0: g.BandLo, Y1: g.BandHi, Color: Light(Sky, 0x50)}
+	}
+	if err := AddBands(p, bands...); err != nil {
+		return nil, err
+	}
+	for i, g := range groups {
+		if err := addGroup(p, i, g); err != nil {
+			return nil, fmt.Errorf("%s: group %q: %w", title, g.Label, err)
+		}
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	return p, nil
+}
+
+// addGroup draws one group's box and dots at x = i.
+func addGroup(p *plot.Plot, i int, g Group) error {
+	vals := finiteOnly(g.Values)
+	if len(vals) == 0 {
+		return nil
+	}
+	box, err := plotter.NewBoxPlot(vg.Points(26), float64(i), plotter.Values(vals))
+	if err != nil {
+		return err
+	}
+	box.BoxStyle = lineStyle(Black, 1)
+	box.MedianStyle = lineStyle(Black, 2)
+	box.WhiskerStyle = lineStyle(Black, 1)
+	box.GlyphStyle.Radius = 0 // the dots show the outliers
+	p.Add(box)
+	xys := make(plotter.XYs, len(vals))
+	for j, v := range vals {
+		xys[j] = plotter.XY{X: float64(i) + spread(j, len(vals)), Y: v}
+	}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: Light(Color(i), 0xB0), Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	return nil
+}
+
+// spread is a deterministic sideways offset for the j-th of n dots (the
+// golden-ratio sequence, within ±0.3 of the column).
+func spread(j, n int) float64 {
+	if n == 1 {
+		return 0
+	}
+	frac := math.Mod(float64(j)*0.6180339887, 1)
+	return 0.6 * (frac - 0.5)
+}
+
+func finiteOnly(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if finite(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Bar is one series of a grouped bar chart: a value per category and,
+// optionally, an error bar per value (absolute bounds; NaN: none).
+type Bar struct {
+	Name   string
+	Values []float64
+	Lo, Hi []float64
+	Color  color.Color
+}
+
+// Bars returns a grouped bar chart: one cluster per category, one bar per
+// series within it, with error bars where given. A NaN value draws no bar.
+func Bars(title, yLabel string, categories []string, series ...Bar) (*plot.Plot, error) {
+	p := NewPanel(title, "", yLabel)
+	n := float64(len(series))
+	width := 0.8 / n
+	for si, s := range series {
+		if s.Color == nil {
+			s.Color = Color(si)
+		}
+		var first *plotter.Polygon
+		var bars Points
+		for ci := range categories {
+			if ci >= len(s.Values) || !finite(s.Values[ci]) {
+				continue
+			}
+			x := float64(ci) - 0.4 + width*(float64(si)+0.5)
+			poly, err := plotter.NewPolygon(plotter.XYs{{X: x - width*0.45, Y: 0}, {X: x + width*0.45, Y: 0},
+				{X: x + width*0.45, Y: s.Values[ci]}, {X: x - width*0.45, Y: s.Values[ci]}})
+			if err != nil {
+				return nil, fmt.Errorf("%s: bar %q: %w", title, s.Name, err)
+			}
+			poly.Color, poly.LineStyle = s.Color, lineStyle(Black, 0.5)
+			p.Add(poly)
+			if first == nil {
+				first = poly
+			}
+			if ci < len(s.Lo) && ci < len(s.Hi) {
+				bars.X, bars.Y = append(bars.X, x), append(bars.Y, s.Values[ci])
+				bars.YLo, bars.YHi = append(bars.YLo, s.Lo[ci]), append(bars.YHi, s.Hi[ci])
+			}
+		}
+		if first != nil && s.Name != "" {
+			p.Legend.Add(s.Name, first)
+		}
+		if len(bars.X) > 0 {
+			bars.Color, bars.Radius = Black, 0.01
+			if err := AddPoints(p, bars); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p.NominalX(categories...)
+	p.X.Min, p.X.Max = -0.6, float64(len(categories))-0.4
+	FloorY(p)
+	return p, nil
+}

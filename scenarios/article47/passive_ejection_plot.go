@@ -1,0 +1,24 @@
+package article47
+
+import (
+	"fmt"
+
+	"sdchaos/figure"
+	"sdchaos/report"
+)
+
+// Plots draws each caller's ok and failed requests per second with the
+// registry's outage and the instance's crash shaded: without ejection one
+// request in N keeps failing, with it only the call that ejects.
+func (s *passiveEjection) Plots(h *report.History) ([]figure.Plot, error) {
+	m, _ := s.measure(h)
+	secs := report.Seconds(h.Timeline)
+	ws, ms := figure.RunWindows(h.Events, float64(secs))
+	f, err := figure.PerSecond("per-second", figure.Callers(m.series,
+		report.Row{Key: "none", Label: fmt.Sprintf("(a) no passive ejection — %g requests/s over %d instances", s.Call.Rate, s.Svc.Instances)},
+		report.Row{Key: "eject", Label: fmt.Sprintf("(b) eject an instance locally for %s after a failed call", s.Eject)}), ws, ms)
+	if err != nil {
+		return nil, fmt.Errorf("passive-ejection: %w", err)
+	}
+	return []figure.Plot{f}, nil
+}

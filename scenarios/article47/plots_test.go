@@ -1,0 +1,45 @@
+package article47
+
+import (
+	"testing"
+	"time"
+
+	"sdchaos/figure/figuretest"
+	"sdchaos/report"
+	"sdchaos/scenarios"
+	"sdchaos/scenarios/scentest"
+)
+
+// TestPlotsOfArticle47 renders each scenario's plot from a synthetic
+// history: every caller's panel, and the faults shaded and labelled.
+func TestPlotsOfArticle47(t *testing.T) {
+	kill := report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
+	crash := report.Event{At: 4 * time.Second, Kind: report.CrashInstance, Phase: report.Inject, Targets: []string{"j2"}, Label: "crash instance j2"}
+	tests := []struct {
+		name, scenario string
+		callers        []string
+		events         report.Events
+		texts          []string
+		shaded         int
+	}{
+		{"cache-on-failure", "cache-on-failure", []string{"keep", "clear"}, report.Events{kill},
+			[]string{"(a) keep the old list when a refresh fails — 40 requests/s", "(b) clear the list when a refresh fails — 40 requests/s",
+				"ok", "failed", "SIGKILL etcd n1,n2,n3", "calls per second"}, 4},
+		{"passive-ejection", "passive-ejection", []string{"none", "eject"}, report.Events{kill, crash},
+			[]string{"(a) no passive ejection — 40 requests/s over 3 instances", "(b) eject an instance locally for 30s after a failed call",
+				"SIGKILL etcd n1,n2,n3", "crash instance j2"}, 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := scentest.MustConfigure(t, tc.scenario)
+			ops := scentest.Synth(tc.callers, 40, 10*time.Second, func(c string, at time.Duration) bool { return c == tc.callers[1] && at >= 3*time.Second })
+			plots, err := cfg.(scenarios.Plotter).Plots(&report.History{Ops: ops, Events: tc.events, Timeline: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := figuretest.One(t, figuretest.Render(t, plots), "per-second")
+			d.Has(t, tc.texts...)
+			d.AtLeastShaded(t, tc.shaded)
+		})
+	}
+}

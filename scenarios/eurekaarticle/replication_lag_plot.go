@@ -1,0 +1,57 @@
+package eurekaarticle
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+
+	"sdchaos/eureka"
+	"sdchaos/figure"
+	"sdchaos/report"
+)
+
+// Plots draws how long after its register on the origin each registration
+// became visible: on each peer's registry (ms; the batching band) and to
+// each client fetching from a peer (s; the band of batching, response
+// cache and fetch interval, and the article's 30 s).
+func (s *replicationLag) Plots(h *report.History) ([]figure.Plot, error) {
+	m, err := s.measure(h)
+	if err != nil {
+		return nil, fmt.Errorf("replication-lag: %w", err)
+	}
+	cfg := s.eu.config()
+	batch := report.Ms(cfg.BatchDelay)
+	var peers []figure.Group
+	for _, name := range sortedNames(m.peer) {
+		peers = append(peers, figure.Group{Label: "peer " + name, Values: m.peer[name], BandLo: batch, BandHi: batch + 250})
+	}
+	pp, err := figure.Distribution(fmt.Sprintf("Registered on %s: visible in each peer's registry (%d registrations)", m.data.Origin, m.registered),
+		"after the register (model ms)", "band: batching delay + 250 ms", peers)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, _ := s.clientBand()
+	var clients []figure.Group
+	for _, name := range sortedNames(m.client) {
+		clients = append(clients, figure.Group{Label: name, Values: m.client[name], BandLo: lo.Seconds(), BandHi: hi.Seconds()})
+	}
+	cache := "response cache off"
+	if cfg.ResponseCache {
+		cache = "response cache " + eureka.FormatModel(cfg.CacheUpdate)
+	}
+	cp, err := figure.Distribution(fmt.Sprintf("Visible to a client fetching every %s from a peer (%s)", eureka.FormatModel(s.Fetch), cache),
+		"after the register (model s)", "band of the slowest: fetch + batching … + cache (+1 s)", clients)
+	if err != nil {
+		return nil, err
+	}
+	if err := figure.AddLines(cp, figure.HLine("article: a delta every 30 s", 30, -0.5, float64(len(clients))-0.5, figure.Vermilion, figure.Dashed)); err != nil {
+		return nil, err
+	}
+	figure.FloorY(pp)
+	figure.FloorY(cp)
+	cp.Y.Max = math.Max(cp.Y.Max, 31)
+	f := figure.Stack("visibility", pp, cp)
+	f.Height = vg.Inch * 6
+	return []figure.Plot{f}, nil
+}

@@ -1,0 +1,130 @@
+package eurekaarticle
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"sdchaos/eureka"
+	"sdchaos/figure"
+	"sdchaos/report"
+)
+
+// selfPreservationKind marks the spans in which a server refused to evict.
+const selfPreservationKind report.EventKind = "self-preservation"
+
+// Plots draws the partition in model minutes: the renewals of the last
+// minute against the threshold on each cluster's s1 (self-preservation
+// shaded where it refused to evict), every server's registry size, and the
+// workers evicted by each eviction run.
+func (s *selfPreservation) Plots(h *report.History) ([]figure.Plot, error) {
+	m, missing := s.measure(h)
+	if missing != "" {
+		return nil, fmt.Errorf("self-preservation: %s", missing)
+	}
+	ws, ms := m.data.modelWindows(h, time.Minute)
+	on, err := renewalPanel("Self-preservation on: renewals in the last minute vs the threshold (s1)", first(m.data.On), ws, ms, m.data.Duration)
+	if err != nil {
+		return nil, err
+	}
+	off, err := renewalPanel("Self-preservation off: renewals in the last minute vs the threshold (s1)", first(m.data.Off), ws, ms, m.data.Duration)
+	if err != nil {
+		return nil, err
+	}
+	size, err := s.sizePanel(m, ws, ms)
+	if err != nil {
+		return nil, err
+	}
+	evicted, err := evictedPanel(m, ws, ms)
+	if err != nil {
+		return nil, err
+	}
+	f := figure.Stack("self-preservation", on, off, size, evicted)
+	f.Height = vg.Inch * 10.5
+	return []figure.Plot{f}, nil
+}
+
+// first returns the history of the first server by name.
+func first(hs map[string]eureka.History) eureka.History {
+	names := sortedNames(hs)
+	if len(names) == 0 {
+		return eureka.History{}
+	}
+	return hs[names[0]]
+}
+
+// renewalPanel draws one server's renewals per minute and its threshold at
+// each eviction run, with the runs that self-preservation refused shaded.
+func renewalPanel(title string, h eureka.History, ws []figure.Window, ms []figure.Mark, end time.Duration) (*plot.Plot, error) {
+	var xs, renews, thresholds []float64
+	for _, r := range h.Evictions {
+		xs = append(xs, minutes(r.At))
+		renews, thresholds = append(renews, float64(r.RenewsLastMin)), append(thresholds, float64(r.Threshold))
+	}
+	refused := append(append([]figure.Window(nil), ws...), refusedWindows(h, end)...)
+	return figure.TimeSeries(title, "model minutes since the run started", "renewals per minute", refused, ms,
+		figure.Line{Name: "renewals in the last full minute", X: xs, Y: renews, Color: figure.Blue, Points: true},
+		figure.Line{Name: "threshold (expected × 0.85)", X: xs, Y: thresholds, Color: figure.Black, Dashes: figure.Dashed, Width: 1.2})
+}
+
+// refusedWindows are the spans from an eviction run that self-preservation
+// refused to the next run that was allowed (or the end).
+func refusedWindows(h eureka.History, end time.Duration) []figure.Window {
+	var out []figure.Window
+	for i := 0; i < len(h.Evictions); i++ {
+		if h.Evictions[i].Enabled {
+			continue
+		}
+		j := i
+		for j < len(h.Evictions) && !h.Evictions[j].Enabled {
+			j++
+		}
+		w := figure.Window{From: minutes(h.Evictions[i].At), To: minutes(end), Kind: selfPreservationKind,
+			Label: "self-preservation: eviction refused", Open: j == len(h.Evictions)}
+		if j < len(h.Evictions) {
+			w.To = minutes(h.Evictions[j].At)
+		}
+		out = append(out, w)
+		i = j
+	}
+	return out
+}
+
+// sizePanel draws every server's registry size after each eviction run.
+func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
+	var lines []figure.Line
+	for _, c := range []struct {
+		name  string
+		hs    map[string]eureka.History
+		color color.Color
+		dash  []vg.Length
+	}{{"on", m.data.On, figure.Blue, nil}, {"off", m.data.Off, figure.Vermilion, figure.Dashed}} {
+		for _, name := range sortedNames(c.hs) {
+			l := figure.Line{Name: name, Color: c.color, Dashes: c.dash}
+			for _, r := range c.hs[name].Evictions {
+				l.X, l.Y = append(l.X, minutes(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
+			}
+			lines = append(lines, l)
+		}
+	}
+	return figure.TimeSeries(fmt.Sprintf("Workers listed by each server after its eviction run (%d workers)", s.eu.Workers),
+		"model minutes since the run started", "workers listed", ws, ms, lines...)
+}
+
+// evictedPanel draws how many workers each eviction run of the "off"
+// cluster evicted (at most size − (int)(size × 0.85)).
+func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
+	var lines []figure.Line
+	for i, name := range sortedNames(m.data.Off) {
+		l := figure.Line{Name: name, Color: figure.Color(i), Points: true, PointRadius: 4.5 - 1.2*float64(i), Width: 0.8}
+		for _, r := range m.data.Off[name].Evictions {
+			l.X, l.Y = append(l.X, minutes(r.At)), append(l.Y, float64(len(r.Evicted)))
+		}
+		lines = append(lines, l)
+	}
+	return figure.TimeSeries("Workers evicted by each eviction run, self-preservation off (the servers overlap; \"on\" evicted none)",
+		"model minutes since the run started", "evicted in the run", ws, ms, lines...)
+}

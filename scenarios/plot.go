@@ -1,0 +1,70 @@
+package scenarios
+
+import (
+	"fmt"
+
+	"sdchaos/figure"
+	"sdchaos/report"
+)
+
+// Plotter is implemented by a Config that draws its run. Plots is pure,
+// like Judge: it draws from the recorded history only (re-using the
+// judge's measure functions) and the config's parameters.
+type Plotter interface {
+	// Plots returns the run's figures; an error means the history cannot
+	// be drawn (it holds no data of this scenario).
+	Plots(h *report.History) ([]figure.Plot, error)
+}
+
+// Curve is one headline number a sweep plots against the swept parameter:
+// Name is its title (the same at every point of the sweep), Metric the
+// metric of this config's result that holds it, Theory the metric holding
+// what theory predicts at this point and Check the check whose band is
+// drawn ("" when none), Unit its unit, Log a log y axis.
+type Curve struct {
+	Name, Metric, Theory, Check, Unit string
+	Log                               bool
+}
+
+// Sweeper is implemented by a Config that names the headline numbers a
+// sweep plots (its metric names may depend on the parameters: removals@1.5
+// for a ttl of 1.5 s). A Config without it is swept over its checks'
+// measurements.
+type Sweeper interface {
+	Curves() []Curve
+}
+
+// AttachPlots renders the plots of cfg (when it is a Plotter) from h and
+// attaches each to res as <name>.svg and <name>.png.
+func AttachPlots(res *report.Result, cfg Config, h *report.History) error {
+	p, ok := cfg.(Plotter)
+	if !ok || h == nil {
+		return nil
+	}
+	plots, err := p.Plots(h)
+	if err != nil {
+		return fmt.Errorf("plotting: %w", err)
+	}
+	return AttachFigures(res, plots)
+}
+
+// AttachFigures renders each figure as SVG and PNG and attaches both to
+// res; a figure without a panel (a run with no caller to draw) is skipped.
+func AttachFigures(res *report.Result, plots []figure.Plot) error {
+	for _, f := range plots {
+		if len(f.Panels) == 0 {
+			continue
+		}
+		svg, err := figure.SVG(f)
+		if err != nil {
+			return fmt.Errorf("plotting %s: %w", f.Name, err)
+		}
+		png, err := figure.PNG(f)
+		if err != nil {
+			return fmt.Errorf("plotting %s: %w", f.Name, err)
+		}
+		res.Attach(f.Name+".svg", svg)
+		res.Attach(f.Name+".png", png)
+	}
+	return nil
+}
