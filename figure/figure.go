@@ -127,19 +127,48 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-// tidyTicks are gonum's default ticks labelled without trailing zeros
-// ("25", not "25.00").
+// tidyTicks label about six round values (1, 2 or 5 times a power of
+// ten) with unlabelled minor ticks between, without trailing zeros ("25",
+// not "25.00"); gonum's default labels only about three.
 type tidyTicks struct{}
 
-// Ticks returns the default ticks between lo and hi, relabelled.
+// labelsWanted is how many labelled ticks an axis aims at.
+const labelsWanted = 6
+
+// Ticks returns the ticks between lo and hi.
 func (tidyTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = tickLabel(ts[i].Value)
+	if !(hi > lo) || !finite(lo, hi) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step, minor := niceStep((hi - lo) / labelsWanted)
+	var out []plot.Tick
+	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12)+1e-12; i++ {
+		v := i * minor
+		t := plot.Tick{Value: v}
+		if r := math.Mod(math.Abs(v)+step*1e-9, step); r < step*1e-6 {
+			t.Label = tickLabel(math.Round(v/step) * step)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// niceStep returns the round step at least raw (1, 2 or 5 × 10^k) and its
+// minor step.
+func niceStep(raw float64) (step, minor float64) {
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if step = m * mag; step >= raw*(1-1e-9) {
+			break
 		}
 	}
-	return ts
+	switch m := step / mag; {
+	case m == 2:
+		return step, step / 4
+	case m == 5 || m == 10:
+		return step, step / 5
+	}
+	return step, step / 5
 }
 
 // tickLabel formats a tick value in at most 6 significant digits, and a

@@ -208,3 +208,20 @@ func TestTickLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestTidyTicksLabelRoundValues(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{{0, 10, "0,2,4,6,8,10"}, {0, 42, "0,10,20,30,40"}, {-0.2, 3.2, "0,1,2,3"}, {2.03, 2.9, "2.2,2.4,2.6,2.8"}, {0, 1710, "0,500,1000,1500"}} {
+		var labels []string
+		for _, tk := range (tidyTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, ","); got != tc.want {
+			t.Errorf("ticks over %g–%g: %s, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // Plots draws each caller's ok and failed requests per second with the
@@ -20,4 +21,15 @@ func (s *cacheOnFailure) Plots(h *report.History) ([]figure.Plot, error) {
 		return nil, fmt.Errorf("cache-on-failure: %w", err)
 	}
 	return []figure.Plot{f}, nil
+}
+
+// Curves are what a sweep plots (over --refresh, say): when clear first
+// failed after the outage, with the band of its refresh rule, and both
+// callers' failed requests.
+func (s *cacheOnFailure) Curves() []scenarios.Curve {
+	return []scenarios.Curve{
+		{Name: "clear: first failure after the outage", Metric: "clear.first_fail_after_outage_s", Check: "clear: first failure after the outage", Unit: "s"},
+		{Name: "clear: failed requests", Metric: "clear.fail"},
+		{Name: "keep: failed requests", Metric: "keep.fail", Check: "keep: seconds not all ok"},
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // Plots draws each caller's ok and failed requests per second with the
@@ -21,4 +22,14 @@ func (s *passiveEjection) Plots(h *report.History) ([]figure.Plot, error) {
 		return nil, fmt.Errorf("passive-ejection: %w", err)
 	}
 	return []figure.Plot{f}, nil
+}
+
+// Curves are what a sweep plots (over --eject or --instances, say): both
+// callers' failed requests, none's beside its theory (1/N of the requests
+// after the crash).
+func (s *passiveEjection) Curves() []scenarios.Curve {
+	return []scenarios.Curve{
+		{Name: "none: failed requests", Metric: "none.fail", Theory: "none.fail_theory", Check: "none: failed requests in total"},
+		{Name: "eject: failed requests", Metric: "eject.fail", Check: "eject: failed requests in total"},
+	}
 }

@@ -71,6 +71,11 @@ func (s *eurekaDrill) successPanel(m drillMeasure) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = -0.2, maxR+0.2
+	var ticks []plot.Tick
+	for r := 0; r <= int(maxR); r++ {
+		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprint(r)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // Plots draws each caller's ok and failed requests per second with the
@@ -22,4 +23,14 @@ func (s *snapshotAtStart) Plots(h *report.History) ([]figure.Plot, error) {
 		return nil, fmt.Errorf("snapshot-at-start: %w", err)
 	}
 	return []figure.Plot{f}, nil
+}
+
+// Curves are what a sweep plots (over --outage or --refresh, say): what
+// the caller without a snapshot lost, and when it served again.
+func (s *snapshotAtStart) Curves() []scenarios.Curve {
+	return []scenarios.Curve{
+		{Name: "nosnap: failed requests until the registry is back", Metric: "nosnap.fail_until_back"},
+		{Name: "nosnap: first success after the registry is back", Metric: "nosnap.first_ok_after_back_s", Check: "nosnap: first success after the registry is back", Unit: "s"},
+		{Name: "snap: failed requests", Metric: "snap.fail", Check: "snap: failures"},
+	}
 }
