@@ -139,6 +139,9 @@ func drawPanel(p *plot.Plot, c draw.Canvas, legendW vg.Length) {
 	body := draw.Crop(c, 0, -legendW, 0, top-c.Max.Y)
 	q := *p
 	q.Legend, q.Title.Text = plot.NewLegend(), ""
+	if _, log := p.Y.Scale.(plot.LogScale); log && p.Y.Label.Text != "" {
+		body = drawYLabel(&q, body)
+	}
 	q.Draw(body)
 	if legendW == 0 {
 		return
@@ -150,6 +153,22 @@ func drawPanel(p *plot.Plot, c draw.Canvas, legendW vg.Length) {
 	leg := p.Legend
 	leg.Top, leg.Left = true, true
 	leg.Draw(strip)
+}
+
+// drawYLabel draws a log axis's y label beside the data area and returns
+// the rest of the canvas for q, whose label it clears: gonum centres the
+// label at the data midpoint of the axis (half its maximum on a log axis),
+// which pads the panel's top by half the label's length.
+func drawYLabel(q *plot.Plot, c draw.Canvas) draw.Canvas {
+	sty := q.Y.Label.TextStyle
+	text := q.Y.Label.Text
+	h, descent := sty.Height(text), sty.FontExtents().Descent
+	q.Y.Label.Text = ""
+	rest := draw.Crop(c, h+descent+q.Y.Label.Padding, 0, 0, 0)
+	sty.Rotation += math.Pi / 2
+	data := q.DataCanvas(rest)
+	c.FillText(sty, vg.Point{X: c.Min.X + h - descent, Y: data.Center().Y}, text)
+	return rest
 }
 
 // finite reports whether every value is a finite number.

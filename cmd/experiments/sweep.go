@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,11 +255,25 @@ func sweepPoint(ctx context.Context, o sweepOptions, v string, stderr io.Writer)
 	}
 	fill(&row, rr.result)
 	if o.out != "" {
-		if err := writeOut(pointsDir(o.out), rr); err != nil {
+		if err := writePoint(pointsDir(o.out), rr); err != nil {
 			return pointResult{}, row, fmt.Errorf("sweep: %w", err)
 		}
 	}
 	return measurePoint(v, cfg, rr.result), row, nil
+}
+
+// writePoint writes one point's report (markdown and JSON) and its saved
+// histories into dir, as --out does but without the plots: the sweep's
+// own plot is the point of it, and 'experiments plot DIR' draws a point's
+// on demand; 'experiments recheck DIR' re-judges them.
+func writePoint(dir string, rr *repeated) error {
+	for _, f := range []struct{ ext, format string }{{".md", "markdown"}, {".json", "json"}} {
+		path := filepath.Join(dir, rr.name+f.ext)
+		if err := writeFile(path, func(w io.Writer) error { return report.Render(w, rr.result, f.format) }); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	return writeHistories(dir, rr)
 }
 
 // curvesOf returns the headline numbers of a config's result: the

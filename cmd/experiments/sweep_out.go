@@ -84,11 +84,15 @@ func (sr *sweepResult) baseName() string { return sr.Scenario + ".sweep-" + sr.P
 // pointsDir is where each point's own reports and histories go.
 func pointsDir(out string) string { return filepath.Join(out, "points") }
 
-// numText formats a number in 4 significant digits ("—" when not finite).
+// numText formats a number in 4 significant digits, from 10,000 as a
+// whole number ("—" when not finite).
 func numText(v report.Number) string {
 	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
 		return "—"
+	case math.Abs(f) >= 1e4 && math.Abs(f) < 1e12:
+		return strconv.FormatFloat(math.Round(f), 'f', 0, 64)
 	}
 	return strconv.FormatFloat(f, 'g', 4, 64)
 }
@@ -122,7 +126,7 @@ func (sr *sweepResult) table() report.Table {
 			t.Rows = append(t.Rows, theory)
 		}
 	}
-	t.Notes = []string{"each point's own report, history and plots: points/ beside this file (with --out); an invalid point's numbers are not used (—)"}
+	t.Notes = []string{"each point's own report and saved history: points/ beside this file (with --out; 'experiments plot' draws them, 'experiments recheck' re-judges them); an invalid point's numbers are not used (—)"}
 	return t
 }
 

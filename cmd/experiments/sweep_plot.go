@@ -47,18 +47,21 @@ func (sr *sweepResult) xs() ([]float64, []string) {
 
 // panel draws one curve.
 func (sr *sweepResult) panel(c scenarios.Curve, xs []float64, names []string) (*plot.Plot, error) {
-	ylabel := "measured"
+	ylabel := "median of the runs"
 	if c.Unit != "" {
 		ylabel += " (" + c.Unit + ")"
 	}
 	p := figure.NewPanel(curveTitle(c.Name), "--"+sr.Param+sr.xUnit(), ylabel)
 	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
-	if c.Log && allPositive(med) {
+	if c.Log && anyPositive(med) {
 		figure.LogY(p)
+		if !allPositive(med) {
+			p.Title.Text += " (log axis: a median of 0 is not drawn)"
+		}
 		// A log axis shows no zero: the theory's and the band's zeros go to
 		// a tenth of the smallest positive value drawn.
 		floor := 0.1 * minPositive(append(append(append([]float64(nil), med...), theory...), bhi...))
-		theory, blo = atLeast(theory, floor), atLeast(blo, floor)
+		med, theory, blo = positiveOnly(med), atLeast(theory, floor), atLeast(blo, floor)
 	}
 	if names == nil && allPositive(xs) && maxOf(xs)/minOf(xs) >= 20 {
 		figure.LogX(p)
@@ -190,6 +193,27 @@ func atLeast(xs []float64, floor float64) []float64 {
 		out[i] = x
 		if finite(x) && x < floor {
 			out[i] = floor
+		}
+	}
+	return out
+}
+
+func anyPositive(xs []float64) bool {
+	for _, x := range xs {
+		if finite(x) && x > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// positiveOnly replaces every value that is not positive with NaN (a gap).
+func positiveOnly(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x
+		if !(x > 0) {
+			out[i] = math.NaN()
 		}
 	}
 	return out
