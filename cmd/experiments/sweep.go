@@ -107,7 +107,17 @@ func (o *sweepOptions) check(values string) error {
 	if o.values, err = expandValues(values); err != nil {
 		return scenarios.Usagef("sweep %s --param %s: %v", o.spec.Name, o.param, err)
 	}
+	for _, v := range o.values { // every point must parse before the first runs
+		if _, _, _, err := scenarios.Parse(o.spec, o.pointArgs(v)); err != nil {
+			return fmt.Errorf("sweep --%s %s: %w", o.param, v, err)
+		}
+	}
 	return nil
+}
+
+// pointArgs are the scenario's arguments at one value of the swept flag.
+func (o *sweepOptions) pointArgs(v string) []string {
+	return append(append([]string(nil), o.rest...), "--"+o.param, v)
 }
 
 // inSeconds reports whether a flag holds durations (or seconds).
@@ -242,7 +252,7 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // sweepPoint runs the scenario at one value and measures its curves.
 func sweepPoint(ctx context.Context, o sweepOptions, v string, stderr io.Writer) (pointResult, summaryRow, error) {
-	args := append(append([]string(nil), o.rest...), "--"+o.param, v)
+	args := o.pointArgs(v)
 	name := fmt.Sprintf("%s--%s=%s", o.spec.Name, o.param, v)
 	row := summaryRow{Name: name, Scenario: o.spec.Name, Args: args}
 	common, cfg, _, err := scenarios.Parse(o.spec, args)

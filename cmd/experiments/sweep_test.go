@@ -51,6 +51,7 @@ func TestSweepUsageErrors(t *testing.T) {
 		{"ttl-false-removal", "--param", "ttls"},
 		{"ttl-false-removal", "--param", "ttls", "1,2", "--ttls", "3"},
 		{"ttl-false-removal", "--param", "ttls", "1,2", "--format", "xml"},
+		{"cache-on-failure", "--param", "refresh", "1s,250ms"}, // 250ms < --refresh-timeout: refused before any run
 	} {
 		err := run(context.Background(), append([]string{"sweep"}, args...), io.Discard, io.Discard)
 		if !errors.Is(err, scenarios.ErrUsage) {
