@@ -83,6 +83,9 @@ func (sr *sweepResult) panel(c scenarios.Curve, xs []float64, names []string) (*
 	if names != nil {
 		p.NominalX(names...)
 	}
+	if _, log := p.Y.Scale.(plot.LogScale); !log && p.Y.Min >= 0 { // counts and times start at zero
+		p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 1)
+	}
 	return p, nil
 }
 
@@ -115,6 +118,13 @@ func addBandArea(p *plot.Plot, xs, lo, hi []float64) error {
 	if len(lower) == 0 {
 		return nil
 	}
+	if flat(lower, upper) { // an exact band: a broad light line
+		l := figure.Line{Name: "band of the check (exact)", Color: figure.Light(figure.Sky, 0x90), Width: 7}
+		for _, xy := range lower {
+			l.X, l.Y = append(l.X, xy.X), append(l.Y, xy.Y)
+		}
+		return figure.AddLines(p, l)
+	}
 	if len(lower) == 1 { // one point: a short bar
 		w := 0.05 * math.Max(math.Abs(lower[0].X), 1)
 		return figure.AddBands(p, figure.Band{Name: "band of the check", X0: lower[0].X - w, X1: lower[0].X + w,
@@ -132,6 +142,16 @@ func addBandArea(p *plot.Plot, xs, lo, hi []float64) error {
 	p.Add(poly)
 	p.Legend.Add("band of the check", poly)
 	return nil
+}
+
+// flat reports whether every band has no width (a check of one value).
+func flat(lower, upper plotter.XYs) bool {
+	for i := range lower {
+		if upper[i].Y != lower[i].Y {
+			return false
+		}
+	}
+	return true
 }
 
 func allPositive(xs []float64) bool {
