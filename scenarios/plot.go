@@ -20,9 +20,12 @@ type Plotter interface {
 // Name is its title (the same at every point of the sweep), Metric the
 // metric of this config's result that holds it, Theory the metric holding
 // what theory predicts at this point and Check the check whose band is
-// drawn ("" when none), Unit its unit, Log a log y axis.
+// drawn ("" when none), Unit its unit, Log a log y axis. Curves with the
+// same Group share one panel titled by it (immediate against jitter, say;
+// the legend is the Name without its "<Group>, " prefix).
 type Curve struct {
 	Name, Metric, Theory, Check, Unit string
+	Group                             string
 	Log                               bool
 }
 

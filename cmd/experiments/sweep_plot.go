@@ -1,7 +1,9 @@
 package main
 
 import (
+	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -11,13 +13,14 @@ import (
 	"sdchaos/scenarios"
 )
 
-// figure draws one panel per curve: the medians with their 95 % intervals
-// as error bars, the theory as a dashed line, the check's band shaded.
+// figure draws one panel per curve, or per group of curves (Curve.Group):
+// the medians with their 95 % intervals as error bars, the theory as a
+// dashed line, and (for a panel of one curve) the check's band shaded.
 func (sr *sweepResult) figure() (figure.Plot, error) {
 	xs, names := sr.xs()
 	f := figure.Plot{Name: sr.baseName(), Cols: 1}
-	for _, c := range sr.Curves {
-		p, err := sr.panel(c, xs, names)
+	for _, g := range sr.groups() {
+		p, err := sr.panel(g, xs, names)
 		if err != nil {
 			return f, err
 		}
@@ -25,6 +28,25 @@ func (sr *sweepResult) figure() (figure.Plot, error) {
 	}
 	f.Height = vg.Inch * 2.6 * vg.Length(max(len(f.Panels), 1))
 	return f, nil
+}
+
+// groups returns the curves by panel, in order of first appearance.
+func (sr *sweepResult) groups() [][]scenarios.Curve {
+	var out [][]scenarios.Curve
+	at := map[string]int{}
+	for _, c := range sr.Curves {
+		key := c.Group
+		if key == "" {
+			key = "\x00" + c.Name
+		}
+		i, ok := at[key]
+		if !ok {
+			i, at[key] = len(out), len(out)
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], c)
+	}
+	return out
 }
 
 // xs returns the points' x values: the numbers when every value is one,
@@ -45,49 +67,93 @@ func (sr *sweepResult) xs() ([]float64, []string) {
 	return xs, names
 }
 
-// panel draws one curve.
-func (sr *sweepResult) panel(c scenarios.Curve, xs []float64, names []string) (*plot.Plot, error) {
+// panel draws one group of curves (one curve, mostly).
+func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) (*plot.Plot, error) {
+	c := g[0]
+	title := c.Name
+	if c.Group != "" {
+		title = c.Group
+	}
 	ylabel := "median of the runs"
 	if c.Unit != "" {
 		ylabel += " (" + c.Unit + ")"
 	}
-	p := figure.NewPanel(curveTitle(c.Name), "--"+sr.Param+sr.xUnit(), ylabel)
-	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
-	if c.Log && anyPositive(med) {
+	p := figure.NewPanel(curveTitle(title), "--"+sr.Param+sr.xUnit(), ylabel)
+	logY := c.Log && sr.anyPositive(g)
+	if logY {
 		figure.LogY(p)
-		if !allPositive(med) {
-			p.Title.Text += " (log axis: a median of 0 is not drawn)"
+	}
+	if names == nil && allPositive(xs) && maxOf(xs)/minOf(xs) >= 20 {
+		figure.LogX(p)
+	}
+	for i, c := range g {
+		var col color.Color = figure.Blue
+		if len(g) > 1 {
+			col = figure.Color(i)
+		}
+		if err := sr.addCurve(p, c, col, len(g) == 1, logY, xs); err != nil {
+			return nil, err
+		}
+	}
+	if names != nil {
+		p.NominalX(names...)
+	}
+	if !logY && p.Y.Min >= 0 { // counts and times start at zero
+		p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 1)
+	}
+	return p, nil
+}
+
+// anyPositive reports whether some curve of g has a positive median.
+func (sr *sweepResult) anyPositive(g []scenarios.Curve) bool {
+	for _, c := range g {
+		med, _, _, _, _, _ := sr.series(c.Name)
+		if anyPositive(med) {
+			return true
+		}
+	}
+	return false
+}
+
+// addCurve draws one curve in colour: its band when alone in its panel,
+// the line through its medians, its theory and its points with error bars.
+func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color, alone, logY bool, xs []float64) error {
+	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
+	if logY {
+		if !allPositive(med) && !strings.HasSuffix(p.Title.Text, notDrawn) {
+			p.Title.Text += notDrawn
 		}
 		// A log axis shows no zero: the theory's and the band's zeros go to
 		// a tenth of the smallest positive value drawn.
 		floor := 0.1 * minPositive(append(append(append([]float64(nil), med...), theory...), bhi...))
 		med, theory, blo = positiveOnly(med), atLeast(theory, floor), atLeast(blo, floor)
 	}
-	if names == nil && allPositive(xs) && maxOf(xs)/minOf(xs) >= 20 {
-		figure.LogX(p)
+	legend := "median (95 % interval)"
+	if !alone {
+		legend = strings.TrimPrefix(c.Name, c.Group+", ")
 	}
-	if err := addBandArea(p, xs, blo, bhi); err != nil {
-		return nil, err
-	}
-	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: figure.Blue, Width: 1}); err != nil {
-		return nil, err
-	}
-	if !allNaN(theory) {
-		if err := figure.AddLines(p, figure.Line{Name: "theory", X: xs, Y: theory, Color: figure.Black, Dashes: figure.Dashed, Width: 1.2}); err != nil {
-			return nil, err
+	if alone {
+		if err := addBandArea(p, xs, blo, bhi); err != nil {
+			return err
 		}
 	}
-	if err := figure.AddPoints(p, figure.Points{Name: "median (95 % interval)", X: xs, Y: med, YLo: lo, YHi: hi, Color: figure.Blue}); err != nil {
-		return nil, err
+	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: col, Width: 1}); err != nil {
+		return err
 	}
-	if names != nil {
-		p.NominalX(names...)
+	if !allNaN(theory) {
+		name := "theory"
+		if !alone {
+			name = legend + ": theory"
+		}
+		if err := figure.AddLines(p, figure.Line{Name: name, X: xs, Y: theory, Color: col, Dashes: figure.Dashed, Width: 1.2}); err != nil {
+			return err
+		}
 	}
-	if _, log := p.Y.Scale.(plot.LogScale); !log && p.Y.Min >= 0 { // counts and times start at zero
-		p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 1)
-	}
-	return p, nil
+	return figure.AddPoints(p, figure.Points{Name: legend, X: xs, Y: med, YLo: lo, YHi: hi, Color: col})
 }
+
+// notDrawn notes a log axis's hidden zeros in a panel's title.
+const notDrawn = " (log axis: a median of 0 is not drawn)"
 
 // xUnit is " (s)" when the swept flag holds durations.
 func (sr *sweepResult) xUnit() string {

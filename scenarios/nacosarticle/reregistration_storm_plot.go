@@ -109,19 +109,22 @@ func floats(xs []float64, n int) []float64 {
 	return out
 }
 
-// Curves are what a sweep over --instances (one size per point) plots:
-// the registry's peak per 100 ms and its errors for both strategies, and
-// the registrants' failed calls.
+// Curves are what a sweep over --instances (one size per point) plots,
+// immediate against jitter in one panel each: the registry's peak per
+// 100 ms, the registrants' failed calls, the registry's p99 and how long
+// until every registrant was back.
 func (s *reregistrationStorm) Curves() []scenarios.Curve {
 	n := fmt.Sprint(s.Sizes[0])
-	return []scenarios.Curve{
-		{Name: "registry's peak calls received per 100 ms, immediate", Metric: "immediate.registry.peak_per_100ms@" + n},
-		{Name: "registry's peak calls received per 100 ms, jitter", Metric: "jitter.registry.peak_per_100ms@" + n},
-		{Name: "registrants' failed calls, immediate", Metric: "immediate.errors@" + n},
-		{Name: "registrants' failed calls, jitter", Metric: "jitter.errors@" + n},
-		{Name: "registry served p99, immediate", Metric: "immediate.registry.p99_ms@" + n, Unit: "ms"},
-		{Name: "registry served p99, jitter", Metric: "jitter.registry.p99_ms@" + n, Unit: "ms"},
-		{Name: "all registrants back after, immediate", Metric: "immediate.converge_s@" + n, Unit: "s"},
-		{Name: "all registrants back after, jitter", Metric: "jitter.converge_s@" + n, Unit: "s"},
+	var out []scenarios.Curve
+	for _, g := range []struct{ group, metric, unit string }{
+		{"registry's peak calls received per 100 ms", "registry.peak_per_100ms", ""},
+		{"registrants' failed calls", "errors", ""},
+		{"registry served p99", "registry.p99_ms", "ms"},
+		{"all registrants back after", "converge_s", "s"},
+	} {
+		for _, st := range []string{"immediate", "jitter"} {
+			out = append(out, scenarios.Curve{Name: g.group + ", " + st, Group: g.group, Metric: st + "." + g.metric + "@" + n, Unit: g.unit})
+		}
 	}
+	return out
 }
