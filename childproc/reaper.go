@@ -35,27 +35,30 @@ func reaperMain([]string) int {
 			return 0
 		}
 	}
-	var killed []int
+	var waitFor []int
 	for pid, live := range pids {
-		if live && isOurChild(pid) {
+		if !live {
+			continue
+		}
+		if isOurChild(pid) {
 			_ = syscall.Kill(-pid, syscall.SIGKILL) // its group: every child leads one
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-			killed = append(killed, pid)
 		}
+		// Also wait for a child that is already exiting on its own (its
+		// watchdog saw the harness die; its environ may be unreadable then).
+		waitFor = append(waitFor, pid)
 	}
 	// A dying child may still create files in its data dir: wait until the
-	// killed ones are gone, and retry the removal a few times.
+	// children are gone, then retry the removal until a deadline.
 	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range killed {
+	for _, pid := range waitFor {
 		for Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	removeBy := time.Now().Add(3 * time.Second)
 	for d, live := range dirs {
-		for i := 0; live && i < 20; i++ {
-			if os.RemoveAll(d) == nil {
-				break
-			}
+		for live && os.RemoveAll(d) != nil && time.Now().Before(removeBy) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}

@@ -25,7 +25,7 @@ type DropClientPackets struct {
 // ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
 func (d *DropClientPackets) Describe() report.Event {
 	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", percent(d.Loss), joinNames(d.Nodes), d.Dir)
-	return report.Event{Kind: report.EventKind("packet-drop-clients"), Targets: nodeNames(d.Nodes), Label: label}
+	return report.Event{Kind: report.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
 }
 
 // Inject installs the rules.

@@ -23,7 +23,7 @@ type DropMemberPackets struct {
 // ("drop 100 % of packets to and from n2").
 func (d *DropMemberPackets) Describe() report.Event {
 	label := fmt.Sprintf("drop %s of packets to and from %s", percent(d.Loss), d.Node.Name)
-	return report.Event{Kind: report.EventKind("packet-drop-member"), Targets: []string{d.Node.Name}, Label: label}
+	return report.Event{Kind: report.PacketDropMember, Targets: []string{d.Node.Name}, Label: label}
 }
 
 // Inject installs the rules.

@@ -30,7 +30,7 @@ type DropPeerPackets struct {
 // ("drop 30 % of packets between n1 and its peers (both ways)").
 func (d *DropPeerPackets) Describe() report.Event {
 	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", percent(d.Loss), d.Node.Name, d.Dir)
-	return report.Event{Kind: report.EventKind("packet-drop-peers"), Targets: []string{d.Node.Name}, Label: label}
+	return report.Event{Kind: report.PacketDropPeers, Targets: []string{d.Node.Name}, Label: label}
 }
 
 // Inject installs the rules.

@@ -24,7 +24,7 @@ type ResetClientPackets struct {
 // ("reset 100 % of client packets to n1,n2,n3").
 func (r *ResetClientPackets) Describe() report.Event {
 	label := fmt.Sprintf("reset %s of client packets to %s", percent(r.Loss), joinNames(r.Nodes))
-	return report.Event{Kind: report.EventKind("packet-reset-clients"), Targets: nodeNames(r.Nodes), Label: label}
+	return report.Event{Kind: report.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
 }
 
 // Inject installs the rules.

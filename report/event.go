@@ -19,6 +19,18 @@ const (
 	RejectLinks EventKind = "reject-client-links"
 	// DelayLinks: latency added to every client link to the registry.
 	DelayLinks EventKind = "delay-client-links"
+	// PacketDropPeers: a share of the packets between one etcd member and
+	// its peers dropped (private network namespace; one way or both).
+	PacketDropPeers EventKind = "packet-drop-peers"
+	// PacketDropClients: a share of the packets between clients and the
+	// etcd members' client ports dropped (private network namespace).
+	PacketDropClients EventKind = "packet-drop-clients"
+	// PacketDropMember: a share of every packet to and from one etcd
+	// member dropped (private network namespace).
+	PacketDropMember EventKind = "packet-drop-member"
+	// PacketResetClients: a share of the clients' packets to the etcd
+	// members answered with a TCP reset (private network namespace).
+	PacketResetClients EventKind = "packet-reset-clients"
 	// CrashInstance: a service instance stops answering and renewing.
 	CrashInstance EventKind = "crash-instance"
 	// KillEurekaServer: a Eureka server process SIGKILLed.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/netns"
 )
 
 // Env is what a running scenario gets: the run's settings, its only random
@@ -35,10 +36,13 @@ type Env struct {
 	Progress io.Writer
 	// Quiet turns the live progress lines off.
 	Quiet bool
+	// Net is the run's network: Loopback (default) or Private.
+	Net Net
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor
 	closers []func()
+	filter  *netns.Filter
 }
 
 // addCloser runs f at Close (before the processes are stopped).
@@ -58,7 +62,7 @@ func NewEnv(seed int64, d time.Duration, portBase int, keep bool, log *slog.Logg
 		progress = io.Discard
 	}
 	return &Env{Duration: d, PortBase: portBase, Keep: keep, Rand: rand.New(rand.NewPCG(uint64(seed), 0x5d5c4a05)),
-		Log: log, Progress: progress}
+		Log: log, Progress: progress, Net: Loopback}
 }
 
 // Supervisor returns the run's process supervisor, starting it on first use.
@@ -77,20 +81,27 @@ func (e *Env) Supervisor() (*childproc.Supervisor, error) {
 	return e.sup, nil
 }
 
-// Close kills every child process of the run and removes its temp dirs
-// (unless Keep). It is safe to call more than once, from any goroutine.
+// Close kills every child process of the run, removes its temp dirs
+// (unless Keep) and deletes its packet filter. It is safe to call more
+// than once, from any goroutine.
 func (e *Env) Close() error {
 	e.supMu.Lock()
-	s, closers := e.sup, e.closers
+	s, closers, f := e.sup, e.closers, e.filter
 	e.closers = nil
 	e.supMu.Unlock()
-	for _, f := range closers {
-		f()
+	for _, c := range closers {
+		c()
 	}
-	if s == nil {
-		return nil
+	var err error
+	if s != nil {
+		err = s.Close()
 	}
-	return s.Close()
+	if f != nil {
+		if ferr := f.Close(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }
 
 // Printf writes one progress line to Progress (stderr in the command).

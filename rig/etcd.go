@@ -50,13 +50,13 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	}
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
 	cfg := cluster.DefaultConfig()
-	cfg.Keep, cfg.Log = env.Keep, env.Log
+	cfg.Keep, cfg.Log, cfg.Hosts = env.Keep, env.Log, env.memberHosts(cfg.Size)
 	start := time.Now()
 	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
 		return nil, fmt.Errorf("starting etcd: %w", err)
 	}
-	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d)", r.Cluster.Size(), time.Since(start).Seconds(),
-		env.PortBase, env.PortBase+2*r.Cluster.Size()-1)
+	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d%s)", r.Cluster.Size(), time.Since(start).Seconds(),
+		env.PortBase, env.PortBase+2*r.Cluster.Size()-1, hostsNote(cfg.Hosts))
 	if env.Keep {
 		env.Printf("keeping data dirs and etcd logs in %s", r.Cluster.Dir)
 	}
@@ -76,6 +76,14 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	}
 	env.Printf("%d instances registered under %s (ttl %s, renew every %s)", o.Instances, r.Prefix(), r.Svc.TTL, r.Svc.Renew)
 	return r, nil
+}
+
+// hostsNote says where the members listen when not on 127.0.0.1.
+func hostsNote(hosts []string) string {
+	if len(hosts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; members on %s–%s in the run's private network namespace", hosts[0], hosts[len(hosts)-1])
 }
 
 // Close stops the instances, the proxies and the members.
@@ -101,7 +109,7 @@ func (r *Etcd) startProxies() error {
 		if err != nil {
 			return err
 		}
-		p, err := linkproxy.New(ports.Addr(port), ports.Addr(n.ClientPort))
+		p, err := linkproxy.New(ports.Addr(port), n.ClientAddr())
 		if err != nil {
 			return fmt.Errorf("starting the client proxy to %s: %w", n.Name, err)
 		}

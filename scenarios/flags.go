@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"sdchaos/netns"
 	"sdchaos/report"
+	"sdchaos/rig"
 )
 
 // NewFlagSet returns a fresh Config of spec and a flag set with the common
@@ -32,6 +34,10 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 	if offer("keep") {
 		fs.BoolVar(&common.Keep, "keep", common.Keep, "keep the run's temp dir (etcd data and logs) and print its path")
 	}
+	if offer("net") {
+		fs.Var(&common.Net, "net", "the run's `network`: loopback (the host's, every member on 127.0.0.1) | private (a private "+
+			"user + network namespace made for the run, members on 198.18.0.N, packet-level faults; Linux, unprivileged user namespaces)")
+	}
 	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
 	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md, <scenario>.json and the recorded history (<scenario>.history.jsonl.gz) into this directory")
 	fs.IntVar(&common.Runs, "runs", common.Runs, "run N times (seeds seed … seed+N−1) and judge the medians with 95 % intervals (needs N ≥ 6 for an interval)")
@@ -43,8 +49,10 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 }
 
 // nonParams are common flags that are not experiment parameters and stay
-// out of Result.Params.
-var nonParams = []string{"seed", "format", "out", "keep", "port-base", "runs", "retry-invalid", "quiet", "junit"}
+// out of Result.Params. --net is one of them: the network a run used shows
+// in its recorded events (packet faults have their own kinds), which is
+// where the judges read it, so a saved history is judged the same again.
+var nonParams = []string{"seed", "format", "out", "keep", "port-base", "runs", "retry-invalid", "quiet", "junit", "net"}
 
 func validateCommon(c Common) error {
 	switch {
@@ -59,7 +67,21 @@ func validateCommon(c Common) error {
 	case c.RetryInvalid < 0:
 		return Usagef("--retry-invalid (%d) must not be negative", c.RetryInvalid)
 	}
-	return nil
+	return validateNet(c.Net)
+}
+
+// validateNet requires a private run to be inside its private namespace
+// already: the command re-executes itself there (netns.Reexec) before it
+// parses; anywhere else (a test, a machine without user namespaces) the
+// run would have no packet filter, so it is refused with the reason.
+func validateNet(n rig.Net) error {
+	if n != rig.Private || netns.Inside() {
+		return nil
+	}
+	if err := netns.Supported(); err != nil {
+		return Usagef("--net private: %v", err)
+	}
+	return Usagef("--net private: this process is not inside a private network namespace (the command re-executes itself into one; a test enters one with netnstest.Enter)")
 }
 
 // typed returns a flag's value with its type for JSON: booleans and

@@ -61,13 +61,17 @@ type Common struct {
 	Quiet bool
 	// JUnit, when set, is a file the checks are also written to as JUnit XML.
 	JUnit string
+	// Net is the run's network: rig.Loopback (the host's loopback, the
+	// default) or rig.Private (a private namespace with packet faults; the
+	// command re-executes itself inside one before the run).
+	Net rig.Net
 	// Explicit holds the names of the flags given on the command line.
 	Explicit map[string]bool
 }
 
 // DefaultCommon returns the defaults of the common flags.
 func DefaultCommon() Common {
-	return Common{Seed: 1, Duration: 10 * time.Second, PortBase: 9150, Format: "table", Runs: 1, RetryInvalid: 2}
+	return Common{Seed: 1, Duration: 10 * time.Second, PortBase: 9150, Format: "table", Runs: 1, RetryInvalid: 2, Net: rig.Loopback}
 }
 
 // Env is what a running scenario gets: the run's settings, its seeded
@@ -77,7 +81,7 @@ type Env = rig.Env
 // NewEnv returns an Env for c whose random source is seeded from c.Seed.
 func NewEnv(c Common, log *slog.Logger, progress io.Writer) *Env {
 	env := rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
-	env.Quiet = c.Quiet
+	env.Quiet, env.Net = c.Quiet, c.Net
 	return env
 }
 
@@ -129,7 +133,7 @@ type Spec struct {
 	// time (the Eureka model runs faster than real time).
 	ModelTime bool
 	// Without lists the common flags the scenario does not offer because
-	// it would ignore them ("duration", "port-base", "keep").
+	// it would ignore them ("duration", "port-base", "keep", "net").
 	Without []string
 }
 

@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"sdchaos/childproc"
+	"sdchaos/ports"
 	"sdchaos/scenarios"
 )
 
@@ -68,6 +69,9 @@ func main() {
 }
 
 func exitCode(err error, stderr io.Writer) int {
+	if code, ok := childCode(err); ok {
+		return code
+	}
 	switch {
 	case err == nil:
 		return exitReproduced
@@ -85,7 +89,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitReproduced
 	}
 	fmt.Fprintln(stderr, "experiments: "+err.Error())
-	if errors.Is(err, scenarios.ErrUsage) {
+	if errors.Is(err, scenarios.ErrUsage) || errors.Is(err, ports.ErrInUse) {
 		return exitError
 	}
 	return exitEnvironment
@@ -96,6 +100,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		usage(stderr)
 		return scenarios.Usagef("no command given; try 'experiments list'")
+	}
+	if ran, err := inPrivateNet(args, stderr); ran {
+		return err
 	}
 	switch args[0] {
 	case "list":

@@ -45,7 +45,7 @@ is a map delete under a mutex with no timer: gone when the call returns, ≤ 1 m
 
 Article (ttl 2 s, scans every 1 s and 0.2 s, 20 runs): lazy 2.00/2.01/2.01 s; scan 1 s
 2.05/2.51/2.93 s; scan 0.2 s 2.03/2.11/2.20 s (min/median/max); deregister 59 µs; no heap run.`,
-		Without: []string{"duration", "port-base", "keep"}, // no timeline or no process: the flags would be ignored
+		Without: []string{"duration", "port-base", "keep", "net"}, // no timeline, no process, no etcd: the flags would be ignored
 		New: func() scenarios.Config {
 			return &expiryLatency{TTL: 2 * time.Second, Runs: 20, ScanSlow: time.Second, ScanFast: 200 * time.Millisecond}
 		},
@@ -66,8 +66,12 @@ const (
 	latencySlack = 30 * time.Millisecond
 	// opDeregister is the op name of the deregister control.
 	opDeregister = "deregister"
-	service      = "svc"
-	instanceID   = "i1"
+	// opPace is the op each watch leaves about its own timing: Start −
+	// Scheduled is how late its timer woke at ttl − 2 ms, Count the worst
+	// lateness of a poll beyond its 1 ms pace, in µs (paceGate judges both).
+	opPace     = "gate/pace"
+	service    = "svc"
+	instanceID = "i1"
 )
 
 func (s *expiryLatency) Flags(fs *flag.FlagSet) {
@@ -212,14 +216,20 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 		case <-ctx.Done():
 			return nil
 		}
-		if clock.SleepUntil(ctx, c.last.Add(s.TTL-2*latencyPoll)) != nil {
+		wake := c.last.Add(s.TTL - 2*latencyPoll)
+		if clock.SleepUntil(ctx, wake) != nil {
 			return nil
 		}
+		pace := report.Op{Caller: opPace, Seq: j, Target: a.key, Scheduled: rec.Offset(wake), Start: rec.Offset(time.Now()), Outcome: report.OK}
 		op := report.Op{Caller: a.key, Seq: j, Target: a.strategy.String(), Scheduled: rec.Offset(c.last),
 			Start: rec.Offset(c.last), Outcome: report.OK}
 		giveUp := c.last.Add(s.TTL + a.interval + time.Second)
+		prev := time.Now()
 		for {
 			n := c.reg.Len()
+			now := time.Now()
+			pace.Count = max(pace.Count, int((now.Sub(prev)-latencyPoll)/time.Microsecond))
+			prev = now
 			if len(c.reg.Lookup(service)) == 0 {
 				op.End, op.Count = rec.Offset(time.Now()), n
 				break
@@ -232,6 +242,8 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 				return nil
 			}
 		}
+		pace.End = op.End
+		rec.Add(pace)
 		rec.Add(op)
 		return nil
 	}}

@@ -79,7 +79,33 @@ func (s *expiryLatency) Judge(h *report.History) *report.Result {
 		res.Metrics["deregister.median_us"] = report.Median(m.dereg)
 	}
 	s.conclude(res, m)
+	if g, ok := paceGate(h.Ops); ok {
+		res.Gates = append(res.Gates, g)
+	}
 	return res
+}
+
+// paceLimit is how late the watches' own timers and polls may be before a
+// run is invalid: half of latencySlack, whose other half covers the
+// registries' own timers and the Lookup itself.
+const paceLimit = latencySlack / 2
+
+// paceGate judges the watches' timing: a starved machine (a loaded CI) wakes
+// timers late, and a latency measured then says nothing about the expiry
+// strategy. False when the history has no pace ops (saved before them).
+func paceGate(ops []report.Op) (report.Gate, bool) {
+	var worst time.Duration
+	n := 0
+	for _, op := range report.Filter(ops, opPace) {
+		n++
+		worst = max(worst, op.Start-op.Scheduled, time.Duration(op.Count)*time.Microsecond)
+	}
+	if n == 0 {
+		return report.Gate{}, false
+	}
+	return report.Gate{Name: "the watches' timers and 1 ms polls kept their time (the harness was not starved)", OK: worst <= paceLimit,
+		Measured: fmt.Sprintf("worst lateness %s over %d watches", worst.Round(10*time.Microsecond), n),
+		Limit:    fmt.Sprintf("≤ %s (half the %s slack)", paceLimit, latencySlack)}, true
 }
 
 func (s *expiryLatency) armMetrics(mt report.Metrics, am armMeasure) {

@@ -321,3 +321,121 @@ func TestReregistrationStormJudge(t *testing.T) {
 		t.Errorf("a phase without the members' samples: verdict %s, want invalid", res.Verdict)
 	}
 }
+
+// TestRegistryJitterJudgeUnderPacketLoss judges the jitter made of dropped
+// packets (--net private): at a loss of 1 as the blackhole; below 1 naive
+// is reported, not judged, while what the rules predict still is — and
+// fails when the effect is absent.
+func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
+	full := scentest.MustConfigure(t, "registry-jitter").(*registryJitter)
+	lossy := scentest.MustConfigure(t, "registry-jitter").(*registryJitter)
+	lossy.Loss = 0.3
+	short := scentest.MustConfigure(t, "registry-jitter", "--jitter", "6s", "--after", "7s").(*registryJitter)
+	short.Loss = 0.3
+	const d = 27 * time.Second
+	start, end := ev(2*time.Second, report.PacketDropClients, report.Inject), ev(20*time.Second, report.PacketDropClients, report.Heal)
+	naiveAll := func(c string, at time.Duration) bool {
+		return c == "naive" && at >= 3*time.Second && at < 20*time.Second
+	}
+	// Under partial loss naive fails only while a failed refresh left its list empty.
+	naivePart := func(c string, at time.Duration) bool { return naiveAll(c, at) && (at/time.Second)%3 == 0 }
+	or := func(f func(string, time.Duration) bool, name string, from, to time.Duration) func(string, time.Duration) bool {
+		return func(c string, at time.Duration) bool { return f(c, at) || (c == name && at >= from && at < to) }
+	}
+	tests := []struct {
+		name    string
+		s       *registryJitter
+		ops     []report.Op
+		verdict report.Verdict
+		check   string
+	}{
+		{"loss 1: as the blackhole", full, jitterOps(d, naiveAll, nil, 1, 1, 1), report.Reproduced, ""},
+		{"loss 0.3: naive fails part of the time (reported)", lossy, jitterOps(d, naivePart, nil, 1, 1, 1), report.Reproduced, ""},
+		{"loss 0.3, a lease expired: keep's and the real clients' failures reported", lossy,
+			jitterOps(d, or(or(naivePart, "keep", 9*time.Second, 10*time.Second), scenarios.RealRoundRobin, 9*time.Second, 10*time.Second), nil, 2, 1, 1),
+			report.Reproduced, ""},
+		// Must fail: what the rules predict under partial loss, absent.
+		{"loss 0.3: keep fails during the jitter", lossy, jitterOps(d, or(naivePart, "keep", 5*time.Second, 6*time.Second), nil, 1, 1, 1),
+			report.Outside, "keep: failures during the jitter"},
+		{"loss 0.3: stale_fallback fails during the jitter", lossy, jitterOps(d, or(naivePart, "stale_fallback", 5*time.Second, 6*time.Second), nil, 1, 1, 1),
+			report.Outside, "stale_fallback: failures during the jitter"},
+		{"loss 0.3: a real client fails with no lease expired", lossy, jitterOps(d, or(naivePart, scenarios.RealPickFirst, 5*time.Second, 6*time.Second), nil, 1, 1, 1),
+			report.Outside, scenarios.RealPickFirst + ": failures during the jitter"},
+		{"loss 0.3: naive still failing at the end", lossy, jitterOps(d, or(naivePart, "naive", 26*time.Second, d), nil, 1, 1, 1),
+			report.Outside, "naive: seconds not all ok in the last second"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := scentest.Judge(tc.s, history(tc.ops, d, start, end))
+			wantVerdict(t, res, tc.verdict, tc.check)
+			if tc.s.lossy() && scentest.Verdict(res, "naive: failed share of the jitter after its first failed refresh") != "" {
+				t.Error("naive's share judged under partial loss")
+			}
+		})
+	}
+	// A lease that expired where none may (6 s of loss, ttl 20 s): outside, even under partial loss.
+	res := scentest.Judge(short, history(jitterOps(15*time.Second, func(string, time.Duration) bool { return false }, nil, 2, 1, 1), 15*time.Second,
+		ev(2*time.Second, report.PacketDropClients, report.Inject), ev(8*time.Second, report.PacketDropClients, report.Heal)))
+	wantVerdict(t, res, report.Outside, "instances that registered again")
+}
+
+// withKind returns h with every event of kind from turned into kind to.
+func withKind(h *report.History, from, to report.EventKind) *report.History {
+	for i, e := range h.Events {
+		if e.Kind == from {
+			h.Events[i].Kind = to
+		}
+	}
+	return h
+}
+
+// caughtUpAt moves the healed member's catch-up to end at t (the run's end).
+func caughtUpAt(h *report.History, t time.Duration) *report.History {
+	for i, op := range h.Ops {
+		if op.Caller == opCaughtUp {
+			h.Ops[i].End = t
+		}
+	}
+	h.Timeline = t
+	return h
+}
+
+// TestMinorityPartitionJudgeWithPackets judges the cut made of dropped
+// packets: the same bands, a rejoin band that follows TCP's back-off (a
+// late rejoin that CutPeer would not explain is in it, a later one not),
+// and no stale-read verdict for a one-way drop.
+func TestMinorityPartitionJudgeWithPackets(t *testing.T) {
+	s := scentest.MustConfigure(t, "minority-partition").(*minorityPartition)
+	oneWay := scentest.MustConfigure(t, "minority-partition", "--one-way").(*minorityPartition)
+	packets := func(lin report.Outcome, linTook time.Duration, serKeys int) *report.History {
+		return withKind(partitionHistory(lin, linTook, serKeys), report.PartitionMember, report.PacketDropPeers)
+	}
+	tests := []struct {
+		name    string
+		s       *minorityPartition
+		h       *report.History
+		verdict report.Verdict
+		check   string
+	}{
+		{"packets: article shape", s, packets(report.Unknown, 2002*ms, 0), report.Reproduced, ""},
+		{"packets: rejoined 5 s after a 6 s cut (TCP back-off)", s, caughtUpAt(packets(report.Unknown, 2002*ms, 0), 13*time.Second), report.Reproduced, ""},
+		{"packets one way: the member saw the new key (not judged)", oneWay, packets(report.Unknown, 2002*ms, 1), report.Reproduced, ""},
+		// Must fail: the same rejoin after CutPeer, a rejoin beyond the back-off, a read served without quorum.
+		{"raft: rejoined 5 s after the mend", s, caughtUpAt(partitionHistory(report.Unknown, 2002*ms, 0), 13*time.Second), report.Outside,
+			"healed: time until the isolated member serves the new key"},
+		{"packets: rejoined 9.5 s after a 6 s cut", s, caughtUpAt(packets(report.Unknown, 2002*ms, 0), 17500*ms), report.Outside,
+			"healed: time until the isolated member serves the new key"},
+		{"packets one way: linearizable read succeeds", oneWay, packets(report.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
+		{"packets: serializable read is current", s, packets(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+		{"raft one way: serializable read is current", oneWay, partitionHistory(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := scentest.Judge(tc.s, tc.h)
+			wantVerdict(t, res, tc.verdict, tc.check)
+			if tc.s.OneWay && tc.h.Events[0].Kind == report.PacketDropPeers && scentest.Verdict(res, "isolated: serializable read is stale") != "" {
+				t.Error("a one-way packet drop's serializable read judged stale")
+			}
+		})
+	}
+}

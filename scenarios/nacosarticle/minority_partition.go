@@ -48,11 +48,29 @@ bounded at 10 s: a check it gives up on is invalid) must find the puts and linea
 linearizable; adding the isolated member's serializable gets must not be (a put acknowledged by
 the majority after the cut cannot reach it: its later serializable get is stale; judged unless
 --one-way, where the member may still receive the leader's entries); no acknowledged put may be
-missing after healing. With --out the history is written as minority-partition.history.html.`,
+missing after healing. With --out the history is written as minority-partition.history.html.
+
+Packet-level cut (issue 14): with --net private --cut packets the run moves into a private network
+namespace (members on 198.18.0.1–3) and the member is cut off by dropping every packet between it
+and its peers (nf_tables; with --one-way only the packets it sends) instead of CutPeer; the probes
+and bands are the same, except where TCP makes packets behave differently:
+  a one-way drop is no one-way cut for long: the member's ACKs are lost, so its peers' connections
+    to it stall after their retransmission timeouts (measured 1–2.5 s) — a full cut; until then it
+    may still receive entries, so its serializable read is reported, not judged stale;
+  the rejoin waits for TCP: what the peers sent during the cut sits in TCP's retransmission
+    back-off (Linux: the first retransmission after 200 ms for data, 1 s for a SYN, each next one
+    twice as late), so the first retransmission after the heal comes within the cut's length + 1 s:
+    the member serves the new key within cut + 1 s + election timeout + 1 s (CutPeer mends at once),
+    and the run waits that long + 1 s after the mend.
+The variants packets and packets-one-way show both modes side by side with the default cut.`,
 		Variants: []scenarios.Variant{{Name: "follower", Args: []string{"--isolate", "follower"},
-			Why: "a follower cut off: the majority keeps its leader; the same bands hold"}},
+			Why: "a follower cut off: the majority keeps its leader; the same bands hold"},
+			{Name: "packets", Args: []string{"--net", "private", "--cut", "packets"},
+				Why: "the cut made of dropped packets in a private network namespace: the same verdicts; the rejoin waits for TCP's retransmission back-off"},
+			{Name: "packets-one-way", Args: []string{"--net", "private", "--cut", "packets", "--one-way"},
+				Why: "only the member's outgoing packets dropped: its lost ACKs stall its peers' connections, so TCP makes it a full cut within seconds"}},
 		New: func() scenarios.Config {
-			return &minorityPartition{Svc: scenarios.DefaultServiceParams(), Isolate: "leader", PartitionAt: 2 * time.Second,
+			return &minorityPartition{Svc: scenarios.DefaultServiceParams(), Isolate: "leader", Cut: cutRaft, PartitionAt: 2 * time.Second,
 				Partition: 6 * time.Second, OpTimeout: 2 * time.Second}
 		},
 	})
@@ -60,14 +78,27 @@ missing after healing. With --out the history is written as minority-partition.h
 
 // minorityPartition isolates one member while it stays alive.
 type minorityPartition struct {
-	Svc                               scenarios.ServiceParams
-	Isolate                           string
+	Svc     scenarios.ServiceParams
+	Isolate string
+	// Cut is how the member is cut off: cutRaft (etcd's CutPeer) or
+	// cutPackets (its packets dropped; --net private).
+	Cut                               string
 	OneWay                            bool
 	PartitionAt, Partition, OpTimeout time.Duration
 }
 
-// catchUpAllowance bounds the wait for the healed member to serve the new key.
+// catchUpAllowance bounds the wait for the healed member to serve the new
+// key (with --cut packets at least the band's top + 1 s: catchUpWait).
 const catchUpAllowance = 10 * time.Second
+
+// The ways to cut the member off (--cut).
+const (
+	// cutRaft is etcd's own switch inside the member processes (CutPeer).
+	cutRaft = "raft"
+	// cutPackets drops the packets between the member and its peers in the
+	// run's private network namespace (DropPeerPackets).
+	cutPackets = "packets"
+)
 
 // finalReadsWithin bounds the reads of the key-value traffic's keys after healing.
 const finalReadsWithin = 10 * time.Second
@@ -87,13 +118,25 @@ const (
 const probeKey = "/probe/written-on-the-majority"
 
 func (s *minorityPartition) Defaults(c *scenarios.Common) {
-	c.Duration = s.PartitionAt + s.Partition + catchUpAllowance
+	c.Duration = s.PartitionAt + s.Partition + s.catchUpWait()
+}
+
+// catchUpWait is how long the run waits after the mend for the member to
+// serve the new key: catchUpAllowance, and with packets at least the
+// band's top (for a cut as long as --partition) + 1 s.
+func (s *minorityPartition) catchUpWait() time.Duration {
+	if s.Cut != cutPackets {
+		return catchUpAllowance
+	}
+	return max(catchUpAllowance, catchUpMax(true, s.Partition)+time.Second)
 }
 
 func (s *minorityPartition) Flags(fs *flag.FlagSet) {
 	s.Svc.Bind(fs)
 	fs.StringVar(&s.Isolate, "isolate", s.Isolate, "which member to cut off: leader or follower")
-	fs.BoolVar(&s.OneWay, "one-way", s.OneWay, "cut only the isolated member's side of the raft links")
+	fs.StringVar(&s.Cut, "cut", s.Cut, "how the member is cut off: raft (etcd's CutPeer switch inside the members) or packets "+
+		"(every packet between it and its peers dropped; needs --net private)")
+	fs.BoolVar(&s.OneWay, "one-way", s.OneWay, "cut only the isolated member's side of the raft links (with --cut packets: drop only the packets it sends)")
 	fs.DurationVar(&s.PartitionAt, "partition-at", s.PartitionAt, "when the member is cut off")
 	fs.DurationVar(&s.Partition, "partition", s.Partition, "how long the partition lasts")
 	fs.DurationVar(&s.OpTimeout, "op-timeout", s.OpTimeout, "deadline of each probe")
@@ -106,6 +149,10 @@ func (s *minorityPartition) Validate(c scenarios.Common) error {
 	switch {
 	case s.Isolate != "leader" && s.Isolate != "follower":
 		return scenarios.Usagef("--isolate %q: want leader or follower", s.Isolate)
+	case s.Cut != cutRaft && s.Cut != cutPackets:
+		return scenarios.Usagef("--cut %q: want %s or %s", s.Cut, cutRaft, cutPackets)
+	case s.Cut == cutPackets && c.Net != rig.Private:
+		return scenarios.Usagef("--cut packets needs --net private: packets can only be dropped in the run's private network namespace")
 	case s.PartitionAt <= 0 || s.OpTimeout <= 0:
 		return scenarios.Usagef("--partition-at (%s) and --op-timeout (%s) must be positive", s.PartitionAt, s.OpTimeout)
 	case s.Partition < 2*s.OpTimeout+2*time.Second:
@@ -133,8 +180,12 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*repor
 		return nil, err
 	}
 	defer p.close()
+	cut, err := s.cutFault(env, r.Cluster, iso)
+	if err != nil {
+		return nil, err
+	}
 	tl := fault.Timeline{
-		{At: s.PartitionAt, For: s.Partition, Fault: fault.PartitionPeer{Cluster: r.Cluster, Node: iso, OneWay: s.OneWay}},
+		{At: s.PartitionAt, For: s.Partition, Fault: cut},
 		{At: s.PartitionAt, Probe: p.during()},
 		{At: s.PartitionAt + s.Partition, Probe: p.healed(env.Duration)},
 	}
@@ -157,6 +208,32 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*repor
 		h.Timeline = op.End // the run ends once the member caught up
 	}
 	return &h, nil
+}
+
+// cutFault cuts iso off: etcd's CutPeer, or with --cut packets every
+// packet between it and its peers dropped (only those it sends with
+// --one-way).
+func (s *minorityPartition) cutFault(env *scenarios.Env, c *cluster.Cluster, iso *cluster.Node) (fault.Fault, error) {
+	if s.Cut != cutPackets {
+		return fault.PartitionPeer{Cluster: c, Node: iso, OneWay: s.OneWay}, nil
+	}
+	f, err := env.Filter()
+	if err != nil {
+		return nil, fmt.Errorf("the cut's packet filter: %w", err)
+	}
+	dir := fault.BothWays
+	if s.OneWay {
+		dir = fault.Outbound
+	}
+	return &fault.DropPeerPackets{Filter: f, Members: c.Nodes(), Node: iso, Loss: 1, Dir: dir}, nil
+}
+
+// cutKind is the event kind of the cut.
+func (s *minorityPartition) cutKind() report.EventKind {
+	if s.Cut == cutPackets {
+		return report.PacketDropPeers
+	}
+	return report.PartitionMember
 }
 
 // pick returns the member to isolate and the others.

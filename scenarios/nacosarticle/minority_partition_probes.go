@@ -67,7 +67,7 @@ func (p *partitionProbes) during() fault.Probe {
 	targets := append([]string{p.iso.Name}, cluster.NodeNames(p.majority)...)
 	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: targets,
 		Label: "probe the majority, then the isolated " + p.iso.Name}, Func: func(ctx context.Context, rec *report.Recorder) error {
-		if err := waitEvent(ctx, rec, report.PartitionMember, report.Inject); err != nil {
+		if err := waitEvent(ctx, rec, p.s.cutKind(), report.Inject); err != nil {
 			return err
 		}
 		p.probeMajority(ctx, rec)
@@ -134,7 +134,7 @@ func (p *partitionProbes) probeIsolated(ctx context.Context, rec *report.Recorde
 func (p *partitionProbes) healed(end time.Duration) fault.Probe {
 	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: []string{p.iso.Name},
 		Label: "wait until " + p.iso.Name + " serves the new key"}, Func: func(ctx context.Context, rec *report.Recorder) error {
-		if err := waitEvent(ctx, rec, report.PartitionMember, report.Heal); err != nil {
+		if err := waitEvent(ctx, rec, p.s.cutKind(), report.Heal); err != nil {
 			return err
 		}
 		deadline := rec.T0().Add(end)

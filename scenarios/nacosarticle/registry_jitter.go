@@ -3,6 +3,7 @@ package nacosarticle
 import (
 	"context"
 	"flag"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -57,12 +58,33 @@ bounded at 10 s: a check it gives up on is invalid) must find the puts and linea
 linearizable (a put held by the blackhole may still be applied after the heal: unknown puts are
 may-have-happened), and no acknowledged put may be missing at the end. The serializable gets of
 every member are added and the result reported, not judged (no member is cut off from its
-peers). With --out the history is written as registry-jitter.history.html.`,
-		Variants: []scenarios.Variant{{Name: "ttl10s", Args: []string{"--ttl", "10s"},
+peers). With --out the history is written as registry-jitter.history.html.
+
+Real packet loss (issue 14): with --net private the run moves into a private network namespace
+(members on 198.18.0.1–3) and the jitter drops --loss of the packets between the proxies and the
+members' client ports, both ways (nf_tables; TCP retransmits what is lost, with growing timeouts),
+instead of blackholing the proxies; on loopback only --loss 1 (the blackhole) exists. At --loss 1
+the bands above hold, except that after the heal a client may wait up to 5 s for a working
+connection (gRPC's keepalive, 2 s + 2 s, closes one stuck in the loss and the client redials within
+its 1 s back-off; a dial in progress resends its SYN within 2 s): the no-lease-expires rule adds
+those 5 s, and --after must be at least 5 s + --refresh + 1 s. Below 1 the registry is reachable
+but lossy. Judged, because no rule depends on which calls got through: keep, stale_fallback and
+empty_protect fail nothing during the jitter (a refresh that fails keeps the list, one that gets
+through lists every instance while no lease expired, and the calls to the instances never cross
+the lossy links), the remedies nothing after it, no lease expires when --jitter + --renew + 5 s +
+50 ms < --ttl, the real clients fail nothing (no key changes, so the watch has nothing to deliver),
+and every caller is all ok in the last second. Reported per policy and compared across the loss
+levels (variants loss0.3, loss0.5, loss1.0), not judged: naive's failures and its first one — how
+often a refresh fails depends on TCP's retransmission timers (200 ms, then doubling) racing
+--refresh-timeout and on gRPC's keepalive dropping connections, which no rule turns into a figure —
+and, when some lease does expire under partial loss, keep's and the real clients' failures (their
+lists shrink whenever a refresh or the watch gets through).`,
+		Variants: append([]scenarios.Variant{{Name: "ttl10s", Args: []string{"--ttl", "10s"},
 			Why: "leases expire during the jitter: the registry answers empty afterwards, keep fails, the remedies do not"}},
+			lossVariants()...),
 		New: func() scenarios.Config {
 			return &registryJitter{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
-				JitterAt: 2 * time.Second, Jitter: 18 * time.Second, After: 7 * time.Second}
+				JitterAt: 2 * time.Second, Jitter: 18 * time.Second, After: 7 * time.Second, Loss: 1}
 		},
 	})
 }
@@ -72,6 +94,9 @@ type registryJitter struct {
 	scenarios.TrafficParams
 	Real                    scenarios.RealClients
 	JitterAt, Jitter, After time.Duration
+	// Loss is the share of client packets dropped during the jitter (1:
+	// every one; below 1 only with --net private).
+	Loss float64
 }
 
 // jitterCallers are the four callers, in table order.
@@ -95,8 +120,10 @@ func (s *registryJitter) Flags(fs *flag.FlagSet) {
 	s.TrafficParams.Bind(fs)
 	s.Real.Bind(fs)
 	fs.DurationVar(&s.JitterAt, "jitter-at", s.JitterAt, "when every client loses the registry")
-	fs.DurationVar(&s.Jitter, "jitter", s.Jitter, "how long the client links are blackholed")
+	fs.DurationVar(&s.Jitter, "jitter", s.Jitter, "how long the client links are blackholed (with --net private: lose --loss of their packets)")
 	fs.DurationVar(&s.After, "after", s.After, "observation after the links heal")
+	fs.Float64Var(&s.Loss, "loss", s.Loss, "share of the packets between the clients and the members dropped during the jitter, in (0, 1]; "+
+		"below 1 needs --net private (on loopback the jitter is the proxies' blackhole: a loss of 1)")
 }
 
 func (s *registryJitter) Validate(c scenarios.Common) error {
@@ -106,6 +133,13 @@ func (s *registryJitter) Validate(c scenarios.Common) error {
 	switch {
 	case s.JitterAt <= 0 || s.Jitter <= 0 || s.After < 0:
 		return scenarios.Usagef("--jitter-at (%s) and --jitter (%s) must be positive, --after (%s) not negative", s.JitterAt, s.Jitter, s.After)
+	case !(s.Loss > 0 && s.Loss <= 1):
+		return scenarios.Usagef("--loss (%g) must be within (0, 1]", s.Loss)
+	case s.Loss < 1 && c.Net != rig.Private:
+		return scenarios.Usagef("--loss %g needs --net private: on the host's loopback the jitter is the proxies' blackhole, a loss of 1", s.Loss)
+	case c.Net == rig.Private && s.After < reconnectAllowance+s.Call.Refresh+time.Second:
+		return scenarios.Usagef("--after (%s) must be at least %s with --net private: after a packet drop a client may take %s to reconnect, then --refresh (%s), then the judged last second",
+			s.After, reconnectAllowance+s.Call.Refresh+time.Second, reconnectAllowance, s.Call.Refresh)
 	case c.Duration < s.JitterAt+s.Jitter+time.Second:
 		return scenarios.Usagef("--duration (%s) must be at least --jitter-at + --jitter + 1s (%s; raise --after): the last second is judged after the heal",
 			c.Duration, s.JitterAt+s.Jitter+time.Second)
@@ -114,7 +148,8 @@ func (s *registryJitter) Validate(c scenarios.Common) error {
 }
 
 // Run is the plan: the four callers while every client link is blackholed
-// from --jitter-at for --jitter; at the end, how often each instance registered.
+// (with --net private: loses --loss of its packets) from --jitter-at for
+// --jitter; at the end, how often each instance registered.
 func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
 	phase := s.Call.Phase(env)
 	var cfgs []caller.Config
@@ -127,10 +162,38 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*report.H
 		Gateway: s.Call.FailFast,
 		Traffic: kvTraffic,
 		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
-			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil
+			f, err := s.jitterFault(env, r)
+			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: f}}, err
 		},
 		After: recordRegistrations,
 	})
+}
+
+// jitterFault is the jitter: the proxies' blackhole on the host's
+// loopback; in the private namespace, a drop of --loss of the packets
+// between the clients (through the proxies) and the members' client ports,
+// both ways.
+func (s *registryJitter) jitterFault(env *scenarios.Env, r *rig.Etcd) (fault.Fault, error) {
+	if env.Net != rig.Private {
+		return fault.Blackhole{Proxies: r.Proxies}, nil
+	}
+	f, err := env.Filter()
+	if err != nil {
+		return nil, fmt.Errorf("the jitter's packet filter: %w", err)
+	}
+	return &fault.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: s.Loss, Dir: fault.BothWays}, nil
+}
+
+// lossVariants are the loss sweep in the private namespace.
+func lossVariants() []scenarios.Variant {
+	v := func(loss, why string) scenarios.Variant {
+		return scenarios.Variant{Name: "loss" + loss, Args: []string{"--net", "private", "--loss", loss}, Why: why}
+	}
+	return []scenarios.Variant{
+		v("0.3", "30 % of the client packets lost (private network namespace): the registry is reachable but lossy; naive fails part of the time, the other policies nothing"),
+		v("0.5", "50 % of the client packets lost: naive fails more often, the other policies still nothing"),
+		v("1.0", "every client packet dropped instead of the proxies' blackhole: the same verdicts as the default run"),
+	}
 }
 
 // recordRegistrations records one op per instance: how many times it registered.

@@ -15,11 +15,14 @@ import (
 type jitterMeasure struct {
 	series     map[string]report.Series
 	start, end report.Event
-	// failDuring and failAfter count each caller's failed requests
-	// scheduled during the jitter and after it.
-	failDuring, failAfter map[string]int
-	naiveFailed           bool
-	naiveFirst            time.Duration // from the jitter's start
+	// packets says the jitter was a packet drop (--net private), not the
+	// proxies' blackhole.
+	packets bool
+	// nDuring counts each caller's requests scheduled during the jitter;
+	// failDuring and failAfter its failed requests during and after it.
+	nDuring, failDuring, failAfter map[string]int
+	naiveFailed                    bool
+	naiveFirst                     time.Duration // from the jitter's start
 	// naiveN and naiveFail count naive's requests (and failures) from the
 	// latest time its first failure may come until the heal.
 	naiveN, naiveFail int
@@ -47,17 +50,16 @@ func jitterNames() []string {
 // injected and healed (the run cannot judge).
 func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
-	m := jitterMeasure{series: report.PerSecond(h.Ops, append(jitterNames(), s.realNames()...), secs), failDuring: map[string]int{},
-		failAfter: map[string]int{}, lastBad: map[string]int{}, lastWhy: map[string]string{}}
-	var ok1, ok2 bool
-	m.start, ok1 = h.Events.First(report.BlackholeLinks, report.Inject)
-	m.end, ok2 = h.Events.First(report.BlackholeLinks, report.Heal)
-	if !ok1 || !ok2 {
+	m := jitterMeasure{series: report.PerSecond(h.Ops, append(jitterNames(), s.realNames()...), secs), nDuring: map[string]int{},
+		failDuring: map[string]int{}, failAfter: map[string]int{}, lastBad: map[string]int{}, lastWhy: map[string]string{}}
+	var ok bool
+	if m.start, m.end, ok = jitterWindow(h.Events); !ok {
 		return m, false
 	}
+	m.packets = m.start.Kind == report.PacketDropClients
 	due := caller.PerSecondDue(s.Call.Rate, secs)
 	for _, n := range append(jitterNames(), s.realNames()...) {
-		_, m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
+		m.nDuring[n], m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
 		_, m.failAfter[n] = report.Count(h.Ops, n, m.end.At, h.Timeline)
 		m.lastBad[n], m.lastWhy[n] = report.BadSeconds(m.series[n], due, secs-1, secs)
 	}
@@ -74,6 +76,23 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 		}
 	}
 	return m, true
+}
+
+// jitterKinds are the faults that make the jitter: the proxies' blackhole
+// (loopback), or the client packets dropped (--net private).
+var jitterKinds = []report.EventKind{report.BlackholeLinks, report.PacketDropClients}
+
+// jitterWindow returns the jitter's inject and heal events; false when no
+// jitter fault was both injected and healed.
+func jitterWindow(es report.Events) (start, end report.Event, ok bool) {
+	for _, k := range jitterKinds {
+		s, ok1 := es.First(k, report.Inject)
+		e, ok2 := es.First(k, report.Heal)
+		if ok1 && ok2 {
+			return s, e, true
+		}
+	}
+	return report.Event{}, report.Event{}, false
 }
 
 // emptyAfter looks at the caller's successful refreshes answered at or
@@ -127,15 +146,20 @@ func (s *registryJitter) Judge(h *report.History) *report.Result {
 	res.AddTable(report.SecondsTable("Per-second ok/fail while every client loses the registry (Nacos incident: the naive clients failed everything)",
 		append(rows, s.realRows()...), m.series, h.Events))
 	if !ok {
-		res.AddCheck(s.naiveShare().Invalid("no blackhole of the client links was both injected and healed"))
+		res.AddCheck(s.naiveShare().Invalid("no jitter (blackhole or packet drop on the client links) was both injected and healed"))
 		return res
 	}
 	s.metrics(res.Metrics, m)
-	res.AddCheck(s.naiveChecks(m)...)
+	if s.lossy() {
+		res.AddTable(s.lossTable(m))
+	} else {
+		res.AddCheck(s.naiveChecks(m)...)
+	}
 	res.AddCheck(s.remedyChecks(m)...)
 	res.AddCheck(s.afterChecks(m)...)
 	res.AddCheck(s.realChecks(m)...)
 	s.conclude(res, m)
+	s.concludeLoss(res, m)
 	s.concludeReal(res, m)
 	judgeJitterKV(res, h)
 	return res
@@ -153,6 +177,7 @@ func (s *registryJitter) metrics(mt report.Metrics, m jitterMeasure) {
 	for _, n := range append(jitterNames(), s.realNames()...) {
 		mt.AddSeriesMetrics(n, m.series[n])
 		mt[n+".fail_during"], mt[n+".fail_after"] = float64(m.failDuring[n]), float64(m.failAfter[n])
+		mt[n+".fail_share_during_pct"] = report.Pct(m.failDuring[n], m.nDuring[n])
 	}
 }
 
@@ -188,8 +213,11 @@ var remedies = map[string]string{
 func (s *registryJitter) remedyChecks(m jitterMeasure) []report.Check {
 	var cs []report.Check
 	for _, n := range []string{"keep", "stale_fallback", "empty_protect"} {
+		if n == "keep" && s.unpredicted(m) {
+			continue // a successful refresh may list fewer instances, or none
+		}
 		cs = append(cs, report.Exactly(n+": failures during the jitter", 0, "").
-			From("a failed refresh keeps the list; every instance is alive").
+			From(s.remedyBasis(n)).
 			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failDuring[n])))
 	}
 	for _, n := range []string{"stale_fallback", "empty_protect"} {
@@ -197,7 +225,21 @@ func (s *registryJitter) remedyChecks(m jitterMeasure) []report.Check {
 			From("an empty answer never empties the list in use").
 			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failAfter[n])))
 	}
+	if s.unpredicted(m) {
+		return cs
+	}
 	return append(cs, s.keepAfter(m))
+}
+
+// remedyBasis is why the policy n fails nothing during the jitter.
+func (s *registryJitter) remedyBasis(n string) string {
+	switch {
+	case !s.lossy():
+		return "a failed refresh keeps the list; every instance is alive"
+	case n == "keep":
+		return "a failed refresh keeps the list, one that gets through lists every instance (no lease expired); the calls to the instances do not cross the lossy links"
+	}
+	return "a failed refresh keeps the list, one that gets through lists live instances only and an empty one never empties the list in use; the calls to the instances do not cross the lossy links"
 }
 
 // keepAfter judges keep's failures after the jitter against the time its
@@ -217,19 +259,26 @@ func (s *registryJitter) keepAfter(m jitterMeasure) report.Check {
 
 // reregisterBand returns how many instances must register again, and
 // false when the parameters leave it to each instance's renewal phase.
-func (s *registryJitter) reregisterBand() (n int, basis string, ok bool) {
+// A partial loss lets some renewals through, so only "none" is predicted
+// then; with packets, the first renewal after the heal may wait for a new
+// connection (reconnectAllowance).
+func (s *registryJitter) reregisterBand(packets bool) (n int, basis string, ok bool) {
+	reconnect, why := time.Duration(0), ""
+	if packets {
+		reconnect, why = reconnectAllowance, " + "+reconnectAllowance.String()+" to reconnect"
+	}
 	switch {
-	case s.Jitter > s.Svc.TTL+time.Second:
+	case !s.lossy() && s.Jitter > s.Svc.TTL+time.Second:
 		return s.Svc.Instances, fmt.Sprintf("--jitter %s > --ttl %s + 1 s (leader's 500 ms expiry check): every lease expires", s.Jitter, s.Svc.TTL), true
-	case s.Jitter+s.Svc.Renew+rig.SchedSlack < s.Svc.TTL:
-		return 0, fmt.Sprintf("--jitter %s + --renew %s + 50 ms < --ttl %s: no lease expires", s.Jitter, s.Svc.Renew, s.Svc.TTL), true
+	case s.Jitter+s.Svc.Renew+reconnect+rig.SchedSlack < s.Svc.TTL:
+		return 0, fmt.Sprintf("--jitter %s + --renew %s%s + 50 ms < --ttl %s: no lease expires", s.Jitter, s.Svc.Renew, why, s.Svc.TTL), true
 	}
 	return 0, "", false
 }
 
 func (s *registryJitter) afterChecks(m jitterMeasure) []report.Check {
 	var cs []report.Check
-	if n, basis, ok := s.reregisterBand(); ok {
+	if n, basis, ok := s.reregisterBand(m.packets); ok {
 		e := report.Exactly("instances that registered again", float64(n), "").From(basis).
 			Says(report.Says("pods re-registered when the registry came back"))
 		if m.instances == 0 {
@@ -247,11 +296,11 @@ func (s *registryJitter) afterChecks(m jitterMeasure) []report.Check {
 }
 
 func (s *registryJitter) conclude(res *report.Result, m jitterMeasure) {
-	res.Conclude(fmt.Sprintf("Every client lost the registry for %.1f s (s%d–s%d) while all instances were alive.",
-		(m.end.At - m.start.At).Seconds(), m.start.Second(), m.end.Second()))
+	res.Conclude(fmt.Sprintf("Every client lost %s for %.1f s (s%d–s%d) while all instances were alive.",
+		s.lostWhat(m), (m.end.At - m.start.At).Seconds(), m.start.Second(), m.end.Second()))
 	res.Conclude(fmt.Sprintf("naive failed %d requests during the jitter (%d after it); keep %d, stale_fallback %d, empty_protect %d during it.",
 		m.failDuring["naive"], m.failAfter["naive"], m.failDuring["keep"], m.failDuring["stale_fallback"], m.failDuring["empty_protect"]))
-	if _, _, ok := s.reregisterBand(); !ok {
+	if _, _, ok := s.reregisterBand(m.packets); !ok {
 		res.Conclude(fmt.Sprintf("With --jitter %s, --ttl %s and --renew %s, whether a lease expires depends on the instance's renewal phase: %d of %d registered again (not judged).",
 			s.Jitter, s.Svc.TTL, s.Svc.Renew, m.reregistered, m.instances))
 	}
@@ -259,6 +308,11 @@ func (s *registryJitter) conclude(res *report.Result, m jitterMeasure) {
 		res.Conclude(fmt.Sprintf("%d instance(s) had to register again (their leases expired inside etcd during the jitter); keep's refreshes saw the registry empty %d time(s) afterwards (%.2f s) and keep failed %d requests, stale_fallback %d and empty_protect %d.",
 			m.reregistered, m.emptySeen, m.emptyFor.Seconds(), m.failAfter["keep"], m.failAfter["stale_fallback"], m.failAfter["empty_protect"]))
 		res.Conclude("Keeping the cache on errors is not enough once the registry can answer \"empty\": fall back to the last non-empty list, or ignore empty answers.")
+		return
+	}
+	if s.lossy() {
+		res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a lossy registry into %.1f %% failed requests.",
+			s.Svc.TTL, report.Pct(m.failDuring["naive"], m.nDuring["naive"])))
 		return
 	}
 	res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a registry blip into a full outage.", s.Svc.TTL))
