@@ -134,6 +134,20 @@ func TestEveryHelperRendersItsSeriesAndWindows(t *testing.T) {
 				Bar{Name: "predicted", Values: []float64{0, 10}, Lo: []float64{0, 8}, Hi: []float64{0, 13}})
 			return One("bars", p), err
 		}, []string{"evictions", "measured", "predicted", "on", "off", "false evictions"}, 0},
+		{"lanes", func() (Plot, error) {
+			ops := []report.Op{
+				{Caller: "survivor/put", Start: time.Second, End: 3 * time.Second, Outcome: report.Unknown},
+				{Caller: "kv/n1/get", Start: 0, End: time.Millisecond, Outcome: report.OK},
+				{Caller: "kv/n1/get", Start: 4 * time.Second, End: 5 * time.Second, Outcome: report.Fail},
+				{Caller: "ignored", Start: 0, End: time.Second, Outcome: report.OK},
+			}
+			lanes := LanesOf(ops, []string{"survivor/", "kv/"}, map[string]string{"kv/n1/get": "n1 get"})
+			if len(lanes) != 2 || lanes[0].Name != "survivor/put" || lanes[1].Name != "n1 get" || len(lanes[1].Ops) != 2 {
+				return Plot{}, fmt.Errorf("lanes %+v: want survivor/put, then n1 get with 2 ops", lanes)
+			}
+			p, err := Lanes("operations", lanes, ws, ms)
+			return One("lanes", p), err
+		}, []string{"operations", "survivor/put", "n1 get", "ok", "failed", "unknown (timed out)", "SIGKILL etcd n1"}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

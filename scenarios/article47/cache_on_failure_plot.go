@@ -14,9 +14,10 @@ import (
 func (s *cacheOnFailure) Plots(h *report.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
 	ws, ms := figure.RunWindows(h.Events, float64(m.secs))
-	f, err := figure.PerSecond("per-second", figure.Callers(m.series,
-		report.Row{Key: "keep", Label: fmt.Sprintf("(a) keep the old list when a refresh fails — %g requests/s", s.Call.Rate)},
-		report.Row{Key: "clear", Label: fmt.Sprintf("(b) clear the list when a refresh fails — %g requests/s", s.Call.Rate)}), ws, ms)
+	f, err := figure.PerSecond("per-second", figure.Callers(m.series, append([]report.Row{
+		{Key: "keep", Label: fmt.Sprintf("(a) keep the old list when a refresh fails — %g requests/s", s.Call.Rate)},
+		{Key: "clear", Label: fmt.Sprintf("(b) clear the list when a refresh fails — %g requests/s", s.Call.Rate)}},
+		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...), ws, ms)
 	if err != nil {
 		return nil, fmt.Errorf("cache-on-failure: %w", err)
 	}
