@@ -43,3 +43,28 @@ func TestPlotsOfArticle47(t *testing.T) {
 		})
 	}
 }
+
+// TestPlotOfMinority draws minority's operation lanes from a synthetic
+// history: the survivor's probes and a member's key-value operations, each
+// outcome in the legend, the kill shaded until the restart.
+func TestPlotOfMinority(t *testing.T) {
+	evs := report.Events{
+		{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2"}, Label: "SIGKILL etcd n1,n2"},
+		{At: 10 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n1", "n2"}, Label: "healed: SIGKILL etcd n1,n2"},
+	}
+	ops := []report.Op{
+		{Caller: opSerRead, Start: 3 * time.Second, End: 3*time.Second + time.Millisecond, Outcome: report.OK},
+		{Caller: opLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: report.Unknown},
+		{Caller: opLeader, Start: 10 * time.Second, End: 11 * time.Second, Outcome: report.OK},
+		{Caller: "kv/n1/put", Start: 2 * time.Second, End: 2*time.Second + time.Millisecond, Outcome: report.Fail},
+		{Caller: "gate/ready", Start: 0, End: time.Second, Outcome: report.OK},
+	}
+	plots, err := scentest.MustConfigure(t, "minority").(scenarios.Plotter).Plots(&report.History{Ops: ops, Events: evs, Timeline: 12 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, plots), "operations")
+	d.Has(t, opSerRead, opLinRead, opLeader, "kv/n1/put", "ok", "failed", "unknown (timed out)", "SIGKILL etcd n1,n2",
+		"time since the run started (s)")
+	d.AtLeastShaded(t, 2) // the kill's window and its bar
+}

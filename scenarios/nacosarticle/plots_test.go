@@ -47,3 +47,35 @@ func plotsOf(t *testing.T, scenario string, h *report.History, name string) figu
 	}
 	return figuretest.One(t, figuretest.Render(t, plots), name)
 }
+
+// TestPlotsOfTheNacosNetworkFaults draws registry-jitter's callers per
+// second and minority-partition's operation lanes from synthetic
+// histories, with their faults shaded.
+func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
+	t.Run("registry-jitter", func(t *testing.T) {
+		evs := report.Events{
+			{At: 2 * time.Second, Kind: report.BlackholeLinks, Phase: report.Inject, Targets: []string{"n1"}, Label: "blackhole client links to 3 etcd members"},
+			{At: 20 * time.Second, Kind: report.BlackholeLinks, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: blackhole client links"},
+		}
+		ops := scentest.Synth([]string{"naive", "keep", "stale_fallback", "empty_protect"}, 40, 27*time.Second,
+			func(c string, at time.Duration) bool { return c == "naive" && at > 3*time.Second && at < 20*time.Second })
+		d := plotsOf(t, "registry-jitter", &report.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
+		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s", "empty_protect: keep + ignore an empty answer — 40 requests/s",
+			"blackhole client links to 3 etcd members", "ok", "failed")
+		d.AtLeastShaded(t, 8) // four panels: the window and its bar
+	})
+	t.Run("minority-partition", func(t *testing.T) {
+		evs := report.Events{
+			{At: 2 * time.Second, Kind: report.PartitionMember, Phase: report.Inject, Targets: []string{"n1"}, Label: "partition n1 from its peers"},
+			{At: 8 * time.Second, Kind: report.PartitionMember, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: partition n1"},
+		}
+		ops := []report.Op{
+			{Caller: opMajPut, Start: 3 * time.Second, End: 3*time.Second + 5*time.Millisecond, Outcome: report.OK},
+			{Caller: opIsoLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: report.Unknown},
+			{Caller: "kv/n2/put", Start: time.Second, End: time.Second + time.Millisecond, Outcome: report.Fail},
+		}
+		d := plotsOf(t, "minority-partition", &report.History{Ops: ops, Events: evs, Timeline: 10 * time.Second}, "operations")
+		d.Has(t, opMajPut, opIsoLinRead, "kv/n2/put", "ok", "failed", "unknown (timed out)", "partition n1 from its peers")
+		d.AtLeastShaded(t, 2)
+	})
+}
