@@ -58,7 +58,9 @@ func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 			{At: 20 * time.Second, Kind: report.BlackholeLinks, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: blackhole client links"},
 		}
 		ops := scentest.Synth([]string{"naive", "keep", "stale_fallback", "empty_protect"}, 40, 27*time.Second,
-			func(c string, at time.Duration) bool { return c == "naive" && at > 3*time.Second && at < 20*time.Second })
+			func(c string, at time.Duration) bool {
+				return c == "naive" && at > 3*time.Second && at < 20*time.Second
+			})
 		d := plotsOf(t, "registry-jitter", &report.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
 		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s", "empty_protect: keep + ignore an empty answer — 40 requests/s",
 			"blackhole client links to 3 etcd members", "ok", "failed")
