@@ -22,12 +22,14 @@ func (k KillNodes) Describe() report.Event {
 
 // Inject kills the members (concurrently, so they die within microseconds of each other).
 func (k KillNodes) Inject(context.Context) error {
-	done := make(chan struct{}, len(k.Nodes))
+	errs := make(chan error, len(k.Nodes))
 	for _, n := range k.Nodes {
-		go func() { n.Kill(); done <- struct{}{} }()
+		go func() { errs <- n.Kill() }()
 	}
 	for range k.Nodes {
-		<-done
+		if err := <-errs; err != nil {
+			return err
+		}
 	}
 	for _, n := range k.Nodes {
 		if n.Running() {
