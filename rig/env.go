@@ -16,6 +16,7 @@ import (
 
 	"sdchaos/childproc"
 	"sdchaos/netns"
+	"sdchaos/report"
 )
 
 // Env is what a running scenario gets: the run's settings, its only random
@@ -38,11 +39,15 @@ type Env struct {
 	Quiet bool
 	// Net is the run's network: Loopback (default) or Private.
 	Net Net
+	// External, when set, is an etcd cluster the run attaches to instead
+	// of starting one.
+	External *External
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor
 	closers []func()
 	filter  *netns.Filter
+	rec     *report.Recorder // the run's recorder, for nemesis ops
 }
 
 // addCloser runs f at Close (before the processes are stopped).

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"sdchaos/ports"
+)
+
+// externalScenarios are the scenarios the external-mode proof runs.
+var externalScenarios = []string{"cache-on-failure", "passive-ejection", "minority", "minority-partition"}
+
+// verdicts is one run's verdict and its checks' verdicts.
+type verdicts struct {
+	Verdict string            `json:"verdict"`
+	Checks  []json.RawMessage `json:"checks"`
+	byCheck map[string]string
+}
+
+func parseVerdicts(t *testing.T, b []byte) verdicts {
+	t.Helper()
+	var v verdicts
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("parsing the JSON result: %v\n%s", err, b)
+	}
+	v.byCheck = map[string]string{}
+	for _, raw := range v.Checks {
+		var c struct{ Name, Verdict, Measured_text string }
+		_ = json.Unmarshal(raw, &c)
+		v.byCheck[c.Name] = c.Verdict
+	}
+	return v
+}
+
+// TestExternalTarget is the proof of the external mode: etcd's own server
+// binary, built from the module, runs as three plain processes; the four
+// member-fault scenarios run against it through the command with
+// --endpoints and the pid-file nemesis, and must give the verdicts of the
+// embedded mode (results/*.json, made by `all --out results`). Nothing may
+// be left behind: no member killed or frozen, no key, no lease, no port.
+// Debian's etcd (/usr/bin/etcd, another version) runs too when installed.
+func TestExternalTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds etcd and runs real processes")
+	}
+	bins := []struct{ name, path string }{{"upstream", buildUpstreamEtcd(t)}}
+	if _, err := os.Stat("/usr/bin/etcd"); err == nil && os.Getenv("SDCHAOS_SKIP_DEBIAN_ETCD") == "" {
+		bins = append(bins, struct{ name, path string }{"debian", "/usr/bin/etcd"})
+	}
+	for i, b := range bins {
+		t.Run(b.name, func(t *testing.T) { proveExternal(t, b.path, 11000+500*i) })
+	}
+}
+
+func proveExternal(t *testing.T, bin string, base int) {
+	ver, _ := exec.Command(bin, "--version").Output()
+	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
+	l := startLocalEtcd(t, bin, base)
+	nem, _ := filepath.Abs("../../examples/nemesis/local-pidfile.json")
+	for _, sc := range externalScenarios {
+		if only := os.Getenv("SDCHAOS_EXTERNAL_ONLY"); only != "" && only != sc {
+			continue
+		}
+		want := parseVerdicts(t, mustRead(t, filepath.Join("../../results", sc+".json")))
+		got, stderr := runExternal(t, l, sc, nem, base+100)
+		var diff []string
+		for name, wv := range want.byCheck {
+			if gv := got.byCheck[name]; gv != wv {
+				diff = append(diff, fmt.Sprintf("%s: %s (embedded %s)", name, gv, wv))
+			}
+		}
+		t.Logf("VERDICT %s: external %s, embedded %s; differing checks: %d %v", sc, got.Verdict, want.Verdict, len(diff), diff)
+		if got.Verdict != want.Verdict || len(diff) > 0 {
+			t.Errorf("%s: verdict %s, embedded %s; checks that differ: %s\nstderr:\n%s", sc, got.Verdict, want.Verdict, strings.Join(diff, "; "), stderr)
+		}
+		checkNothingLeft(t, l, sc, base+100)
+	}
+}
+
+// runExternal runs one scenario through the command against l.
+func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int) (verdicts, string) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, scenario, "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
+		"--port-base", strconv.Itoa(portBase), "--format", "json", "--quiet", "--retry-invalid", "1")
+	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("%s: exit %d in %.1f s", scenario, cmd.ProcessState.ExitCode(), time.Since(start).Seconds())
+	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 && code != 3 {
+		t.Fatalf("%s: %v (exit %d)\nstderr:\n%s", scenario, err, code, errb.String())
+	}
+	return parseVerdicts(t, out.Bytes()), errb.String()
+}
+
+// checkNothingLeft requires every member running and not frozen (the
+// nemesis healed its faults), no key and no lease in the cluster, and the
+// harness's ports free.
+func checkNothingLeft(t *testing.T, l *localEtcd, scenario string, portBase int) {
+	t.Helper()
+	if n := len(l.running()); n != len(l.Names) {
+		t.Errorf("after %s: %d of %d members run", scenario, n, len(l.Names))
+	}
+	for _, pid := range l.running() {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(b), ") T ") {
+			t.Errorf("after %s: member pid %d left stopped", scenario, pid)
+		}
+	}
+	l.waitHealthy(t)
+	if keys, leases := l.leftovers(t); keys != 0 || leases != 0 {
+		t.Errorf("after %s: %d keys and %d leases left in the cluster", scenario, keys, leases)
+	}
+	for p := portBase; p < portBase+40; p++ {
+		if err := ports.CheckFree(p); err != nil {
+			t.Errorf("after %s: %v", scenario, err)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
