@@ -76,7 +76,7 @@ func (s *Set) Add(listen, target string) (*Proxy, error) {
 	}
 	p := &Proxy{set: s, port: ln.Addr().(*net.TCPAddr).Port, ln: ln, active: map[*flight]struct{}{}}
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: target})
-	rp.FlushInterval = -1 // raft streams: flush every write
+	rp.FlushInterval = -1                    // raft streams: flush every write
 	rp.ErrorLog = log.New(io.Discard, "", 0) // a cut ends streams mid-body by design
 	rp.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, _ error) { w.WriteHeader(http.StatusBadGateway) }
 	p.srv = &http.Server{Handler: p.handler(rp)}
