@@ -42,6 +42,9 @@ type Env struct {
 	// External, when set, is an etcd cluster the run attaches to instead
 	// of starting one.
 	External *External
+	// TargetEtcd is the version of the external cluster's members (set
+	// when the run attached to one; the harness's own etcd otherwise).
+	TargetEtcd string
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor

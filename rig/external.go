@@ -98,8 +98,26 @@ func (r *Etcd) attach(ctx context.Context) error {
 			return fmt.Errorf("%w: %v", ErrTarget, err)
 		}
 	}
-	r.env.Printf("etcd: attached to %d members (%s); the run's keys live under %s", c.Size(), strings.Join(c.Endpoints(), ","), s.Namespace)
+	r.env.TargetEtcd = targetVersion(ctx, c)
+	r.env.Printf("etcd: attached to %d members (%s, etcd %s); the run's keys live under %s", c.Size(), strings.Join(c.Endpoints(), ","),
+		r.env.TargetEtcd, s.Namespace)
 	return nil
+}
+
+// targetVersion returns the version the first member reports ("unknown" if it does not answer).
+func targetVersion(ctx context.Context, c *cluster.Cluster) string {
+	cli, err := c.Client()
+	if err != nil {
+		return "unknown"
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	resp, err := cli.Status(ctx, c.Node(0).ClientURL())
+	if err != nil {
+		return "unknown"
+	}
+	return resp.Version
 }
 
 func members(c *cluster.Cluster) []cluster.Member {

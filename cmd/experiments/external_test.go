@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,7 +22,8 @@ var externalScenarios = []string{"cache-on-failure", "passive-ejection", "minori
 // verdicts is one run's verdict and its checks' verdicts.
 type verdicts struct {
 	Verdict string            `json:"verdict"`
-	Checks  []json.RawMessage `json:"checks"`
+	Checks  []json.RawMessage   `json:"checks"`
+	Metrics map[string]*float64 `json:"metrics"`
 	byCheck map[string]string
 }
 
@@ -77,6 +79,7 @@ func proveExternal(t *testing.T, bin string, base int) {
 				diff = append(diff, fmt.Sprintf("%s: %s (embedded %s)", name, gv, wv))
 			}
 		}
+		t.Logf("METRICS %s: %s", sc, metricPairs(got, want))
 		t.Logf("VERDICT %s: external %s, embedded %s; differing checks: %d %v", sc, got.Verdict, want.Verdict, len(diff), diff)
 		if got.Verdict != want.Verdict || len(diff) > 0 {
 			t.Errorf("%s: verdict %s, embedded %s; checks that differ: %s\nstderr:\n%s", sc, got.Verdict, want.Verdict, strings.Join(diff, "; "), stderr)
@@ -134,4 +137,21 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// metricPairs lists "name external/embedded" for every metric of the run.
+func metricPairs(got, want verdicts) string {
+	var out []string
+	for name, g := range got.Metrics {
+		out = append(out, fmt.Sprintf("%s %s/%s", name, num(g), num(want.Metrics[name])))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+func num(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*p, 'g', 4, 64)
 }
