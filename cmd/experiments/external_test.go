@@ -21,7 +21,7 @@ var externalScenarios = []string{"cache-on-failure", "passive-ejection", "minori
 
 // verdicts is one run's verdict and its checks' verdicts.
 type verdicts struct {
-	Verdict string            `json:"verdict"`
+	Verdict string              `json:"verdict"`
 	Checks  []json.RawMessage   `json:"checks"`
 	Metrics map[string]*float64 `json:"metrics"`
 	byCheck map[string]string
