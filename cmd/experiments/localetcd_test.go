@@ -69,7 +69,8 @@ func etcdModuleVersion(t *testing.T) string {
 // startLocalEtcd starts three members of bin on ports base+1…base+3
 // (clients), base+11… (peer listeners), base+21… (peer proxies, the
 // advertised peer URLs) and base+30 (the proxies' control).
-func startLocalEtcd(t *testing.T, bin string, base int) *localEtcd {
+// extra are more flags for every member.
+func startLocalEtcd(t *testing.T, bin string, base int, extra ...string) *localEtcd {
 	t.Helper()
 	// Members restarted by a nemesis command outlive its shell; as this
 	// process's orphans they are reaped here, not left as zombies.
@@ -94,8 +95,8 @@ func startLocalEtcd(t *testing.T, bin string, base int) *localEtcd {
 	for i, name := range l.Names {
 		script := fmt.Sprintf("#!/bin/sh\nsetsid %s --name %s --data-dir %s/%s.data --listen-client-urls %s --advertise-client-urls %s "+
 			"--listen-peer-urls http://127.0.0.1:%d --initial-advertise-peer-urls http://127.0.0.1:%d --initial-cluster %s "+
-			"--initial-cluster-token local --initial-cluster-state new >>%s/%s.log 2>&1 </dev/null &\necho $! > %s/%s.pid\n",
-			bin, name, l.Dir, name, l.ClientURLs[i], l.ClientURLs[i], base+11+i, base+21+i, strings.Join(initial, ","), l.Dir, name, l.Dir, name)
+			"--initial-cluster-token local --initial-cluster-state new %s >>%s/%s.log 2>&1 </dev/null &\necho $! > %s/%s.pid\n",
+			bin, name, l.Dir, name, l.ClientURLs[i], l.ClientURLs[i], base+11+i, base+21+i, strings.Join(initial, ","), strings.Join(extra, " "), l.Dir, name, l.Dir, name)
 		path := filepath.Join(l.Dir, name+".start")
 		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
