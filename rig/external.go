@@ -88,7 +88,7 @@ func (r *Etcd) attach(ctx context.Context) error {
 		cn = nem
 	}
 	r.env.addCloser(func() { r.cleanUp(nem, restore) })
-	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 10 * time.Second})
+	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second})
 	if err != nil {
 		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)
 	}
@@ -143,6 +143,10 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
 	if r.Group != nil {
 		r.Group.Close()
 	}
+	defer restore()
+	if r.Cluster == nil {
+		return // never attached: nothing was written
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), cleanUpTimeout)
 	defer cancel()
 	if leases, keys, err := etcdcli.Cleanup(ctx, r.env.External.Endpoints...); err != nil {
@@ -150,7 +154,6 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
 	} else if leases+int(keys) > 0 {
 		r.env.Printf("removed the run's %d keys and revoked its %d leases", keys, leases)
 	}
-	restore()
 }
 
 // recordNemesis adds a nemesis command to the run's history as an op

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"net/netip"
@@ -85,7 +84,7 @@ func buildExternal(name string, x ExternalFlags, c Common, cfg Config) (*rig.Ext
 	}
 	if x.Nemesis != "" {
 		if ext.Nemesis, err = nemesis.Load(x.Nemesis); err != nil {
-			return nil, Usagef("--nemesis: %v", errors.Unwrap(err))
+			return nil, Usagef("--nemesis: %v", err)
 		}
 	}
 	return ext, checkNemesisCovers(name, cfg, ext.Nemesis)
