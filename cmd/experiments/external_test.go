@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"sdchaos/ports"
+	"sdchaos/scenarios/scentest"
 )
 
 // externalScenarios are the scenarios the external-mode proof runs.
@@ -69,6 +71,7 @@ func TestExternalTarget(t *testing.T) {
 // verdict that differs from the embedded mode's fails the test, otherwise
 // it is logged (DIFFERENCE).
 func proveExternal(t *testing.T, bin string, base int, strict bool) {
+	defer scentest.LockMachine(t)()
 	ver, _ := exec.Command(bin, "--version").Output()
 	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
 	l := startLocalEtcd(t, bin, base, strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)
@@ -95,6 +98,36 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 		}
 		checkNothingLeft(t, l, sc, base+100)
 	}
+	if strict {
+		interruptExternal(t, l, nem, base+100)
+	}
+}
+
+// interruptExternal interrupts an external run while every member is
+// killed and its instances hold keys on leases: the nemesis must restart
+// the members, and the run's keys and leases must be gone.
+func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "passive-ejection", "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
+		"--port-base", strconv.Itoa(portBase), "--duration", "30s", "--outage-at", "1s")
+	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLine(t, stderr, "instances registered")
+	time.Sleep(3 * time.Second) // the members were killed at 1 s
+	if n := len(l.running()); n != 0 {
+		t.Errorf("before the interrupt: %d members run, want 0 (killed by the nemesis)", n)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Errorf("interrupted external run: exit %d, want %d", code, exitInterrupted)
+	}
+	checkNothingLeft(t, l, "an interrupted passive-ejection", portBase)
 }
 
 // runExternal runs one scenario through the command against l.
