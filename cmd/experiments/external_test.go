@@ -74,7 +74,7 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 	defer scentest.LockMachine(t)()
 	ver, _ := exec.Command(bin, "--version").Output()
 	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
-	l := startLocalEtcd(t, bin, base, strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)
+	l := startLocalEtcd(t, bin, base, "", strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)
 	nem, _ := filepath.Abs("../../examples/nemesis/local-pidfile.json")
 	for _, sc := range externalScenarios {
 		if only := os.Getenv("SDCHAOS_EXTERNAL_ONLY"); only != "" && only != sc {
@@ -130,12 +130,13 @@ func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
 	checkNothingLeft(t, l, "an interrupted passive-ejection", portBase)
 }
 
-// runExternal runs one scenario through the command against l.
-func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int) (verdicts, string) {
+// runExternal runs one scenario through the command against l (more
+// flags in extra).
+func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int, extra ...string) (verdicts, string) {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, scenario, "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
-		"--port-base", strconv.Itoa(portBase), "--format", "json", "--quiet", "--retry-invalid", "1")
+	cmd := exec.Command(exe, append([]string{scenario, "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
+		"--port-base", strconv.Itoa(portBase), "--format", "json", "--quiet", "--retry-invalid", "1"}, extra...)...)
 	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

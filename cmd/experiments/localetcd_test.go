@@ -69,8 +69,10 @@ func etcdModuleVersion(t *testing.T) string {
 // startLocalEtcd starts three members of bin on ports base+1…base+3
 // (clients), base+11… (peer listeners), base+21… (peer proxies, the
 // advertised peer URLs) and base+30 (the proxies' control).
-// extra are more flags for every member.
-func startLocalEtcd(t *testing.T, bin string, base int, extra ...string) *localEtcd {
+// With tls (a directory holding ca.pem, server.pem, server-key.pem) the
+// client URLs are https and require a client certificate; extra are more
+// flags for every member.
+func startLocalEtcd(t *testing.T, bin string, base int, tls string, extra ...string) *localEtcd {
 	t.Helper()
 	// Members restarted by a nemesis command outlive its shell; as this
 	// process's orphans they are reaped here, not left as zombies.
@@ -82,13 +84,17 @@ func startLocalEtcd(t *testing.T, bin string, base int, extra ...string) *localE
 	for i := 1; i <= 3; i++ {
 		name := fmt.Sprintf("m%d", i)
 		l.Names = append(l.Names, name)
-		l.ClientURLs = append(l.ClientURLs, fmt.Sprintf("http://127.0.0.1:%d", base+i))
+		l.ClientURLs = append(l.ClientURLs, fmt.Sprintf("%s://127.0.0.1:%d", scheme(tls), base+i))
 		initial = append(initial, fmt.Sprintf("%s=http://127.0.0.1:%d", name, base+20+i))
 		if _, err := l.set.Add(fmt.Sprintf("127.0.0.1:%d", base+20+i), fmt.Sprintf("127.0.0.1:%d", base+10+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Cleanup(l.stop)
+	if tls != "" {
+		extra = append(extra, "--cert-file="+tls+"/server.pem", "--key-file="+tls+"/server-key.pem",
+			"--trusted-ca-file="+tls+"/ca.pem", "--client-cert-auth")
+	}
 	l.Control = fmt.Sprintf("http://127.0.0.1:%d", base+30)
 	l.ctl = &http.Server{Addr: fmt.Sprintf("127.0.0.1:%d", base+30), Handler: l.set.ControlHandler()}
 	go func() { _ = l.ctl.ListenAndServe() }()
@@ -216,4 +222,11 @@ func (l *localEtcd) stop() {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 	_ = l.ctl.Close()
 	l.set.Close()
+}
+
+func scheme(tls string) string {
+	if tls != "" {
+		return "https"
+	}
+	return "http"
 }
