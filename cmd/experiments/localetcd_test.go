@@ -74,6 +74,11 @@ func etcdModuleVersion(t *testing.T) string {
 // flags for every member.
 func startLocalEtcd(t *testing.T, bin string, base int, tls string, extra ...string) *localEtcd {
 	t.Helper()
+	for _, tool := range []string{"curl", "setsid"} { // the pid-file nemesis's and the start scripts'
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the local pid-file nemesis needs %s: %v", tool, err)
+		}
+	}
 	// Members restarted by a nemesis command outlive its shell; as this
 	// process's orphans they are reaped here, not left as zombies.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
