@@ -206,8 +206,8 @@ func (n *Node) nemesisDo(ctx context.Context, a Action, oneWay bool) error {
 	if n.ext.nem == nil {
 		return fmt.Errorf("%s etcd %s: %w (the cluster is external; give --nemesis FILE with a %q action)", a, n.Name, ErrNoNemesis, a)
 	}
-	out, err := n.ext.nem.Do(ctx, Request{Action: a, Member: n.ext.member, OneWay: oneWay})
-	if err != nil {
+	// The command's output is recorded by the nemesis (an op of the run).
+	if _, err := n.ext.nem.Do(ctx, Request{Action: a, Member: n.ext.member, OneWay: oneWay}); err != nil {
 		return fmt.Errorf("%s etcd %s: %w", a, n.Name, err)
 	}
 	n.mu.Lock()
@@ -222,6 +222,5 @@ func (n *Node) nemesisDo(ctx context.Context, a Action, oneWay bool) error {
 		n.ext.paused = false
 	}
 	n.mu.Unlock()
-	_ = out
 	return nil
 }
