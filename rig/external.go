@@ -133,11 +133,16 @@ const cleanUpTimeout = 10 * time.Second
 
 // cleanUp heals what the nemesis left in place, revokes the run's leases
 // and deletes its keys, then restores the client settings. It is
-// idempotent: a second call finds nothing pending.
+// idempotent: a second call finds nothing pending. A heal that fails makes
+// Env.Close return an error (the command exits 4: the environment is not
+// as it was).
 func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
 	if nem != nil {
 		if err := nem.HealAll(context.Background()); err != nil {
 			r.env.Printf("NEMESIS HEAL FAILED, a fault may be left in place: %v", err)
+			r.env.supMu.Lock()
+			r.env.healErr = fmt.Errorf("healing the external cluster (a fault may be left in place): %w", err)
+			r.env.supMu.Unlock()
 		}
 	}
 	if r.Group != nil {
