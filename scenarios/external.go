@@ -44,7 +44,7 @@ type MemberFaulter interface {
 
 func bindExternal(fs *flag.FlagSet, x *ExternalFlags) {
 	fs.StringVar(&x.Endpoints, "endpoints", "", "attach to an existing etcd cluster at these client `URLs` (comma-separated) instead of starting one")
-	fs.StringVar(&x.Members, "members", "", "name every member of the external cluster and its client URL: `name=URL,...` (default: the member list API)")
+	fs.StringVar(&x.Members, "members", "", "name each member of the external cluster and the client URL to use for it, as `name=URL,...` (default: the member list API)")
 	fs.StringVar(&x.CACert, "cacert", "", "external cluster: CA bundle `file` to verify the members (as etcdctl)")
 	fs.StringVar(&x.Cert, "cert", "", "external cluster: client certificate `file` (as etcdctl)")
 	fs.StringVar(&x.Key, "key", "", "external cluster: client key `file` (as etcdctl)")
