@@ -143,6 +143,9 @@ func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int,
 	start := time.Now()
 	err := cmd.Run()
 	t.Logf("%s: exit %d in %.1f s", scenario, cmd.ProcessState.ExitCode(), time.Since(start).Seconds())
+	if dir := os.Getenv("SDCHAOS_EXTERNAL_SAVE"); dir != "" { // keep the reports, to compare by hand
+		_ = os.WriteFile(filepath.Join(dir, scenario+"."+filepath.Base(filepath.Dir(l.Dir))+".json"), out.Bytes(), 0o644)
+	}
 	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 && code != 3 {
 		t.Fatalf("%s: %v (exit %d)\nstderr:\n%s", scenario, err, code, errb.String())
 	}
