@@ -158,9 +158,15 @@ func (c *Cluster) Endpoints() []string {
 	return eps
 }
 
-// Close kills every member. Data dirs are removed by the supervisor.
+// Close kills every member. Data dirs are removed by the supervisor. An
+// attached cluster is left as it is (its nemesis heals what the run did).
 func (c *Cluster) Close() {
 	for _, n := range c.nodes {
-		n.Kill()
+		if n.ext == nil {
+			_ = n.Kill()
+		}
 	}
 }
+
+// Attached reports whether the cluster was attached to, not started.
+func (c *Cluster) Attached() bool { return len(c.nodes) > 0 && c.nodes[0].ext != nil }

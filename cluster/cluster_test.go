@@ -54,7 +54,7 @@ func TestKillLeaderRestartPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leader.Kill()
+	_ = leader.Kill()
 	if leader.Running() {
 		t.Fatal("killed leader still running")
 	}

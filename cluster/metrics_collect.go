@@ -39,6 +39,10 @@ func (c *Cluster) CollectMetrics(interval time.Duration) (*MetricsCollector, err
 	m := &MetricsCollector{nodes: c.nodes, out: make([]MemberMetrics, len(c.nodes)),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	for i, n := range c.nodes {
+		if n.ext != nil {
+			m.halt()
+			return nil, fmt.Errorf("sampling the metrics of etcd %s: only members the harness started sample their own metrics", n.Name)
+		}
 		m.out[i].Name = n.Name
 		if _, err := m.control(i, fmt.Sprintf("metrics start %d", interval.Milliseconds())); err != nil {
 			m.halt()

@@ -31,10 +31,18 @@ type Node struct {
 	child  *childproc.Child
 	paused bool
 	id     string // raft member id (hex), cached
+	ext    *external
 }
 
-// ClientURL returns "http://<host>:<client port>".
-func (n *Node) ClientURL() string { u := memberURL(n.Host, n.ClientPort); return u.String() }
+// ClientURL returns "http://<host>:<client port>" (an attached member's
+// URL as listed or named).
+func (n *Node) ClientURL() string {
+	if n.ext != nil {
+		return n.ext.member.ClientURL
+	}
+	u := memberURL(n.Host, n.ClientPort)
+	return u.String()
+}
 
 // ClientAddr returns "<host>:<client port>", for a proxy in front of it.
 func (n *Node) ClientAddr() string { return net.JoinHostPort(n.Host, strconv.Itoa(n.ClientPort)) }
@@ -63,8 +71,14 @@ func (n *Node) Child() *childproc.Child {
 	return n.child
 }
 
-// Running reports whether the member's process is alive (paused counts as alive).
+// Running reports whether the member's process is alive (paused counts as
+// alive); for an attached member, whether no kill is in effect.
 func (n *Node) Running() bool {
+	if n.ext != nil {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		return !n.ext.down
+	}
 	ch := n.Child()
 	return ch != nil && !ch.Exited()
 }
@@ -73,20 +87,33 @@ func (n *Node) Running() bool {
 func (n *Node) Paused() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.ext != nil {
+		return n.ext.paused
+	}
 	return n.paused
 }
 
 // Kill SIGKILLs the member and waits until its process is gone. Killing a
-// dead member is a no-op.
-func (n *Node) Kill() {
+// dead member is a no-op. An attached member is killed by its nemesis.
+func (n *Node) Kill() error {
+	if n.ext != nil {
+		return n.nemesisDo(context.Background(), ActKill, false)
+	}
 	if ch := n.Child(); ch != nil {
 		ch.Kill()
 	}
+	return nil
 }
 
 // Restart starts a killed member again on its data dir and waits until it
 // answers on its client port (not for quorum).
 func (n *Node) Restart(ctx context.Context) error {
+	if n.ext != nil {
+		if err := n.nemesisDo(ctx, ActStart, false); err != nil {
+			return err
+		}
+		return n.waitServing(ctx)
+	}
 	if n.Running() {
 		return fmt.Errorf("restarting etcd %s: still running", n.Name)
 	}
@@ -96,8 +123,11 @@ func (n *Node) Restart(ctx context.Context) error {
 	return n.waitServing(ctx)
 }
 
-// Pause freezes the member with SIGSTOP.
+// Pause freezes the member with SIGSTOP (an attached one through its nemesis).
 func (n *Node) Pause() error {
+	if n.ext != nil {
+		return n.nemesisDo(context.Background(), ActPause, false)
+	}
 	ch := n.Child()
 	if ch == nil {
 		return fmt.Errorf("pausing etcd %s: not started", n.Name)
@@ -111,8 +141,11 @@ func (n *Node) Pause() error {
 	return nil
 }
 
-// Resume unfreezes a paused member with SIGCONT.
+// Resume unfreezes a paused member with SIGCONT (an attached one through its nemesis).
 func (n *Node) Resume() error {
+	if n.ext != nil {
+		return n.nemesisDo(context.Background(), ActResume, false)
+	}
 	ch := n.Child()
 	if ch == nil {
 		return fmt.Errorf("resuming etcd %s: not started", n.Name)

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -51,11 +52,17 @@ func (n *Node) cutPeer(verb string, peer *Node) error {
 // only n's side is cut (see the package comment on partitions for what that
 // means).
 func (c *Cluster) Isolate(n *Node, oneWay bool) error {
+	if n.ext != nil {
+		return n.nemesisDo(context.Background(), ActIsolate, oneWay)
+	}
 	return c.setPartition("cut", n, oneWay)
 }
 
 // Rejoin restores raft traffic between n and every other member.
 func (c *Cluster) Rejoin(n *Node, oneWay bool) error {
+	if n.ext != nil {
+		return n.nemesisDo(context.Background(), ActHeal, oneWay)
+	}
 	return c.setPartition("mend", n, oneWay)
 }
 

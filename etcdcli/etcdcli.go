@@ -22,7 +22,13 @@ import (
 // New returns a client for endpoints. Dialing never blocks; every call must
 // carry its own deadline.
 func New(endpoints ...string) (*clientv3.Client, error) {
-	cli, err := clientv3.New(clientv3.Config{
+	return newClient(endpoints, Current(), true)
+}
+
+// newClient creates a client with s's credentials, confined to its
+// namespace when confined.
+func newClient(endpoints []string, s Settings, confined bool) (*clientv3.Client, error) {
+	cfg := clientv3.Config{
 		Endpoints:            endpoints,
 		DialTimeout:          2 * time.Second,
 		DialKeepAliveTime:    2 * time.Second,
@@ -32,9 +38,14 @@ func New(endpoints ...string) (*clientv3.Client, error) {
 			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
 			MinConnectTimeout: 20 * time.Second,
 		})},
-	})
+	}
+	s.apply(&cfg)
+	cli, err := clientv3.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating etcd client for %v: %w", endpoints, err)
+	}
+	if confined {
+		s.wrap(cli)
 	}
 	return cli, nil
 }

@@ -17,17 +17,19 @@ type KillNodes struct {
 
 // Describe returns the kill-members event on the members ("SIGKILL etcd n1,n2").
 func (k KillNodes) Describe() report.Event {
-	return report.Event{Kind: report.KillMembers, Targets: nodeNames(k.Nodes), Label: "SIGKILL etcd " + strings.Join(nodeNames(k.Nodes), ",")}
+	return report.Event{Kind: report.KillMembers, Targets: nodeNames(k.Nodes), Label: viaNemesis(k.Nodes, "SIGKILL", "kill") + " etcd " + strings.Join(nodeNames(k.Nodes), ",")}
 }
 
 // Inject kills the members (concurrently, so they die within microseconds of each other).
 func (k KillNodes) Inject(context.Context) error {
-	done := make(chan struct{}, len(k.Nodes))
+	errs := make(chan error, len(k.Nodes))
 	for _, n := range k.Nodes {
-		go func() { n.Kill(); done <- struct{}{} }()
+		go func() { errs <- n.Kill() }()
 	}
 	for range k.Nodes {
-		<-done
+		if err := <-errs; err != nil {
+			return err
+		}
 	}
 	for _, n := range k.Nodes {
 		if n.Running() {
@@ -53,4 +55,14 @@ func nodeNames(ns []*cluster.Node) []string {
 		names[i] = n.Name
 	}
 	return names
+}
+
+// viaNemesis returns what the fault does to members the harness started
+// (embedded), or the nemesis action it runs on attached members (whose
+// command may do something else than a signal: delete a pod, say).
+func viaNemesis(ns []*cluster.Node, embedded, action string) string {
+	if len(ns) > 0 && ns[0].Attached() {
+		return "nemesis " + action + ":"
+	}
+	return embedded
 }

@@ -24,6 +24,9 @@ func (p PartitionPeer) Describe() report.Event {
 	if p.OneWay {
 		label = "one-way partition " + p.Node.Name + " → peers"
 	}
+	if p.Node.Attached() {
+		label = "nemesis isolate: " + label
+	}
 	return report.Event{Kind: report.PartitionMember, Targets: []string{p.Node.Name}, Label: label}
 }
 

@@ -17,7 +17,7 @@ type PauseNodes struct {
 
 // Describe returns the pause-members event ("SIGSTOP etcd n1").
 func (p PauseNodes) Describe() report.Event {
-	return report.Event{Kind: report.PauseMembers, Targets: nodeNames(p.Nodes), Label: "SIGSTOP etcd " + strings.Join(nodeNames(p.Nodes), ",")}
+	return report.Event{Kind: report.PauseMembers, Targets: nodeNames(p.Nodes), Label: viaNemesis(p.Nodes, "SIGSTOP", "pause") + " etcd " + strings.Join(nodeNames(p.Nodes), ",")}
 }
 
 // Inject freezes the members.

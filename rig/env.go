@@ -16,6 +16,7 @@ import (
 
 	"sdchaos/childproc"
 	"sdchaos/netns"
+	"sdchaos/report"
 )
 
 // Env is what a running scenario gets: the run's settings, its only random
@@ -38,11 +39,19 @@ type Env struct {
 	Quiet bool
 	// Net is the run's network: Loopback (default) or Private.
 	Net Net
+	// External, when set, is an etcd cluster the run attaches to instead
+	// of starting one.
+	External *External
+	// TargetEtcd is the version of the external cluster's members (set
+	// when the run attached to one; the harness's own etcd otherwise).
+	TargetEtcd string
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor
 	closers []func()
+	healErr error // a nemesis heal that failed at Close (a fault may be left in place)
 	filter  *netns.Filter
+	rec     *report.Recorder // the run's recorder, for nemesis ops
 }
 
 // addCloser runs f at Close (before the processes are stopped).
@@ -82,7 +91,9 @@ func (e *Env) Supervisor() (*childproc.Supervisor, error) {
 }
 
 // Close kills every child process of the run, removes its temp dirs
-// (unless Keep) and deletes its packet filter. It is safe to call more
+// (unless Keep) and deletes its packet filter; on an external cluster it
+// runs every pending nemesis heal and removes the run's keys and leases
+// first, and returns an error if a heal failed. It is safe to call more
 // than once, from any goroutine.
 func (e *Env) Close() error {
 	e.supMu.Lock()
@@ -92,9 +103,14 @@ func (e *Env) Close() error {
 	for _, c := range closers {
 		c()
 	}
-	var err error
+	e.supMu.Lock()
+	err := e.healErr
+	e.healErr = nil
+	e.supMu.Unlock()
 	if s != nil {
-		err = s.Close()
+		if serr := s.Close(); err == nil {
+			err = serr
+		}
 	}
 	if f != nil {
 		if ferr := f.Close(); err == nil {

@@ -44,21 +44,13 @@ type EtcdOptions struct {
 // StartEtcd starts the cluster, the proxies and the instances. Everything
 // is released by Close, and by env.Close in any case.
 func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
-	sup, err := env.Supervisor()
-	if err != nil {
-		return nil, err
-	}
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
-	cfg := cluster.DefaultConfig()
-	cfg.Keep, cfg.Log, cfg.Hosts = env.Keep, env.Log, env.memberHosts(cfg.Size)
-	start := time.Now()
-	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
-		return nil, fmt.Errorf("starting etcd: %w", err)
-	}
-	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d%s)", r.Cluster.Size(), time.Since(start).Seconds(),
-		env.PortBase, env.PortBase+2*r.Cluster.Size()-1, hostsNote(cfg.Hosts))
-	if env.Keep {
-		env.Printf("keeping data dirs and etcd logs in %s", r.Cluster.Dir)
+	if env.External != nil {
+		if err := r.attach(ctx); err != nil {
+			return nil, err
+		}
+	} else if err := r.start(ctx); err != nil {
+		return nil, err
 	}
 	if o.Proxied {
 		if err := r.startProxies(); err != nil {
@@ -69,6 +61,7 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	if o.Instances == 0 {
 		return r, nil
 	}
+	var err error
 	r.Svc.Log = env.Log
 	if r.Group, err = fakeservice.StartGroup(ctx, r.Svc, o.Instances, r.alloc, r.Endpoints()); err != nil {
 		r.Close()
@@ -76,6 +69,27 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	}
 	env.Printf("%d instances registered under %s (ttl %s, renew every %s)", o.Instances, r.Prefix(), r.Svc.TTL, r.Svc.Renew)
 	return r, nil
+}
+
+// start starts the embedded cluster.
+func (r *Etcd) start(ctx context.Context) error {
+	env := r.env
+	sup, err := env.Supervisor()
+	if err != nil {
+		return err
+	}
+	cfg := cluster.DefaultConfig()
+	cfg.Keep, cfg.Log, cfg.Hosts = env.Keep, env.Log, env.memberHosts(cfg.Size)
+	start := time.Now()
+	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
+		return fmt.Errorf("starting etcd: %w", err)
+	}
+	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d%s)", r.Cluster.Size(), time.Since(start).Seconds(),
+		env.PortBase, env.PortBase+2*r.Cluster.Size()-1, hostsNote(cfg.Hosts))
+	if env.Keep {
+		env.Printf("keeping data dirs and etcd logs in %s", r.Cluster.Dir)
+	}
+	return nil
 }
 
 // hostsNote says where the members listen when not on 127.0.0.1.
@@ -99,8 +113,14 @@ func (r *Etcd) Close() {
 	}
 }
 
-// Prefix returns the key prefix of the instances ("/svc/<service>/").
+// Prefix returns the key prefix of the instances ("/svc/<service>/") as
+// the run's clients see it (inside the run's namespace on an external cluster).
 func (r *Etcd) Prefix() string { return fakeservice.Prefix + r.Svc.Service + "/" }
+
+// KeyPrefix returns the instances' prefix as stored in etcd: Prefix inside
+// the run's namespace (for clients that are not the harness's: the JSON
+// gateway, a user's client).
+func (r *Etcd) KeyPrefix() string { return etcdcli.Current().Namespace + r.Prefix() }
 
 // startProxies puts a loopback proxy in front of each member's client port.
 func (r *Etcd) startProxies() error {
@@ -127,7 +147,7 @@ func (r *Etcd) Endpoints() []string {
 	}
 	eps := make([]string, len(r.Proxies))
 	for i, p := range r.Proxies {
-		eps[i] = "http://" + p.Addr()
+		eps[i] = etcdcli.Scheme() + "://" + p.Addr()
 	}
 	return eps
 }
@@ -137,7 +157,7 @@ func (r *Etcd) Endpoints() []string {
 // with gateway the JSON gateway over HTTP (fail-fast, as the article's client).
 func (r *Etcd) Source(gateway bool) (caller.Source, func(), error) {
 	if gateway {
-		return caller.GatewaySource{Endpoints: r.Endpoints(), Prefix: r.Prefix()}, func() {}, nil
+		return caller.GatewaySource{Endpoints: r.Endpoints(), Prefix: r.KeyPrefix()}, func() {}, nil
 	}
 	cli, err := etcdcli.New(r.Endpoints()...)
 	if err != nil {

@@ -145,7 +145,7 @@ func exitText(err error) string {
 func (c *ExecClient) environ(t0, end time.Time) []string {
 	return []string{
 		EnvEndpoints + "=" + strings.Join(c.r.Endpoints(), ","),
-		EnvPrefix + "=" + c.r.Prefix(),
+		EnvPrefix + "=" + c.r.KeyPrefix(),
 		EnvGRPCTarget + "=" + fakeservice.GRPCTarget(c.r.Svc.Service),
 		EnvRate + "=" + fmt.Sprint(c.cfg.Rate),
 		EnvStart + "=" + t0.Format(time.RFC3339Nano),

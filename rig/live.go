@@ -23,6 +23,11 @@ type live struct {
 // env.Close; real is the real length of the timeline (0: env.Duration).
 func NewRecorder(env *Env, real time.Duration) *report.Recorder {
 	rec := report.NewRecorder(time.Now().Add(StartLead))
+	if env != nil {
+		env.supMu.Lock()
+		env.rec = rec
+		env.supMu.Unlock()
+	}
 	if env == nil || env.Quiet {
 		return rec
 	}

@@ -38,6 +38,9 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 		fs.Var(&common.Net, "net", "the run's `network`: loopback (the host's, every member on 127.0.0.1) | private (a private "+
 			"user + network namespace made for the run, members on 198.18.0.N, packet-level faults; Linux, unprivileged user namespaces)")
 	}
+	if offer("external") {
+		bindExternal(fs, &common.ExternalFlags)
+	}
 	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
 	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md, <scenario>.json and the recorded history (<scenario>.history.jsonl.gz) into this directory")
 	fs.IntVar(&common.Runs, "runs", common.Runs, "run N times (seeds seed … seed+N−1) and judge the medians with 95 % intervals (needs N ≥ 6 for an interval)")
@@ -52,7 +55,7 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 // out of Result.Params. --net is one of them: the network a run used shows
 // in its recorded events (packet faults have their own kinds), which is
 // where the judges read it, so a saved history is judged the same again.
-var nonParams = []string{"seed", "format", "out", "keep", "port-base", "runs", "retry-invalid", "quiet", "junit", "net"}
+var nonParams = append([]string{"seed", "format", "out", "keep", "port-base", "runs", "retry-invalid", "quiet", "junit", "net"}, externalFlagNames...)
 
 func validateCommon(c Common) error {
 	switch {
@@ -132,6 +135,11 @@ func Parse(spec Spec, args []string) (*Common, Config, map[string]any, error) {
 			return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
 		}
 	}
+	ext, err := buildExternal(spec.Name, common.ExternalFlags, *common, cfg)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	common.External = ext
 	params := map[string]any{}
 	fs.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(nonParams, f.Name) {

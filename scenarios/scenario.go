@@ -65,6 +65,10 @@ type Common struct {
 	// default) or rig.Private (a private namespace with packet faults; the
 	// command re-executes itself inside one before the run).
 	Net rig.Net
+	// ExternalFlags are the external-mode flags as given; External is the
+	// cluster they describe (nil: the run starts its own).
+	ExternalFlags
+	External *rig.External
 	// Explicit holds the names of the flags given on the command line.
 	Explicit map[string]bool
 }
@@ -81,7 +85,7 @@ type Env = rig.Env
 // NewEnv returns an Env for c whose random source is seeded from c.Seed.
 func NewEnv(c Common, log *slog.Logger, progress io.Writer) *Env {
 	env := rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
-	env.Quiet, env.Net = c.Quiet, c.Net
+	env.Quiet, env.Net, env.External = c.Quiet, c.Net, c.External
 	return env
 }
 
@@ -133,7 +137,8 @@ type Spec struct {
 	// time (the Eureka model runs faster than real time).
 	ModelTime bool
 	// Without lists the common flags the scenario does not offer because
-	// it would ignore them ("duration", "port-base", "keep", "net").
+	// it would ignore them ("duration", "port-base", "keep", "net", and
+	// "external" for the flags of an external etcd cluster).
 	Without []string
 }
 

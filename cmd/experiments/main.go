@@ -27,6 +27,7 @@ import (
 
 	"sdchaos/childproc"
 	"sdchaos/ports"
+	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
 
@@ -89,7 +90,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitReproduced
 	}
 	fmt.Fprintln(stderr, "experiments: "+err.Error())
-	if errors.Is(err, scenarios.ErrUsage) || errors.Is(err, ports.ErrInUse) {
+	if errors.Is(err, scenarios.ErrUsage) || errors.Is(err, ports.ErrInUse) || errors.Is(err, rig.ErrTarget) {
 		return exitError
 	}
 	return exitEnvironment

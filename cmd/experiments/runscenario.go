@@ -187,7 +187,11 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 	case closeErr != nil:
 		return nil, nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
 	}
-	return judge(spec, cfg, h, common.Seed, params, wall, start), h, nil
+	res := judge(spec, cfg, h, common.Seed, params, wall, start)
+	if env.TargetEtcd != "" {
+		res.Meta.Etcd = env.TargetEtcd + " (external cluster)"
+	}
+	return res, h, nil
 }
 
 // judge turns a history into the finished result.

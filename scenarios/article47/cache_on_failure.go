@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -95,4 +96,10 @@ func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*report.H
 			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil
 		},
 	})
+}
+
+// MemberFaults says that the plan kills every member and restarts none
+// (the nemesis restarts them at the end of the run).
+func (s *cacheOnFailure) MemberFaults() []scenarios.MemberFault {
+	return []scenarios.MemberFault{{Fault: "SIGKILL of every member", Actions: []cluster.Action{cluster.ActKill, cluster.ActStart}}}
 }

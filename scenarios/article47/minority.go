@@ -311,3 +311,8 @@ func (p *minorityProbes) end() fault.Probe {
 			return nil
 		}}
 }
+
+// MemberFaults says that the plan kills two members and restarts them.
+func (s *minority) MemberFaults() []scenarios.MemberFault {
+	return []scenarios.MemberFault{{Fault: "SIGKILL of two members and their restart", Actions: []cluster.Action{cluster.ActKill, cluster.ActStart}}}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -98,4 +99,10 @@ func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*report.
 			}, nil
 		},
 	})
+}
+
+// MemberFaults says that the plan kills every member and restarts none
+// (the nemesis restarts them at the end of the run).
+func (s *passiveEjection) MemberFaults() []scenarios.MemberFault {
+	return []scenarios.MemberFault{{Fault: "SIGKILL of every member", Actions: []cluster.Action{cluster.ActKill, cluster.ActStart}}}
 }

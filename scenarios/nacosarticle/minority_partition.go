@@ -260,3 +260,13 @@ func (s *minorityPartition) pick(ctx context.Context, env *scenarios.Env, c *clu
 	}
 	return iso, rest, nil
 }
+
+// MemberFaults says that the plan isolates one member from its peers and
+// heals the cut (with --cut raft; packet cuts need no nemesis and are not
+// offered on an external cluster).
+func (s *minorityPartition) MemberFaults() []scenarios.MemberFault {
+	if s.Cut == cutPackets {
+		return nil
+	}
+	return []scenarios.MemberFault{{Fault: "a cut between one member and its peers", Actions: []cluster.Action{cluster.ActIsolate, cluster.ActHeal}}}
+}

@@ -110,6 +110,11 @@ func Judge(cfg scenarios.Config, h *report.History) *report.Result {
 
 // lockMachine takes an exclusive lock shared by every test process, so two
 // packages never run timing-sensitive scenarios at once on a small machine.
+// LockMachine takes the machine-wide lock the scenario tests share (they
+// are timing sensitive, and go test runs packages in parallel) and returns
+// its release; a test that runs scenarios in its own way takes it too.
+func LockMachine(t *testing.T) func() { return lockMachine(t) }
+
 func lockMachine(t *testing.T) func() {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "sdchaos-scenario-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)

@@ -1,0 +1,179 @@
+package rig
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/client/pkg/v3/transport"
+
+	"sdchaos/cluster"
+	"sdchaos/etcdcli"
+	"sdchaos/nemesis"
+	"sdchaos/report"
+)
+
+// ErrTarget marks an external target the run cannot use (unreachable,
+// unhealthy, bad credentials, a nemesis file that does not fit its
+// members); the command exits 2 on it.
+var ErrTarget = errors.New("external target unusable")
+
+// External describes an etcd cluster the run attaches to instead of
+// starting one (the command's --endpoints and friends).
+type External struct {
+	// Endpoints are client URLs of the cluster.
+	Endpoints []string
+	// Members names the members and their client URLs (optional; the
+	// member list API is asked otherwise).
+	Members []cluster.Member
+	// CACert, Cert and Key are PEM files, as etcdctl's --cacert/--cert/--key.
+	CACert, Cert, Key string
+	// User is "name:password" (etcd auth), as etcdctl's --user.
+	User string
+	// Nemesis performs member faults; nil when none was given.
+	Nemesis *nemesis.File
+}
+
+// settings returns the client settings of the run: TLS, user, and a
+// unique key namespace for everything the run writes.
+func (x *External) settings() (etcdcli.Settings, error) {
+	s := etcdcli.Settings{Namespace: runNamespace()}
+	if x.CACert != "" || x.Cert != "" || x.Key != "" {
+		info := transport.TLSInfo{TrustedCAFile: x.CACert, CertFile: x.Cert, KeyFile: x.Key}
+		cfg, err := info.ClientConfig()
+		if err != nil {
+			return s, fmt.Errorf("%w: TLS settings: %v", ErrTarget, err)
+		}
+		if u, err := url.Parse(x.Endpoints[0]); err == nil {
+			cfg.ServerName = u.Hostname() // the proxies are on 127.0.0.1; verify the member's name
+		}
+		s.TLS = cfg
+	}
+	if x.User != "" {
+		s.Username, s.Password, _ = strings.Cut(x.User, ":")
+	}
+	return s, nil
+}
+
+// runNamespace returns a key prefix no other run uses: "/sdchaos/<UTC
+// time>-<random>". It does not draw from the run's seeded source, so the
+// run's randomness is the same as in the embedded mode.
+func runNamespace() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("/sdchaos/%s-%x", time.Now().UTC().Format("20060102T150405"), b)
+}
+
+// attach connects the rig to the external cluster: it installs the client
+// settings, attaches (no process is started), checks the nemesis file
+// against the members, and registers the end-of-run clean-up (heal every
+// fault the nemesis injected, revoke the run's leases, delete its keys) at
+// Env.Close, which also runs on Ctrl-C and SIGTERM.
+func (r *Etcd) attach(ctx context.Context) error {
+	x := r.env.External
+	s, err := x.settings()
+	if err != nil {
+		return err
+	}
+	restore := etcdcli.Use(s)
+	var nem *nemesis.Nemesis
+	var cn cluster.Nemesis
+	if x.Nemesis != nil {
+		nem = nemesis.New(x.Nemesis)
+		nem.Observe = r.env.recordNemesis
+		cn = nem
+	}
+	r.env.addCloser(func() { r.cleanUp(nem, restore) })
+	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second})
+	if err != nil {
+		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)
+	}
+	r.Cluster = c
+	if x.Nemesis != nil {
+		if err := x.Nemesis.CheckMembers(members(c)); err != nil {
+			return fmt.Errorf("%w: %v", ErrTarget, err)
+		}
+	}
+	r.env.TargetEtcd = targetVersion(ctx, c)
+	r.env.Printf("etcd: attached to %d members (%s, etcd %s); the run's keys live under %s", c.Size(), strings.Join(c.Endpoints(), ","),
+		r.env.TargetEtcd, s.Namespace)
+	return nil
+}
+
+// targetVersion returns the version the first member reports ("unknown" if it does not answer).
+func targetVersion(ctx context.Context, c *cluster.Cluster) string {
+	cli, err := c.Client()
+	if err != nil {
+		return "unknown"
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	resp, err := cli.Status(ctx, c.Node(0).ClientURL())
+	if err != nil {
+		return "unknown"
+	}
+	return resp.Version
+}
+
+func members(c *cluster.Cluster) []cluster.Member {
+	out := make([]cluster.Member, c.Size())
+	for i, n := range c.Nodes() {
+		out[i] = n.Member()
+	}
+	return out
+}
+
+// cleanUpTimeout bounds the key and lease clean-up at the end of a run.
+const cleanUpTimeout = 10 * time.Second
+
+// cleanUp heals what the nemesis left in place, revokes the run's leases
+// and deletes its keys, then restores the client settings. It is
+// idempotent: a second call finds nothing pending. A heal that fails makes
+// Env.Close return an error (the command exits 4: the environment is not
+// as it was).
+func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
+	if nem != nil {
+		if err := nem.HealAll(context.Background()); err != nil {
+			r.env.Printf("NEMESIS HEAL FAILED, a fault may be left in place: %v", err)
+			r.env.supMu.Lock()
+			r.env.healErr = fmt.Errorf("healing the external cluster (a fault may be left in place): %w", err)
+			r.env.supMu.Unlock()
+		}
+	}
+	if r.Group != nil {
+		r.Group.Close()
+	}
+	defer restore()
+	if r.Cluster == nil {
+		return // never attached: nothing was written
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cleanUpTimeout)
+	defer cancel()
+	if leases, keys, err := etcdcli.Cleanup(ctx, r.env.External.Endpoints...); err != nil {
+		r.env.Printf("cleaning up the run's keys under %s: %v", etcdcli.Current().Namespace, err)
+	} else if leases+int(keys) > 0 {
+		r.env.Printf("removed the run's %d keys and revoked its %d leases", keys, leases)
+	}
+}
+
+// recordNemesis adds a nemesis command to the run's history as an op
+// ("nemesis/<action>" on the member; its output as the value).
+func (e *Env) recordNemesis(run nemesis.Run) {
+	e.supMu.Lock()
+	rec := e.rec
+	e.supMu.Unlock()
+	if rec == nil {
+		return
+	}
+	op := report.Op{Caller: "nemesis/" + string(run.Request.Action), Target: run.Request.Member.Name, Scheduled: rec.Offset(run.Start),
+		Start: rec.Offset(run.Start), End: rec.Offset(run.End), Value: run.Output, Outcome: report.OK}
+	if run.Err != "" {
+		op.Outcome, op.Err = report.Fail, run.Err
+	}
+	rec.Add(op)
+}
