@@ -71,3 +71,22 @@ func AttachFigures(res *report.Result, plots []figure.Plot) error {
 	}
 	return nil
 }
+
+// OperationsPlot draws the ops of h whose callers start with one of
+// prefixes (probes, key-value traffic) as lanes of bars coloured by
+// outcome over the run's fault windows: the figure "operations" of the
+// scenarios that judge single operations rather than rates.
+func OperationsPlot(scenario, title string, h *report.History, prefixes ...string) ([]figure.Plot, error) {
+	ws, ms := figure.RunWindows(h.Events, h.Timeline.Seconds())
+	lanes := figure.LanesOf(h.Ops, prefixes, nil)
+	if len(lanes) == 0 {
+		return nil, fmt.Errorf("%s: no probe or key-value operation recorded", scenario)
+	}
+	p, err := figure.Lanes(title, lanes, ws, ms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", scenario, err)
+	}
+	f := figure.One("operations", p)
+	f.Height = figure.LanesHeight(len(lanes))
+	return []figure.Plot{f}, nil
+}
