@@ -138,6 +138,9 @@ func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
 	res.AddTable(s.clientTable(sizes, rec.Settle))
 	res.AddTable(s.registryTable(sizes))
 	res.AddTable(s.bucketsTable(sizes[len(sizes)-1]))
+	if t := costTable(sizes); t != nil {
+		res.AddTable(*t)
+	}
 	for _, sz := range sizes {
 		res.AddCheck(s.checks(sz)...)
 		s.conclude(res, sz, rec.Settle)

@@ -47,6 +47,10 @@ type stormPhase struct {
 	InFlight []int         `json:"in_flight"`
 	// Members are the members' own metric samples, from 1 s before the heal.
 	Members []cluster.MemberMetrics `json:"members"`
+	// Cost is what each process spent from the world's start to the end
+	// of the phase: the harness (registrants, proxies, probes) and each
+	// member.
+	Cost []storm.ProcCost `json:"cost,omitempty"`
 }
 
 // id names a phase in op targets ("1000/jitter").
@@ -82,14 +86,16 @@ type stormWorld struct {
 	fleet  *storm.Fleet
 	log    *storm.Log
 	direct *clientv3.Client
+	meter  *storm.SelfMeter
 }
 
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64) (*stormWorld, error) {
+	meter := storm.StartSelf("harness")
 	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true})
 	if err != nil {
 		return nil, err
 	}
-	w := &stormWorld{n: n, r: r, log: &storm.Log{}}
+	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter}
 	if w.fleet, err = storm.NewFleet(storm.FleetConfig{N: n, PerClient: storm.PerClient(n, limit), Endpoints: r.Endpoints(),
 		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout}, w.log); err != nil {
 		w.close()
@@ -200,6 +206,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	}
 	p.Members = sampling.stop()
 	p.End = rec.Offset(time.Now())
+	p.Cost = w.cost(env)
 	if err != nil {
 		return p, err
 	}
@@ -272,4 +279,17 @@ func (sp *samplingProbe) stop() []cluster.MemberMetrics {
 		return nil
 	}
 	return sp.col.Stop()
+}
+
+// cost measures what the harness and each member spent so far.
+func (w *stormWorld) cost(env *scenarios.Env) []storm.ProcCost {
+	out := []storm.ProcCost{w.meter.Stop()}
+	for _, n := range w.r.Cluster.Nodes() {
+		c, err := storm.MemberCost(n.Name, n.Child().Pid())
+		if err != nil {
+			env.Printf("cost of %s: %v", n.Name, err)
+		}
+		out = append(out, c)
+	}
+	return out
 }
