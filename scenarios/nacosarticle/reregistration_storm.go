@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sdchaos/report"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
 )
@@ -69,6 +68,12 @@ type reregistrationStorm struct {
 	// RevokeRate is the slowest lease revocation rate assumed (per second):
 	// the links stay down ttl + 2 s + N / RevokeRate.
 	RevokeRate float64
+	// Shard is this process's slice of the fleet (--shard k/n); StartAt
+	// the shards' common time zero; ShardEndpoints the members' client
+	// URLs for shards ≥ 1 (shard 0 starts the members).
+	Shard          shardFlag
+	StartAt        timeFlag
+	ShardEndpoints urlsFlag
 }
 
 // Defaults makes --duration (the bound of each re-registration phase) 60s.
@@ -83,6 +88,9 @@ func (s *reregistrationStorm) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.Cap, "backoff-cap", s.Cap, "jitter strategy: largest window of the back-off")
 	fs.Float64Var(&s.RevokeRate, "revoke-rate", s.RevokeRate,
 		"slowest lease revocations per second assumed while the links are down (they stay down ttl + 2s + N / rate)")
+	fs.Var(&s.Shard, "shard", "`k/n`: drive only registrants i with i mod n = k (n processes, one fleet; shard 0 starts the members and the timeline, merge the histories with 'experiments merge')")
+	fs.Var(&s.StartAt, "start-at", "RFC 3339 `time` every shard waits for and takes as the timeline's zero (needed with --shard)")
+	fs.Var(&s.ShardEndpoints, "shard-endpoints", "shards 1…n−1: the client `URLs` of the members shard 0 started (it prints them)")
 }
 
 func (s *reregistrationStorm) Validate(c scenarios.Common) error {
@@ -105,7 +113,7 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 			return scenarios.Usagef("--instances: size %d must be within 1–100000", n)
 		}
 	}
-	return nil
+	return s.validateShard()
 }
 
 // strategies are the two re-registration strategies, in run order.
@@ -137,7 +145,10 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // are the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
 	limit := storm.RaiseFileLimit()
-	rec := rig.NewRecorder(nil, 0)
+	rec, err := s.recorder(ctx, env)
+	if err != nil {
+		return nil, err
+	}
 	data := stormRecord{T0: rec.T0().UnixNano(), Settle: env.Duration}
 	for _, n := range s.Sizes {
 		phases, err := s.runSize(ctx, env, rec, n, limit)
@@ -169,7 +180,10 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 }
 
 func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *report.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
-	w, err := s.startWorld(ctx, env, n, limit)
+	if s.Shard.K >= 1 {
+		return s.shardPhase(ctx, env, rec, n, limit, b)
+	}
+	w, err := s.startWorld(ctx, env, n, limit, phaseID(n, strategyName(b)))
 	if err != nil {
 		return stormPhase{}, err
 	}

@@ -127,6 +127,9 @@ func countOp(ops []report.Op, name, target string) int {
 
 // Judge turns the storm's history into the result (pure).
 func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
+	if s.Shard.sharded() {
+		return s.shardResult(h)
+	}
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	sizes, rec, err := s.measure(h)
