@@ -17,8 +17,10 @@ func init() {
 		Article: "Nacos article",
 		Summary: "N registrants lose the registry longer than their ttl and re-register when it returns: all at once vs jittered back-off",
 		Help: `For each size in --instances and each strategy: a fresh 3-member etcd cluster behind loopback
-proxies and N registrants, each with its own etcd client connection (as pods would have) unless
-the process's open-file limit forbids it (then the run says how many share one). Each registrant
+proxies and N registrants, each with its own gRPC connection (as pods would have) unless the
+process's open-file limit forbids it (then the run says how many share one); a registrant speaks
+etcd's gRPC lease and KV API directly (no full client), so the harness costs little next to the
+registry (the run's "cost by process" table: CPU time and peak RSS of the harness and each member). Each registrant
 holds a key on a lease (--ttl) renewed every --renew. Once the registry lists all N keys (at most
 30 s + N/500 s), a timeline: one renewal period later every client link is blackholed and the
 registrants notice (they stop renewing); the links stay down for ttl + 2 s + N / --revoke-rate
@@ -49,6 +51,11 @@ invalid when the world was not as planned: fewer than N keys listed at a loss (t
 renewals alone overloaded the registry), keys still listed at a heal (the leases had not
 drained), or a member without samples at the heal. Whether the immediate storm knocked the
 registry over is reported, not judged: this machine's two cores also run every client and proxy.
+Sharded: --shard k/n with one --start-at runs the fleet in n processes (machines, pods): shard 0
+starts the members and the probes and prints their client URLs; shards 1…n−1 get them with
+--shard-endpoints, put their own proxies in front, and cut and heal their own links at the instants
+shard 0 writes on the members (keys under /sdchaos/storm-shards/). Each shard's own report is not
+judged; 'experiments merge DIR…' judges the shards' --out histories as one run.
 Article: hundreds of pods re-registered at once and knocked the recovering registry over again;
 remedy: back-off with jitter.`,
 		Variants: []scenarios.Variant{{Name: "sizes", Args: []string{"--instances", "1000,5000,20000"},
