@@ -4,89 +4,77 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
-// DialLean returns one lazily dialled gRPC connection to an etcd endpoint
-// ("http://host:port" or "host:port") for LeanRegistrants: the same
-// keep-alive (2 s, 2 s), reconnect back-off (capped at 1 s) and connect
-// timeout (20 s) as the harness's etcd clients (package etcdcli), calls
-// that wait for the connection to be ready until their deadline (as
-// clientv3's default), and small transport buffers (4 KiB instead of
-// 32 KiB each way: a registrant's messages are tens of bytes).
-func DialLean(endpoint string) (*grpc.ClientConn, error) {
-	target := "passthrough:///" + strings.TrimPrefix(strings.TrimPrefix(endpoint, "http://"), "https://")
-	cc, err := grpc.NewClient(target,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
-		grpc.WithConnectParams(grpc.ConnectParams{
-			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
-			MinConnectTimeout: 20 * time.Second,
-		}),
-		grpc.WithReadBufferSize(4<<10), grpc.WithWriteBufferSize(4<<10),
-		grpc.WithDefaultCallOptions(grpc.WaitForReady(true)))
-	if err != nil {
-		return nil, fmt.Errorf("dialling %s: %w", endpoint, err)
-	}
-	return cc, nil
+// RawCaller carries a LeanRegistrant's gRPC calls (H2Conn does).
+type RawCaller interface {
+	// Unary calls method with req and decodes the answer into resp.
+	Unary(ctx context.Context, method string, req, resp proto.Message) error
+	// StreamOnce sends req on a new stream of method, decodes the first
+	// answer into resp and cancels the stream.
+	StreamOnce(ctx context.Context, method string, req, resp proto.Message) error
 }
 
+// etcd's gRPC methods a registrant calls.
+const (
+	methodGrant     = "/etcdserverpb.Lease/LeaseGrant"
+	methodKeepAlive = "/etcdserverpb.Lease/LeaseKeepAlive"
+	methodPut       = "/etcdserverpb.KV/Put"
+)
+
 // LeanRegistrant holds one key on a lease through etcd's gRPC API directly
-// (no clientv3 client): register = LeaseGrant + Put with the lease; renew
-// = one LeaseKeepAlive stream carrying one request and its answer, as
-// clientv3's KeepAliveOnce. Its calls, observers and errors are those of
-// Registrant (a call past its deadline is context.DeadlineExceeded, a
-// renewal of an expired lease ErrLeaseGone), without clientv3's retries
-// of calls that never reached a connection (calls wait for a ready one
-// instead). Safe for concurrent use.
+// (no clientv3 client, no grpc-go channel): register = LeaseGrant + Put
+// with the lease; renew = one LeaseKeepAlive stream carrying one request
+// and its answer, then cancelled, as clientv3's KeepAliveOnce. Its calls,
+// observers and errors are those of Registrant (a call past its deadline
+// is context.DeadlineExceeded, a renewal of an expired lease ErrLeaseGone,
+// etcd's errors their rpctypes values), without clientv3's retries of
+// calls that never reached a connection (a call dials when it has none,
+// within its own deadline). Safe for concurrent use.
 type LeanRegistrant struct {
 	Key, Value string
-	lease      pb.LeaseClient
-	kv         pb.KVClient
+	conn       RawCaller
 	ttl        int64
 	timeout    time.Duration
 	observe    Observer
 	id         atomic.Int64
 }
 
-// NewLeanRegistrant returns a registrant of key → value over cc with the
+// NewLeanRegistrant returns a registrant of key → value over conn with the
 // given lease ttl (whole seconds); every call is bounded by timeout and
 // reported to observe (may be nil).
-func NewLeanRegistrant(cc grpc.ClientConnInterface, key, value string, ttl, timeout time.Duration, observe Observer) *LeanRegistrant {
+func NewLeanRegistrant(conn RawCaller, key, value string, ttl, timeout time.Duration, observe Observer) *LeanRegistrant {
 	if observe == nil {
 		observe = func(Call, time.Time, time.Time, error) {}
 	}
-	return &LeanRegistrant{Key: key, Value: value, lease: pb.NewLeaseClient(cc), kv: pb.NewKVClient(cc),
-		ttl: int64(ttl / time.Second), timeout: timeout, observe: observe}
+	return &LeanRegistrant{Key: key, Value: value, conn: conn, ttl: int64(ttl / time.Second), timeout: timeout, observe: observe}
 }
 
 // Register grants a new lease and puts the key on it.
 func (r *LeanRegistrant) Register(ctx context.Context) error {
 	var id int64
 	err := r.call(ctx, CallGrant, func(c context.Context) error {
-		g, err := r.lease.LeaseGrant(c, &pb.LeaseGrantRequest{TTL: r.ttl})
-		if err == nil {
-			id = g.ID
+		var g pb.LeaseGrantResponse
+		err := r.conn.Unary(c, methodGrant, &pb.LeaseGrantRequest{TTL: r.ttl}, &g)
+		if err == nil && g.Error != "" {
+			err = errors.New(g.Error)
 		}
+		id = g.ID
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("granting lease: %w", err)
 	}
 	err = r.call(ctx, CallPut, func(c context.Context) error {
-		_, err := r.kv.Put(c, &pb.PutRequest{Key: []byte(r.Key), Value: []byte(r.Value), Lease: id})
-		return err
+		return r.conn.Unary(c, methodPut, &pb.PutRequest{Key: []byte(r.Key), Value: []byte(r.Value), Lease: id}, &pb.PutResponse{})
 	})
 	if err != nil {
 		return fmt.Errorf("putting %s: %w", r.Key, err)
@@ -98,17 +86,8 @@ func (r *LeanRegistrant) Register(ctx context.Context) error {
 // Renew sends one keep-alive for the current lease on its own stream.
 func (r *LeanRegistrant) Renew(ctx context.Context) error {
 	err := r.call(ctx, CallRenew, func(c context.Context) error {
-		c, cancel := context.WithCancel(c)
-		defer cancel() // ends the stream, as KeepAliveOnce does
-		s, err := r.lease.LeaseKeepAlive(c)
-		if err != nil {
-			return err
-		}
-		if err := s.Send(&pb.LeaseKeepAliveRequest{ID: r.id.Load()}); err != nil {
-			return err
-		}
-		resp, err := s.Recv()
-		if err != nil {
+		var resp pb.LeaseKeepAliveResponse
+		if err := r.conn.StreamOnce(c, methodKeepAlive, &pb.LeaseKeepAliveRequest{ID: r.id.Load()}, &resp); err != nil {
 			return err
 		}
 		if resp.TTL <= 0 {

@@ -36,10 +36,7 @@ func TestLeanRegistrant(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	conn, err := DialLean(c.Endpoints()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := NewH2Conn(c.Endpoints()[0])
 	defer conn.Close()
 	var calls []Call
 	r := NewLeanRegistrant(conn, "/svc/lean/1", "v", 5*time.Second, 2*time.Second, func(c Call, _, _ time.Time, _ error) { calls = append(calls, c) })
@@ -64,7 +61,7 @@ func TestLeanRegistrant(t *testing.T) {
 	if len(calls) != 4 || calls[0] != CallGrant || calls[1] != CallPut || calls[3] != CallRenew {
 		t.Errorf("observed %v", calls)
 	}
-	dead, _ := DialLean("http://127.0.0.1:12999") // nothing listens there
+	dead := NewH2Conn("http://127.0.0.1:12999") // nothing listens there
 	defer dead.Close()
 	r2 := NewLeanRegistrant(dead, "/svc/lean/2", "v", 5*time.Second, 300*time.Millisecond, nil)
 	if err := r2.Register(ctx); !errors.Is(err, context.DeadlineExceeded) {

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"sdchaos/clock"
 	"sdchaos/fakeservice"
 )
@@ -29,17 +27,19 @@ type FleetConfig struct {
 	TTL, Renew, Timeout time.Duration
 }
 
-// Fleet is N lean registrants (etcd's gRPC API, no clientv3 client: the
-// harness's cost per registrant stays small next to the registry's),
+// Fleet is N lean registrants (etcd's gRPC API over a minimal HTTP/2
+// connection each: the harness's cost per registrant stays small next to
+// the registry's),
 // renewing while the link is up.
 type Fleet struct {
 	cfg   FleetConfig
 	idx   []int // idx[j]: registrant j's index in the whole fleet
-	conns []*grpc.ClientConn
+	conns []*fakeservice.H2Conn
 	regs  []*fakeservice.LeanRegistrant
 	log   *Log
 	live  []atomic.Bool // live[i]: registrant i holds a registration it renews
-	stop  chan struct{}
+	ctx   context.Context // ends at Close: the renewals stop
+	stop  context.CancelFunc
 	wg    sync.WaitGroup
 	close sync.Once
 	mu    sync.Mutex
@@ -56,7 +56,8 @@ func NewFleet(cfg FleetConfig, log *Log) (*Fleet, error) {
 // (all when keep is nil): a shard's slice of the fleet. Keys keep their
 // index in the whole fleet, so shards never collide.
 func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error) {
-	f := &Fleet{cfg: cfg, log: log, stop: make(chan struct{})}
+	f := &Fleet{cfg: cfg, log: log}
+	f.ctx, f.stop = context.WithCancel(context.Background())
 	var idx []int
 	for i := 0; i < cfg.N; i++ {
 		if keep == nil || keep(i) {
@@ -65,12 +66,7 @@ func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error
 	}
 	nConns := (len(idx) + cfg.PerClient - 1) / cfg.PerClient
 	for i := 0; i < nConns; i++ {
-		cc, err := fakeservice.DialLean(cfg.Endpoints[i%len(cfg.Endpoints)])
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		f.conns = append(f.conns, cc)
+		f.conns = append(f.conns, fakeservice.NewH2Conn(cfg.Endpoints[i%len(cfg.Endpoints)]))
 	}
 	for j, i := range idx {
 		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)
@@ -149,9 +145,7 @@ func (f *Fleet) StartRenewing(r *rand.Rand) {
 
 func (f *Fleet) renewLoop(i int, phase time.Duration) {
 	reg, live := f.regs[i], &f.live[i]
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { <-f.stop; cancel() }()
+	ctx := f.ctx
 	next := time.Now().Add(phase)
 	for clock.SleepUntil(ctx, next) == nil {
 		next = next.Add(f.cfg.Renew)
@@ -248,7 +242,7 @@ func (f *Fleet) Close() {
 			f.rereg.cancel()
 		}
 		f.mu.Unlock()
-		close(f.stop)
+		f.stop()
 		f.wg.Wait()
 		// Closing thousands of connections one by one takes seconds.
 		var wg sync.WaitGroup
