@@ -37,7 +37,7 @@ type Fleet struct {
 	conns []*fakeservice.H2Conn
 	regs  []*fakeservice.LeanRegistrant
 	log   *Log
-	live  []atomic.Bool // live[i]: registrant i holds a registration it renews
+	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
 	ctx   context.Context // ends at Close: the renewals stop
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
