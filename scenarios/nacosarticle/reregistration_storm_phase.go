@@ -218,9 +218,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at
-	if err := s.announceLoss(ctx, w, p.id(), rec.T0().Add(at)); err != nil {
-		return p, err
-	}
+	s.announceLoss(ctx, env, w, p.id(), rec.T0().Add(at))
 	sampling := &samplingProbe{c: w.r.Cluster}
 	tl := fault.Timeline{
 		{At: at, Probe: w.countProbe(opListed, p.id())},

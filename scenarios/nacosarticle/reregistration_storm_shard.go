@@ -123,15 +123,28 @@ func coordLoss(id string) string           { return coordPrefix + "loss/" + id }
 func coordDone(id string) string           { return coordPrefix + "done/" + id + "/" }
 func coordDoneKey(id string, k int) string { return coordDone(id) + strconv.Itoa(k) }
 
-// coordPut writes one coordination key.
+// coordPut writes one coordination key, retrying for up to coordPutLimit
+// (an overloaded registry may miss one 5 s deadline).
 func coordPut(ctx context.Context, cli *clientv3.Client, key, val string) error {
-	c, cancel := context.WithTimeout(ctx, countTimeout)
-	defer cancel()
-	if _, err := cli.Put(c, key, val); err != nil {
-		return fmt.Errorf("writing the shards' key %s: %w", key, err)
+	deadline := time.Now().Add(coordPutLimit)
+	for {
+		c, cancel := context.WithTimeout(ctx, countTimeout)
+		_, err := cli.Put(c, key, val)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("writing the shards' key %s: %w", key, err)
+		}
+		if err := clock.SleepUntil(ctx, time.Now().Add(coordPoll)); err != nil {
+			return err
+		}
 	}
-	return nil
 }
+
+// coordPutLimit bounds the retries of one coordination write.
+const coordPutLimit = 30 * time.Second
 
 // coordWait polls key until ok accepts its value or limit passes.
 func coordWait(ctx context.Context, cli *clientv3.Client, key string, limit time.Duration, ok func(string) bool) (string, error) {

@@ -41,11 +41,16 @@ func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, 
 
 // announceLoss tells the other shards (shard 0 only) when the links go
 // down: every shard cuts its own links then, and heals them hold later.
-func (s *reregistrationStorm) announceLoss(ctx context.Context, w *stormWorld, id string, at time.Time) error {
+// A registry too loaded to take the write is reported, not fatal: shard 0
+// runs the phase alone (its counts already say the world was not as
+// planned) and the other shards record the phase as missed.
+func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, w *stormWorld, id string, at time.Time) {
 	if !s.Shard.sharded() {
-		return nil
+		return
 	}
-	return coordPut(ctx, w.direct, coordLoss(id), strconv.FormatInt(at.UnixNano(), 10))
+	if err := coordPut(ctx, w.direct, coordLoss(id), strconv.FormatInt(at.UnixNano(), 10)); err != nil {
+		env.Printf("shard %s: the other shards miss phase %s: %v", s.Shard.String(), id, err)
+	}
 }
 
 // awaitShards waits (shard 0 only) until every other shard says its fleet
@@ -91,7 +96,12 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	fleet.StartRenewing(env.Rand)
 	lossAt, err := s.awaitLoss(ctx, env, cli, fleet, p.id(), n)
 	if err != nil {
-		return p, err
+		if ctx.Err() != nil {
+			return p, err
+		}
+		env.Printf("%v: this shard misses the phase", err)
+		p.Cost = []storm.ProcCost{meter.Stop()}
+		return p, nil // recorded without a heal: the shard's own check says it missed a phase
 	}
 	p.Start = rec.Offset(lossAt)
 	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{Blackhole: fault.Blackhole{Proxies: proxies}, fleet: fleet, backoff: b, rand: env.Rand}}}
