@@ -101,6 +101,7 @@ type grpcStatus struct {
 	msg  string
 }
 
+// Error returns the status message.
 func (s *grpcStatus) Error() string { return s.msg }
 
 func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
