@@ -13,9 +13,10 @@ import (
 
 // Record is one registry call, with times as offsets from the log's zero.
 type Record struct {
-	Call       fakeservice.Call
-	Start, End time.Duration
-	Outcome    report.Outcome
+	Call    fakeservice.Call `json:"call"`
+	Start   time.Duration    `json:"start_ns"`
+	End     time.Duration    `json:"end_ns"`
+	Outcome report.Outcome   `json:"outcome"`
 }
 
 // Log collects registry calls; safe for concurrent use. Only calls that
@@ -32,6 +33,13 @@ func (l *Log) Arm(t0 time.Time) {
 	l.mu.Lock()
 	l.t0, l.armed, l.recs = t0, true, nil
 	l.mu.Unlock()
+}
+
+// Zero returns the zero set by the last Arm (the zero time before any).
+func (l *Log) Zero() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.t0
 }
 
 // Disarm stops keeping calls.

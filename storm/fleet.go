@@ -9,20 +9,17 @@ import (
 	"sync/atomic"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-
 	"sdchaos/clock"
-	"sdchaos/etcdcli"
 	"sdchaos/fakeservice"
 )
 
 // FleetConfig describes the registrants.
 type FleetConfig struct {
-	// N registrants; PerClient of them share one etcd client (1 = each its
-	// own connection, as pods would have).
+	// N registrants; PerClient of them share one gRPC connection (1 = each
+	// its own connection, as pods would have).
 	N, PerClient int
-	// Endpoints are dialled round-robin: client i uses Endpoints[i % len], so
-	// each client holds one connection.
+	// Endpoints are dialled round-robin: connection i goes to
+	// Endpoints[i % len].
 	Endpoints []string
 	// Prefix of the keys (<Prefix><i>).
 	Prefix string
@@ -30,42 +27,60 @@ type FleetConfig struct {
 	TTL, Renew, Timeout time.Duration
 }
 
-// Fleet is N registrants, renewing while the link is up.
+// Fleet is N lean registrants (etcd's gRPC API over a minimal HTTP/2
+// connection each: the harness's cost per registrant stays small next to
+// the registry's),
+// renewing while the link is up.
 type Fleet struct {
 	cfg   FleetConfig
-	clis  []*clientv3.Client
-	regs  []*fakeservice.Registrant
+	idx   []int // idx[j]: registrant j's index in the whole fleet
+	conns []*fakeservice.H2Conn
+	regs  []*fakeservice.LeanRegistrant
 	log   *Log
-	live  []atomic.Bool // live[i]: registrant i holds a registration it renews
-	stop  chan struct{}
+	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
+	ctx   context.Context // ends at Close: the renewals stop
+	stop  context.CancelFunc
 	wg    sync.WaitGroup
 	close sync.Once
 	mu    sync.Mutex
 	rereg *rereg // the current re-registration, if any
 }
 
-// NewFleet creates the clients and registrants (no call is made yet).
+// NewFleet creates the connections and registrants (no call is made yet).
+// Registrant i holds key <Prefix><i> (six digits).
 func NewFleet(cfg FleetConfig, log *Log) (*Fleet, error) {
-	f := &Fleet{cfg: cfg, log: log, stop: make(chan struct{})}
-	nClients := (cfg.N + cfg.PerClient - 1) / cfg.PerClient
-	for i := 0; i < nClients; i++ {
-		cli, err := etcdcli.New(cfg.Endpoints[i%len(cfg.Endpoints)])
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		f.clis = append(f.clis, cli)
-	}
+	return NewFleetOf(cfg, log, nil)
+}
+
+// NewFleetOf is NewFleet for the registrants whose index keep accepts
+// (all when keep is nil): a shard's slice of the fleet. Keys keep their
+// index in the whole fleet, so shards never collide.
+func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error) {
+	f := &Fleet{cfg: cfg, log: log}
+	f.ctx, f.stop = context.WithCancel(context.Background())
+	var idx []int
 	for i := 0; i < cfg.N; i++ {
-		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)
-		f.regs = append(f.regs, fakeservice.NewRegistrant(f.clis[i/cfg.PerClient], key, "127.0.0.1:0", cfg.TTL, cfg.Timeout, log.Observe))
+		if keep == nil || keep(i) {
+			idx = append(idx, i)
+		}
 	}
-	f.live = make([]atomic.Bool, cfg.N)
+	nConns := (len(idx) + cfg.PerClient - 1) / cfg.PerClient
+	for i := 0; i < nConns; i++ {
+		f.conns = append(f.conns, fakeservice.NewH2Conn(cfg.Endpoints[i%len(cfg.Endpoints)]))
+	}
+	for j, i := range idx {
+		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)
+		f.regs = append(f.regs, fakeservice.NewLeanRegistrant(f.conns[j/cfg.PerClient], key, "127.0.0.1:0", cfg.TTL, cfg.Timeout, log.Observe))
+	}
+	f.idx, f.live = idx, make([]atomic.Bool, len(f.regs))
 	return f, nil
 }
 
-// Clients returns the number of etcd clients (connections) of the fleet.
-func (f *Fleet) Clients() int { return len(f.clis) }
+// Clients returns the number of gRPC connections of the fleet.
+func (f *Fleet) Clients() int { return len(f.conns) }
+
+// Size returns how many registrants the fleet drives.
+func (f *Fleet) Size() int { return len(f.regs) }
 
 // RegisterMissing registers every registrant that holds no live
 // registration, at most conc at a time, and returns how many hold one
@@ -101,12 +116,28 @@ func (f *Fleet) Live() int {
 	return n
 }
 
+// draws returns one draw of r for every registrant of the whole fleet
+// (cfg.N), indexed by this fleet's registrants: a registrant gets the
+// same draw whether it runs alone or in a shard.
+func (f *Fleet) draws(r *rand.Rand, draw func(*rand.Rand) uint64) []uint64 {
+	all := make([]uint64, f.cfg.N)
+	for i := range all {
+		all[i] = draw(r)
+	}
+	out := make([]uint64, len(f.idx))
+	for j, i := range f.idx {
+		out[j] = all[i]
+	}
+	return out
+}
+
 // StartRenewing starts one goroutine per registrant that renews every Renew
 // (from a random phase) while the link is up, and registers again when its
 // lease is gone.
 func (f *Fleet) StartRenewing(r *rand.Rand) {
+	phases := f.draws(r, func(r *rand.Rand) uint64 { return uint64(r.Int64N(int64(f.cfg.Renew))) })
 	for i := range f.regs {
-		phase := time.Duration(r.Int64N(int64(f.cfg.Renew)))
+		phase := time.Duration(phases[i])
 		f.wg.Add(1)
 		go func() { defer f.wg.Done(); f.renewLoop(i, phase) }()
 	}
@@ -114,9 +145,7 @@ func (f *Fleet) StartRenewing(r *rand.Rand) {
 
 func (f *Fleet) renewLoop(i int, phase time.Duration) {
 	reg, live := f.regs[i], &f.live[i]
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { <-f.stop; cancel() }()
+	ctx := f.ctx
 	next := time.Now().Add(phase)
 	for clock.SleepUntil(ctx, next) == nil {
 		next = next.Add(f.cfg.Renew)
@@ -152,10 +181,7 @@ type rereg struct {
 // waiting b.Delay(k) before attempt k, until it succeeds or Back gives up.
 // Renewals resume as each registrant succeeds. The log is armed now.
 func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
-	seeds := make([]uint64, len(f.regs))
-	for i := range seeds {
-		seeds[i] = r.Uint64()
-	}
+	seeds := f.draws(r, (*rand.Rand).Uint64)
 	ctx, cancel := context.WithCancel(context.Background())
 	rr := &rereg{t0: time.Now(), cancel: cancel, allDone: make(chan struct{})}
 	f.mu.Lock()
@@ -166,13 +192,13 @@ func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
 		rr.wg.Add(1)
 		go func() {
 			defer rr.wg.Done()
-			f.reregisterOne(ctx, rr, i, reg, b, rand.New(rand.NewPCG(seeds[i], uint64(i))))
+			f.reregisterOne(ctx, rr, i, reg, b, rand.New(rand.NewPCG(seeds[i], uint64(f.idx[i]))))
 		}()
 	}
 	go func() { rr.wg.Wait(); close(rr.allDone) }()
 }
 
-func (f *Fleet) reregisterOne(ctx context.Context, rr *rereg, i int, reg *fakeservice.Registrant, b Backoff, r *rand.Rand) {
+func (f *Fleet) reregisterOne(ctx context.Context, rr *rereg, i int, reg *fakeservice.LeanRegistrant, b Backoff, r *rand.Rand) {
 	for k := 0; ; k++ {
 		if clock.SleepUntil(ctx, time.Now().Add(b.Delay(k, r))) != nil {
 			return
@@ -208,7 +234,7 @@ func (f *Fleet) Back(ctx context.Context) (int, time.Duration) {
 	return int(rr.done.Load()), time.Duration(rr.last.Load())
 }
 
-// Close stops the renewals and closes the clients.
+// Close stops the renewals and closes the connections.
 func (f *Fleet) Close() {
 	f.close.Do(func() {
 		f.mu.Lock()
@@ -216,12 +242,12 @@ func (f *Fleet) Close() {
 			f.rereg.cancel()
 		}
 		f.mu.Unlock()
-		close(f.stop)
+		f.stop()
 		f.wg.Wait()
-		// Closing thousands of clients one by one takes tens of seconds.
+		// Closing thousands of connections one by one takes seconds.
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, 256)
-		for _, c := range f.clis {
+		for _, c := range f.conns {
 			sem <- struct{}{}
 			wg.Add(1)
 			go func() { defer func() { <-sem; wg.Done() }(); c.Close() }()

@@ -31,6 +31,8 @@ usage:
                                    Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
   experiments recheck DIR          judge the saved histories in DIR again, without running;
                                    exit 1 if a stored report no longer matches
+  experiments merge [--out DIR] SHARD-DIR...
+                                   judge the histories of one sharded run (--shard k/n) as one run
 
 every scenario also takes --runs N (seeds seed … seed+N−1; medians with 95 % intervals, N ≥ 6),
 --retry-invalid K, --quiet, --junit FILE and --out DIR (reports and saved histories).

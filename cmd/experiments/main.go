@@ -6,6 +6,7 @@
 //	experiments all [flags]
 //	experiments compare OLD NEW
 //	experiments recheck DIR
+//	experiments merge [--format F] [--out DIR] SHARD-DIR...
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from
 // the article with a stated cause), 1 a check outside its band (or, for
@@ -114,6 +115,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return compare(args[1:], stdout)
 	case "recheck":
 		return recheck(args[1:], stdout)
+	case "merge":
+		return merge(args[1:], stdout)
 	case "plot":
 		return plotDir(args[1:], stdout)
 	case "sweep":

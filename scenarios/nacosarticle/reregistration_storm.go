@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sdchaos/report"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
 )
@@ -18,8 +17,10 @@ func init() {
 		Article: "Nacos article",
 		Summary: "N registrants lose the registry longer than their ttl and re-register when it returns: all at once vs jittered back-off",
 		Help: `For each size in --instances and each strategy: a fresh 3-member etcd cluster behind loopback
-proxies and N registrants, each with its own etcd client connection (as pods would have) unless
-the process's open-file limit forbids it (then the run says how many share one). Each registrant
+proxies and N registrants, each with its own gRPC connection (as pods would have) unless the
+process's open-file limit forbids it (then the run says how many share one); a registrant speaks
+etcd's gRPC lease and KV API directly (no full client), so the harness costs little next to the
+registry (the run's "cost by process" table: CPU time and peak RSS of the harness and each member). Each registrant
 holds a key on a lease (--ttl) renewed every --renew. Once the registry lists all N keys (at most
 30 s + N/500 s), a timeline: one renewal period later every client link is blackholed and the
 registrants notice (they stop renewing); the links stay down for ttl + 2 s + N / --revoke-rate
@@ -50,6 +51,11 @@ invalid when the world was not as planned: fewer than N keys listed at a loss (t
 renewals alone overloaded the registry), keys still listed at a heal (the leases had not
 drained), or a member without samples at the heal. Whether the immediate storm knocked the
 registry over is reported, not judged: this machine's two cores also run every client and proxy.
+Sharded: --shard k/n with one --start-at runs the fleet in n processes (machines, pods): shard 0
+starts the members and the probes and prints their client URLs; shards 1…n−1 get them with
+--shard-endpoints, put their own proxies in front, and cut and heal their own links at the instants
+shard 0 writes on the members (keys under /sdchaos/storm-shards/). Each shard's own report is not
+judged; 'experiments merge DIR…' judges the shards' --out histories as one run.
 Article: hundreds of pods re-registered at once and knocked the recovering registry over again;
 remedy: back-off with jitter.`,
 		Variants: []scenarios.Variant{{Name: "sizes", Args: []string{"--instances", "1000,5000,20000"},
@@ -69,6 +75,12 @@ type reregistrationStorm struct {
 	// RevokeRate is the slowest lease revocation rate assumed (per second):
 	// the links stay down ttl + 2 s + N / RevokeRate.
 	RevokeRate float64
+	// Shard is this process's slice of the fleet (--shard k/n); StartAt
+	// the shards' common time zero; ShardEndpoints the members' client
+	// URLs for shards ≥ 1 (shard 0 starts the members).
+	Shard          shardFlag
+	StartAt        timeFlag
+	ShardEndpoints urlsFlag
 }
 
 // Defaults makes --duration (the bound of each re-registration phase) 60s.
@@ -83,6 +95,9 @@ func (s *reregistrationStorm) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.Cap, "backoff-cap", s.Cap, "jitter strategy: largest window of the back-off")
 	fs.Float64Var(&s.RevokeRate, "revoke-rate", s.RevokeRate,
 		"slowest lease revocations per second assumed while the links are down (they stay down ttl + 2s + N / rate)")
+	fs.Var(&s.Shard, "shard", "`k/n`: drive only registrants i with i mod n = k (n processes, one fleet; shard 0 starts the members and the timeline, merge the histories with 'experiments merge')")
+	fs.Var(&s.StartAt, "start-at", "RFC 3339 `time` every shard waits for and takes as the timeline's zero (needed with --shard)")
+	fs.Var(&s.ShardEndpoints, "shard-endpoints", "shards 1…n−1: the client `URLs` of the members shard 0 started (it prints them)")
 }
 
 func (s *reregistrationStorm) Validate(c scenarios.Common) error {
@@ -105,7 +120,7 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 			return scenarios.Usagef("--instances: size %d must be within 1–100000", n)
 		}
 	}
-	return nil
+	return s.validateShard()
 }
 
 // strategies are the two re-registration strategies, in run order.
@@ -137,7 +152,10 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // are the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
 	limit := storm.RaiseFileLimit()
-	rec := rig.NewRecorder(nil, 0)
+	rec, err := s.recorder(ctx, env)
+	if err != nil {
+		return nil, err
+	}
 	data := stormRecord{T0: rec.T0().UnixNano(), Settle: env.Duration}
 	for _, n := range s.Sizes {
 		phases, err := s.runSize(ctx, env, rec, n, limit)
@@ -169,7 +187,10 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 }
 
 func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *report.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
-	w, err := s.startWorld(ctx, env, n, limit)
+	if s.Shard.K >= 1 {
+		return s.shardPhase(ctx, env, rec, n, limit, b)
+	}
+	w, err := s.startWorld(ctx, env, n, limit, phaseID(n, strategyName(b)))
 	if err != nil {
 		return stormPhase{}, err
 	}

@@ -127,6 +127,9 @@ func countOp(ops []report.Op, name, target string) int {
 
 // Judge turns the storm's history into the result (pure).
 func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
+	if s.Shard.sharded() {
+		return s.shardResult(h)
+	}
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	sizes, rec, err := s.measure(h)
@@ -138,6 +141,9 @@ func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
 	res.AddTable(s.clientTable(sizes, rec.Settle))
 	res.AddTable(s.registryTable(sizes))
 	res.AddTable(s.bucketsTable(sizes[len(sizes)-1]))
+	if t := costTable(sizes); t != nil {
+		res.AddTable(*t)
+	}
 	for _, sz := range sizes {
 		res.AddCheck(s.checks(sz)...)
 		s.conclude(res, sz, rec.Settle)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,6 +48,15 @@ type stormPhase struct {
 	InFlight []int         `json:"in_flight"`
 	// Members are the members' own metric samples, from 1 s before the heal.
 	Members []cluster.MemberMetrics `json:"members"`
+	// Cost is what each process spent from the world's start to the end
+	// of the phase: the harness (registrants, proxies, probes) and each
+	// member.
+	Cost []storm.ProcCost `json:"cost,omitempty"`
+	// Records are the registrants' calls after the heal and HealAt the
+	// zero of their times on the run's timeline, kept only by a shard so
+	// that merge can recompute Calls, Started and InFlight for the fleet.
+	Records []storm.Record `json:"records,omitempty"`
+	HealAt  time.Duration  `json:"heal_at_ns,omitempty"`
 }
 
 // id names a phase in op targets ("1000/jitter").
@@ -82,23 +92,31 @@ type stormWorld struct {
 	fleet  *storm.Fleet
 	log    *storm.Log
 	direct *clientv3.Client
+	meter  *storm.SelfMeter
 }
 
-func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64) (*stormWorld, error) {
+// startWorld starts phase id's cluster, proxies and this process's
+// registrants, announces the phase to the other shards (if any) and
+// registers the registrants once.
+func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
+	meter := storm.StartSelf(s.Shard.name())
 	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true})
 	if err != nil {
 		return nil, err
 	}
-	w := &stormWorld{n: n, r: r, log: &storm.Log{}}
-	if w.fleet, err = storm.NewFleet(storm.FleetConfig{N: n, PerClient: storm.PerClient(n, limit), Endpoints: r.Endpoints(),
-		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout}, w.log); err != nil {
+	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter}
+	if w.fleet, err = s.newFleet(n, limit, r.Endpoints(), w.log); err != nil {
 		w.close()
-		return nil, fmt.Errorf("creating the registrants: %w", err)
+		return nil, err
 	}
-	if w.fleet.Clients() < n {
-		env.Printf("open-file limit %d: %d registrants share %d etcd connections", limit, n, w.fleet.Clients())
+	if s.Shard.sharded() {
+		env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
 	}
 	if w.direct, err = r.Cluster.Client(); err != nil {
+		w.close()
+		return nil, err
+	}
+	if err := s.announcePhase(ctx, w, id); err != nil {
 		w.close()
 		return nil, err
 	}
@@ -107,8 +125,25 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 	rctx, cancel := context.WithTimeout(ctx, steadyLimit(n))
 	live := w.fleet.RegisterMissing(rctx, 64)
 	cancel()
-	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, n, time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
+	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, w.fleet.Size(), time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
 	return w, nil
+}
+
+// newFleet creates this process's registrants (its shard's slice of n)
+// over endpoints, one connection each unless the open-file limit forbids.
+func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, log *storm.Log) (*storm.Fleet, error) {
+	mine := 0
+	for i := 0; i < n; i++ {
+		if s.Shard.owns(i) {
+			mine++
+		}
+	}
+	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
+		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout}, log, s.Shard.owns)
+	if err != nil {
+		return nil, fmt.Errorf("creating the registrants: %w", err)
+	}
+	return f, nil
 }
 
 func (w *stormWorld) close() {
@@ -183,6 +218,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at
+	s.announceLoss(ctx, env, w, p.id(), rec.T0().Add(at))
 	sampling := &samplingProbe{c: w.r.Cluster}
 	tl := fault.Timeline{
 		{At: at, Probe: w.countProbe(opListed, p.id())},
@@ -196,17 +232,22 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		settle, cancel := context.WithTimeout(ctx, env.Duration)
 		p.Back, p.Last = w.fleet.Back(settle)
 		cancel()
+		s.awaitShards(ctx, env, w, p.id())
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
 	}
 	p.Members = sampling.stop()
 	p.End = rec.Offset(time.Now())
+	p.Cost = w.cost(env)
 	if err != nil {
 		return p, err
 	}
 	recs := w.log.Records()
 	p.Calls = storm.Summarize(recs)
 	p.Started, p.InFlight = storm.Buckets(recs, bucketWidth, bucketCount)
-	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, w.n, p.Last.Seconds())
+	if s.Shard.sharded() {
+		p.Records, p.HealAt = recs, rec.Offset(w.log.Zero())
+	}
+	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, w.fleet.Size(), p.Last.Seconds())
 	return p, nil
 }
 
@@ -272,4 +313,17 @@ func (sp *samplingProbe) stop() []cluster.MemberMetrics {
 		return nil
 	}
 	return sp.col.Stop()
+}
+
+// cost measures what the harness and each member spent so far.
+func (w *stormWorld) cost(env *scenarios.Env) []storm.ProcCost {
+	out := []storm.ProcCost{w.meter.Stop()}
+	for _, n := range w.r.Cluster.Nodes() {
+		c, err := storm.MemberCost(n.Name, n.Child().Pid())
+		if err != nil {
+			env.Printf("cost of %s: %v", n.Name, err)
+		}
+		out = append(out, c)
+	}
+	return out
 }

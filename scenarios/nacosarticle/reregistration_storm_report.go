@@ -28,7 +28,7 @@ func (s *reregistrationStorm) metrics(mt report.Metrics, sizes []stormSize) {
 
 func sideMetrics(sd stormSide) map[string]float64 {
 	p, l := sd.phase, sd.load
-	return map[string]float64{
+	m := map[string]float64{
 		"peak_per_100ms": float64(peak(p.Started)), "peak_in_flight": float64(peak(p.InFlight)),
 		"p50_ms": p.Calls.P50ms, "p99_ms": p.Calls.P99ms, "errors": float64(p.Calls.Errors),
 		"timeouts": float64(p.Calls.Timeouts), "converge_s": p.Last.Seconds(), "registered": float64(p.Back),
@@ -38,6 +38,10 @@ func sideMetrics(sd stormSide) map[string]float64 {
 		"registry.p99_ms": l.P99ms, "registry.mean_ms": l.MeanMs, "registry.leader_changes": l.LeaderChanges,
 		"registry.fell_over": falls(sd), "registry.max_sample_gap_ms": report.Ms(l.MaxGap),
 	}
+	for k, v := range costMetrics(p.Cost) {
+		m[k] = v
+	}
+	return m
 }
 
 func peak(xs []int) int {

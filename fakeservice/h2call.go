@@ -1,0 +1,297 @@
+package fakeservice
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"sdchaos/clock"
+)
+
+// H2Conn is a minimal gRPC client connection for registrants: one TCP
+// connection speaking HTTP/2, dialled on first use, carrying one call at a
+// time, read only while a call waits for its answer (no goroutine of its
+// own, buffers of 1 KiB). A call that fails on the wire or passes its
+// deadline closes the connection; the next call dials again. It keeps a
+// registrant's cost to a socket and a few KiB where a grpc-go ClientConn
+// costs about 90 KiB and eight goroutines, so the harness stays small next
+// to the registry it loads. Safe for concurrent use (calls queue).
+type H2Conn struct {
+	addr string
+	mu   sync.Mutex
+	c    net.Conn
+	bw   *bufio.Writer
+	fr   *http2.Framer
+	enc  *hpack.Encoder
+	hbuf strings.Builder
+	next uint32
+}
+
+// NewH2Conn returns a connection to endpoint ("http://host:port" or
+// "host:port"); nothing is dialled yet.
+func NewH2Conn(endpoint string) *H2Conn {
+	return &H2Conn{addr: strings.TrimPrefix(endpoint, "http://")}
+}
+
+// Close closes the connection (a later call dials again).
+func (h *H2Conn) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.drop()
+	return nil
+}
+
+func (h *H2Conn) drop() {
+	if h.c != nil {
+		_ = h.c.Close()
+		h.c, h.fr, h.bw, h.enc = nil, nil, nil, nil
+	}
+}
+
+// Unary calls method (e.g. "/etcdserverpb.KV/Put") with req and decodes
+// the answer into resp.
+func (h *H2Conn) Unary(ctx context.Context, method string, req, resp proto.Message) error {
+	return h.call(ctx, method, req, resp, false)
+}
+
+// StreamOnce opens a stream on method, sends req, decodes the first answer
+// into resp and cancels the stream (as clientv3's KeepAliveOnce).
+func (h *H2Conn) StreamOnce(ctx context.Context, method string, req, resp proto.Message) error {
+	return h.call(ctx, method, req, resp, true)
+}
+
+func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := h.roundTrip(ctx, method, req, resp, stream)
+	var st *grpcStatus
+	if err != nil && !errors.As(err, &st) {
+		h.drop() // the connection's state is unknown
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return status.Error(codes.Unavailable, err.Error())
+	}
+	if st != nil {
+		return status.Error(st.code, st.msg)
+	}
+	return nil
+}
+
+// grpcStatus is a call's non-OK gRPC status from the server's trailers.
+type grpcStatus struct {
+	code codes.Code
+	msg  string
+}
+
+// Error returns the status message.
+func (s *grpcStatus) Error() string { return s.msg }
+
+func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+	if err := h.dial(ctx); err != nil {
+		return err
+	}
+	c := h.c
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(dl)
+	} else {
+		_ = c.SetDeadline(time.Time{})
+	}
+	// A cancelled call (the fleet closing) unblocks at once.
+	defer context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })()
+	id := h.next
+	h.next += 2
+	if err := h.send(ctx, id, method, req, !stream); err != nil {
+		return err
+	}
+	msg, err := h.receive(id, stream)
+	if err != nil {
+		return err
+	}
+	if stream {
+		_ = h.fr.WriteRSTStream(id, http2.ErrCodeCancel)
+		_ = h.bw.Flush()
+	}
+	if err := proto.Unmarshal(msg, resp); err != nil {
+		return fmt.Errorf("decoding the answer to %s: %w", method, err)
+	}
+	return nil
+}
+
+// dial opens the connection and sends the HTTP/2 preface and settings. A
+// refused dial is retried after 100 ms, growing × 1.6 up to 1 s, until the
+// call's deadline (as the harness's etcd clients wait for a ready
+// connection: a dead endpoint is a timeout, not a failure).
+func (h *H2Conn) dial(ctx context.Context) error {
+	if h.c != nil {
+		return nil
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", h.addr)
+	for wait := 100 * time.Millisecond; err != nil; wait = min(wait*8/5, time.Second) {
+		if clock.SleepUntil(ctx, time.Now().Add(wait)) != nil {
+			return ctx.Err()
+		}
+		c, err = d.DialContext(ctx, "tcp", h.addr)
+	}
+	h.c, h.next = c, 1
+	h.bw = bufio.NewWriterSize(c, 1024)
+	h.fr = http2.NewFramer(h.bw, bufio.NewReaderSize(c, 1024))
+	h.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	h.enc = hpack.NewEncoder(&h.hbuf)
+	if _, err := h.bw.WriteString(http2.ClientPreface); err != nil {
+		return err
+	}
+	return h.fr.WriteSettings(http2.Setting{ID: http2.SettingEnablePush, Val: 0},
+		http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 20})
+}
+
+// send writes the request's headers and its one message.
+func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool) error {
+	body, err := proto.Marshal(req)
+	if err != nil {
+		return err
+	}
+	h.hbuf.Reset()
+	fields := [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", method}, {":authority", h.addr},
+		{"content-type", "application/grpc"}, {"te", "trailers"}}
+	if dl, ok := ctx.Deadline(); ok {
+		fields = append(fields, [2]string{"grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10) + "u"})
+	}
+	for _, f := range fields {
+		_ = h.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+	}
+	if err := h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: []byte(h.hbuf.String()), EndHeaders: true}); err != nil {
+		return err
+	}
+	msg := make([]byte, 5+len(body))
+	binary.BigEndian.PutUint32(msg[1:5], uint32(len(body)))
+	copy(msg[5:], body)
+	if err := h.fr.WriteData(id, end, msg); err != nil {
+		return err
+	}
+	return h.bw.Flush()
+}
+
+// receive reads frames until stream id's message and status (or, for a
+// stream, its first message) arrived, answering the connection's own
+// frames (settings, pings) and returning flow-control credit as it goes.
+func (h *H2Conn) receive(id uint32, stream bool) ([]byte, error) {
+	var data []byte
+	for {
+		f, err := h.fr.ReadFrame()
+		if err != nil {
+			return nil, err
+		}
+		done, err := h.frame(f, id, &data)
+		if err != nil || done {
+			return message(data, err)
+		}
+		if stream && len(data) >= 5 && len(data) >= 5+int(binary.BigEndian.Uint32(data[1:5])) {
+			return message(data, nil)
+		}
+	}
+}
+
+// frame handles one frame; done when stream id ended.
+func (h *H2Conn) frame(f http2.Frame, id uint32, data *[]byte) (bool, error) {
+	switch f := f.(type) {
+	case *http2.SettingsFrame:
+		if !f.IsAck() {
+			return false, h.flush(h.fr.WriteSettingsAck())
+		}
+	case *http2.PingFrame:
+		if !f.IsAck() {
+			return false, h.flush(h.fr.WritePing(true, f.Data))
+		}
+	case *http2.GoAwayFrame:
+		if id > f.LastStreamID {
+			return true, fmt.Errorf("the server is going away (%v)", f.ErrCode)
+		}
+	case *http2.DataFrame:
+		if n := uint32(len(f.Data())); n > 0 {
+			if err := h.flush(h.fr.WriteWindowUpdate(0, n)); err != nil {
+				return false, err
+			}
+		}
+		if f.StreamID == id {
+			*data = append(*data, f.Data()...)
+			return f.StreamEnded(), nil
+		}
+	case *http2.RSTStreamFrame:
+		if f.StreamID == id {
+			return true, fmt.Errorf("stream reset by the server (%v)", f.ErrCode)
+		}
+	case *http2.MetaHeadersFrame:
+		if f.StreamID == id {
+			return trailers(f)
+		}
+	}
+	return false, nil
+}
+
+// trailers reads a call's status from its headers or trailers.
+func trailers(f *http2.MetaHeadersFrame) (bool, error) {
+	code := f.PseudoValue("status")
+	if code != "" && code != "200" {
+		return true, fmt.Errorf("HTTP status %s", code)
+	}
+	s := field(f, "grpc-status")
+	if s == "" {
+		return f.StreamEnded(), nil
+	}
+	n, _ := strconv.Atoi(s)
+	if n != 0 {
+		msg, err := url.PathUnescape(field(f, "grpc-message"))
+		if err != nil {
+			msg = field(f, "grpc-message")
+		}
+		return true, &grpcStatus{code: codes.Code(n), msg: msg}
+	}
+	return true, nil
+}
+
+// field returns the value of a regular header field ("" if absent).
+func field(f *http2.MetaHeadersFrame, name string) string {
+	for _, hf := range f.RegularFields() {
+		if hf.Name == name {
+			return hf.Value
+		}
+	}
+	return ""
+}
+
+// message returns the one gRPC message of data.
+func message(data []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 5 || len(data) < 5+int(binary.BigEndian.Uint32(data[1:5])) {
+		return nil, errors.New("the answer holds no whole message")
+	}
+	return data[5 : 5+binary.BigEndian.Uint32(data[1:5])], nil
+}
+
+func (h *H2Conn) flush(err error) error {
+	if err != nil {
+		return err
+	}
+	return h.bw.Flush()
+}

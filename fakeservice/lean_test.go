@@ -1,0 +1,70 @@
+package fakeservice
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sdchaos/childproc"
+	"sdchaos/cluster"
+	"sdchaos/ports"
+)
+
+// TestLeanRegistrant runs against a real one-member etcd: register puts
+// the key on a fresh lease, renew keeps it, a revoked lease is
+// ErrLeaseGone, and a dead endpoint is a timeout (context.DeadlineExceeded)
+// as with clientv3; every call reaches the observer.
+func TestLeanRegistrant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd")
+	}
+	sup, err := childproc.NewSupervisor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sup.Close()
+	alloc := ports.New(12900, "--port-base")
+	cc := cluster.DefaultConfig()
+	cc.Size = 1
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := cluster.Start(ctx, sup, alloc, cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	conn := NewH2Conn(c.Endpoints()[0])
+	defer conn.Close()
+	var calls []Call
+	r := NewLeanRegistrant(conn, "/svc/lean/1", "v", 5*time.Second, 2*time.Second, func(c Call, _, _ time.Time, _ error) { calls = append(calls, c) })
+	if err := r.Register(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cli, _ := c.Client()
+	defer cli.Close()
+	resp, err := cli.Get(ctx, r.Key)
+	if err != nil || len(resp.Kvs) != 1 || resp.Kvs[0].Lease != r.id.Load() {
+		t.Fatalf("registration: %v %v", resp, err)
+	}
+	if err := r.Renew(ctx); err != nil {
+		t.Fatalf("renew: %v", err)
+	}
+	if _, err := cli.Revoke(ctx, clientv3.LeaseID(r.id.Load())); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Renew(ctx); !errors.Is(err, ErrLeaseGone) {
+		t.Fatalf("renew of a revoked lease: %v, want ErrLeaseGone", err)
+	}
+	if len(calls) != 4 || calls[0] != CallGrant || calls[1] != CallPut || calls[3] != CallRenew {
+		t.Errorf("observed %v", calls)
+	}
+	dead := NewH2Conn("http://127.0.0.1:12999") // nothing listens there
+	defer dead.Close()
+	r2 := NewLeanRegistrant(dead, "/svc/lean/2", "v", 5*time.Second, 300*time.Millisecond, nil)
+	if err := r2.Register(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("register on a dead endpoint: %v, want a timeout", err)
+	}
+}

@@ -1,0 +1,86 @@
+package nacosarticle
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"sdchaos/report"
+	"sdchaos/storm"
+)
+
+// costTable shows what each process spent in each phase: the registry
+// (the three members) against the harness (registrants, proxies, probes),
+// measured in the run (/proc/<pid>/stat and getrusage; VmHWM). Phases
+// without a measurement (histories saved before it existed) are left out;
+// nil when none has one.
+func costTable(sizes []stormSize) *report.Table {
+	t := report.Table{Title: "Cost of the run by process: CPU time and peak memory from the start of each phase's world to its end",
+		Header: []string{"N", "strategy", "process", "CPU s", "share of the run's CPU", "peak RSS MiB"}}
+	for _, sz := range sizes {
+		for _, sd := range []stormSide{sz.imm, sz.jit} {
+			t.Rows = append(t.Rows, costRows(sz.n, sd.phase.Strategy, sd.phase.Cost)...)
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Notes = []string{"harness: this process (registrants, loopback proxies, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM)",
+		"in a sharded run each shard's harness is its own row; the registry is the members' rows"}
+	return &t
+}
+
+func costRows(n int, strategy string, cs []storm.ProcCost) [][]string {
+	var total time.Duration
+	for _, c := range cs {
+		total += c.CPU
+	}
+	var rows [][]string
+	harness, registry := storm.ProcCost{Name: "all harness processes"}, storm.ProcCost{Name: "the registry (members)"}
+	for _, c := range cs {
+		rows = append(rows, costRow(n, strategy, c, total))
+		sum := &registry
+		if storm.IsHarness(c.Name) {
+			sum = &harness
+		}
+		sum.CPU += c.CPU
+		sum.PeakRSS += c.PeakRSS
+	}
+	if len(cs) > 0 {
+		rows = append(rows, costRow(n, strategy, harness, total), costRow(n, strategy, registry, total))
+	}
+	return rows
+}
+
+func costRow(n int, strategy string, c storm.ProcCost, total time.Duration) []string {
+	share := "—"
+	if total > 0 {
+		share = fmt.Sprintf("%.0f %%", 100*c.CPU.Seconds()/total.Seconds())
+	}
+	return []string{strconv.Itoa(n), strategy, c.Name, fmt.Sprintf("%.1f", c.CPU.Seconds()), share,
+		fmt.Sprintf("%.0f", float64(c.PeakRSS)/(1<<20))}
+}
+
+// costMetrics are the harness's and the registry's CPU share and peak RSS
+// of a phase (absent without a measurement).
+func costMetrics(cs []storm.ProcCost) map[string]float64 {
+	if len(cs) == 0 {
+		return nil
+	}
+	var h, r, total time.Duration
+	var hRSS, rRSS int64
+	for _, c := range cs {
+		total += c.CPU
+		if storm.IsHarness(c.Name) {
+			h, hRSS = h+c.CPU, hRSS+c.PeakRSS
+		} else {
+			r, rRSS = r+c.CPU, rRSS+c.PeakRSS
+		}
+	}
+	if total <= 0 {
+		return nil
+	}
+	return map[string]float64{"cost.harness_cpu_share": h.Seconds() / total.Seconds(), "cost.harness_cpu_s": h.Seconds(),
+		"cost.harness_peak_rss_mib": float64(hRSS) / (1 << 20), "cost.registry_cpu_s": r.Seconds(),
+		"cost.registry_peak_rss_mib": float64(rRSS) / (1 << 20)}
+}

@@ -1,0 +1,114 @@
+package storm
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ProcCost is what one process spent during a phase: CPU time (user +
+// system) and its peak resident set size.
+type ProcCost struct {
+	// Name is "harness" (or "harness shard k/n") or a member's name.
+	Name string `json:"name"`
+	// CPU is user + system time over the phase.
+	CPU time.Duration `json:"cpu_ns"`
+	// PeakRSS is the process's resident high-water mark (VmHWM) in bytes;
+	// 0 when it could not be read.
+	PeakRSS int64 `json:"peak_rss_bytes"`
+}
+
+// userHZ is the unit of utime and stime in /proc/<pid>/stat (USER_HZ,
+// 100 on every Linux architecture the harness runs on).
+const userHZ = 100
+
+// MemberCost reads a child's whole CPU time and peak RSS from /proc (a
+// member lives for one phase, so its whole life is the phase).
+func MemberCost(name string, pid int) (ProcCost, error) {
+	cpu, err := procCPU(pid)
+	if err != nil {
+		return ProcCost{Name: name}, err
+	}
+	hwm, err := procHWM(strconv.Itoa(pid))
+	return ProcCost{Name: name, CPU: cpu, PeakRSS: hwm}, err
+}
+
+// procCPU returns utime + stime of pid.
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading the CPU time of pid %d: %w", pid, err)
+	}
+	// The command name (field 2) may hold spaces: fields after its ')'.
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("reading the CPU time of pid %d: short /proc stat line", pid)
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64) // field 14 utime
+	st, err2 := strconv.ParseInt(f[12], 10, 64) // field 15 stime
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("reading the CPU time of pid %d: bad utime/stime %q %q", pid, f[11], f[12])
+	}
+	return time.Duration(ut+st) * time.Second / userHZ, nil
+}
+
+// procHWM returns VmHWM of /proc/<who>/status in bytes.
+func procHWM(who string) (int64, error) {
+	f, err := os.Open("/proc/" + who + "/status")
+	if err != nil {
+		return 0, fmt.Errorf("reading the peak RSS of %s: %w", who, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("reading the peak RSS of %s: %q", who, rest)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("reading the peak RSS of %s: no VmHWM line", who)
+}
+
+// SelfMeter measures the harness process itself from Start to Stop: CPU
+// time (getrusage, children excluded) and peak RSS (the high-water mark is
+// reset at Start where the kernel allows it, Linux ≥ 4.0).
+type SelfMeter struct {
+	name  string
+	start time.Duration
+	reset bool
+}
+
+// StartSelf starts measuring this process under name.
+func StartSelf(name string) *SelfMeter {
+	m := &SelfMeter{name: name, start: selfCPU()}
+	m.reset = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	return m
+}
+
+// Stop returns what the process spent since Start. Without a reset the
+// peak RSS is the process's lifetime peak (an upper bound).
+func (m *SelfMeter) Stop() ProcCost {
+	hwm, _ := procHWM("self")
+	return ProcCost{Name: m.name, CPU: selfCPU() - m.start, PeakRSS: hwm}
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// IsHarness reports whether a cost row names a harness process (a shard
+// included) rather than a registry member.
+func IsHarness(name string) bool { return strings.HasPrefix(name, "harness") }
