@@ -51,6 +51,20 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 	return fs, &common, cfg
 }
 
+// SavedArgs are the flags a saved history keeps to rebuild its judge: the
+// run's parameters, and --net when the run used the private network
+// (scenarios validate their packet-level flags against it).
+func SavedArgs(c *Common, params map[string]any) []string {
+	out := make([]string, 0, len(params)+1)
+	for _, k := range report.SortedKeys(params) {
+		out = append(out, fmt.Sprintf("--%s=%v", k, params[k]))
+	}
+	if c != nil && c.Net == rig.Private {
+		out = append(out, "--net="+c.Net.String())
+	}
+	return out
+}
+
 // nonParams are common flags that are not experiment parameters and stay
 // out of Result.Params. --net is one of them: the network a run used shows
 // in its recorded events (packet faults have their own kinds), which is
@@ -69,6 +83,9 @@ func validateCommon(c Common) error {
 		return Usagef("--runs (%d) must be within 1–1000", c.Runs)
 	case c.RetryInvalid < 0:
 		return Usagef("--retry-invalid (%d) must not be negative", c.RetryInvalid)
+	}
+	if c.Saved {
+		return nil
 	}
 	return validateNet(c.Net)
 }
@@ -106,7 +123,19 @@ func typed(v flag.Value) any {
 // → value, for Result.Params). -h yields an error wrapping flag.ErrHelp;
 // every other error wraps ErrUsage.
 func Parse(spec Spec, args []string) (*Common, Config, map[string]any, error) {
+	return parse(spec, args, false)
+}
+
+// ParseSaved parses the arguments a saved history was run with, to judge or
+// draw it again: as Parse, but the run's environment is not required any
+// more (a run made in a private network namespace is judged outside one).
+func ParseSaved(spec Spec, args []string) (*Common, Config, map[string]any, error) {
+	return parse(spec, args, true)
+}
+
+func parse(spec Spec, args []string, saved bool) (*Common, Config, map[string]any, error) {
 	fs, common, cfg := NewFlagSet(spec)
+	common.Saved = saved
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, nil, nil, err

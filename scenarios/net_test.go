@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,5 +48,30 @@ func wantUsage(t *testing.T, args []string, spec Spec, want string) {
 	_, _, _, err := Parse(spec, args)
 	if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), want) {
 		t.Errorf("%s: err = %v, want a usage error containing %q", strings.Join(args, " "), err, want)
+	}
+}
+
+// TestSavedArgsKeepThePrivateNet: a run made in the private namespace saves
+// --net=private with its parameters, and ParseSaved rebuilds its config
+// outside the namespace (to judge or draw it again), where Parse refuses.
+func TestSavedArgsKeepThePrivateNet(t *testing.T) {
+	c := DefaultCommon()
+	c.Net = rig.Private
+	args := SavedArgs(&c, map[string]any{"b": 2, "a": "x"})
+	if want := []string{"--a=x", "--b=2", "--net=private"}; !slices.Equal(args, want) {
+		t.Errorf("SavedArgs = %q, want %q", args, want)
+	}
+	if got := SavedArgs(nil, map[string]any{"a": 1}); !slices.Equal(got, []string{"--a=1"}) {
+		t.Errorf("SavedArgs without a private net = %q", got)
+	}
+	saved, _, _, err := ParseSaved(fakeSpec, []string{"--net=private"})
+	if err != nil || saved.Net != rig.Private || !saved.Saved {
+		t.Errorf("ParseSaved(--net=private) = %+v, %v; want a private, saved config", saved, err)
+	}
+	if netns.Inside() {
+		return
+	}
+	if _, _, _, err := Parse(fakeSpec, []string{"--net=private"}); err == nil {
+		t.Error("Parse(--net=private) outside the namespace succeeded; only a saved run may")
 	}
 }

@@ -69,6 +69,10 @@ type Common struct {
 	// cluster they describe (nil: the run starts its own).
 	ExternalFlags
 	External *rig.External
+	// Saved marks arguments parsed from a saved history (ParseSaved): the
+	// run is judged or drawn again, not run, so its environment (the private
+	// network namespace) is not required.
+	Saved bool
 	// Explicit holds the names of the flags given on the command line.
 	Explicit map[string]bool
 }

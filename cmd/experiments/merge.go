@@ -156,7 +156,7 @@ func mergeShards(shards []shardHistory) (*repeated, error) {
 		return nil, err
 	}
 	args := append(withoutShard(hdr.Args), "--shard=0/1")
-	_, cfg, params, err := scenarios.Parse(spec, args)
+	common, cfg, params, err := scenarios.ParseSaved(spec, args)
 	if err != nil {
 		return nil, fmt.Errorf("merge: the saved arguments no longer parse: %w", err)
 	}
@@ -170,7 +170,7 @@ func mergeShards(shards []shardHistory) (*repeated, error) {
 	}
 	res := judge(spec, cfg, h, hdr.Seed, params, 0, time.Now())
 	res.Conclude(fmt.Sprintf("Merged from %d shards' histories (%s).", len(shards), shardPaths(shards)))
-	saved := savedHistory{header: report.HistoryHeader{Scenario: spec.Name, Args: argsOf(params), Seed: hdr.Seed}, history: h}
+	saved := savedHistory{header: report.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(common, params), Seed: hdr.Seed}, history: h}
 	return &repeated{name: spec.Name, result: res, histories: []savedHistory{saved}}, nil
 }
 

@@ -33,7 +33,7 @@ func configOf(hdr report.HistoryHeader) (scenarios.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, cfg, _, err := scenarios.Parse(spec, hdr.Args)
+	_, cfg, _, err := scenarios.ParseSaved(spec, hdr.Args)
 	if err != nil {
 		return nil, fmt.Errorf("the saved arguments of %s no longer parse: %w", hdr.Scenario, err)
 	}

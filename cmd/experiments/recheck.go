@@ -116,7 +116,7 @@ func rejudgeOne(path string) (*report.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, cfg, params, err := scenarios.Parse(spec, hdr.Args)
+	_, cfg, params, err := scenarios.ParseSaved(spec, hdr.Args)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the saved arguments no longer parse: %w", path, err)
 	}

@@ -150,18 +150,8 @@ func runOnce(ctx context.Context, r plannedRun, seed int64, stderr io.Writer) (*
 	if err != nil {
 		return nil, savedHistory{}, err
 	}
-	hdr := report.HistoryHeader{Scenario: r.spec.Name, Args: argsOf(params), Seed: seed}
+	hdr := report.HistoryHeader{Scenario: r.spec.Name, Args: scenarios.SavedArgs(common, params), Seed: seed}
 	return res, savedHistory{header: hdr, history: h}, nil
-}
-
-// argsOf turns a run's parameters back into flags (sorted), so that a
-// saved history rebuilds the judge without the run-control flags.
-func argsOf(params map[string]any) []string {
-	out := make([]string, 0, len(params))
-	for _, k := range sortedKeys(params) {
-		out = append(out, fmt.Sprintf("--%s=%v", k, params[k]))
-	}
-	return out
 }
 
 // execute runs the plan, cleans up everything the run started, and judges
