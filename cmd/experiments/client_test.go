@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"sdchaos/scenarios/scentest"
 )
 
 // TestUserClient runs cache-on-failure with the example client of
@@ -19,6 +21,7 @@ func TestUserClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes and a client program")
 	}
+	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	bin := filepath.Join(t.TempDir(), "discovery-client")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/discovery-client").CombinedOutput(); err != nil {
 		t.Fatalf("building the example client: %v\n%s", err, out)

@@ -15,6 +15,7 @@ import (
 
 	"sdchaos/childproc"
 	"sdchaos/ports"
+	"sdchaos/scenarios/scentest"
 )
 
 // envRunMain makes the test binary behave as the experiments command, so
@@ -115,6 +116,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes")
 	}
+	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	tests := []struct {
 		scenario string
 		sig      syscall.Signal

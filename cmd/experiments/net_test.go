@@ -10,6 +10,7 @@ import (
 
 	"sdchaos/netns"
 	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
 // TestPrivateNetRunsThePacketCut runs minority-partition with --net private
@@ -21,6 +22,7 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes in a private network namespace, about 15 s")
 	}
+	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	if err := netns.Supported(); err != nil {
 		t.Skipf("no private network namespace here: %v", err)
 	}
