@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -259,7 +260,32 @@ func (c *Child) Signal(sig syscall.Signal) error {
 }
 
 // Stop freezes the child (SIGSTOP).
-func (c *Child) Stop() error { return c.Signal(syscall.SIGSTOP) }
+// It returns once the kernel reports the process stopped (a signal is
+// delivered asynchronously: a thread running on another core may still
+// answer a request for a moment), or an error after a second.
+func (c *Child) Stop() error {
+	if err := c.Signal(syscall.SIGSTOP); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(time.Second)
+	for !stopped(c.Pid()) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process %d not stopped 1 s after SIGSTOP", c.Pid())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// stopped reports whether process pid is in the stopped state (T).
+func stopped(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(rest, "T") || strings.HasPrefix(rest, "t")
+}
 
 // Cont resumes a frozen child (SIGCONT).
 func (c *Child) Cont() error { return c.Signal(syscall.SIGCONT) }
