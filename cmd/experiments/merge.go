@@ -110,13 +110,9 @@ func readShard(path string) (shardHistory, error) {
 		}
 		sh.path = files[0]
 	}
-	fh, err := os.Open(sh.path)
-	if err != nil {
+	var err error
+	if sh.header, sh.history, err = readHistoryFile(sh.path); err != nil {
 		return sh, scenarios.Usagef("merge: %v", err)
-	}
-	defer fh.Close()
-	if sh.header, sh.history, err = report.ReadHistory(fh); err != nil {
-		return sh, scenarios.Usagef("merge: %s: %v", sh.path, err)
 	}
 	v := argValue(sh.header.Args, "shard")
 	if _, err := fmt.Sscanf(v, "%d/%d", &sh.k, &sh.n); err != nil || sh.n < 2 {

@@ -20,24 +20,11 @@ func attachPlots(rr *repeated) error {
 		return nil
 	}
 	s := rr.histories[0]
-	cfg, err := configOf(s.header)
+	_, cfg, _, err := savedConfig(s.header)
 	if err != nil {
 		return err
 	}
 	return scenarios.AttachPlots(rr.result, cfg, s.history)
-}
-
-// configOf rebuilds the config a saved history was run with.
-func configOf(hdr report.HistoryHeader) (scenarios.Config, error) {
-	spec, err := lookup(hdr.Scenario)
-	if err != nil {
-		return nil, err
-	}
-	_, cfg, _, err := scenarios.ParseSaved(spec, hdr.Args)
-	if err != nil {
-		return nil, fmt.Errorf("the saved arguments of %s no longer parse: %w", hdr.Scenario, err)
-	}
-	return cfg, nil
 }
 
 // plotDir is `experiments plot DIR`: it draws the plots of every saved
@@ -67,16 +54,11 @@ func plotDir(args []string, stdout io.Writer) error {
 
 // plotHistory draws one saved history's plots into dir as <name>.<file>.
 func plotHistory(dir, name, path string) ([]string, error) {
-	fh, err := os.Open(path)
+	hdr, h, err := readHistoryFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	hdr, h, err := report.ReadHistory(fh)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	cfg, err := configOf(hdr)
+	_, cfg, _, err := savedConfig(hdr)
 	if err != nil {
 		return nil, err
 	}

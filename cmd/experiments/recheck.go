@@ -103,24 +103,43 @@ func rejudge(files []string) (*report.Result, error) {
 }
 
 func rejudgeOne(path string) (*report.Result, error) {
-	fh, err := os.Open(path)
+	hdr, h, err := readHistoryFile(path)
 	if err != nil {
 		return nil, err
+	}
+	spec, cfg, params, err := savedConfig(hdr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return judge(spec, cfg, h, hdr.Seed, params, 0, time.Now()), nil
+}
+
+// readHistoryFile reads one saved history (<name>.history.jsonl.gz).
+func readHistoryFile(path string) (report.HistoryHeader, *report.History, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return report.HistoryHeader{}, nil, err
 	}
 	defer fh.Close()
 	hdr, h, err := report.ReadHistory(fh)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return hdr, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return hdr, h, nil
+}
+
+// savedConfig rebuilds the spec, config and parameters a saved history was
+// run with (scenarios.ParseSaved: the run's environment is not required).
+func savedConfig(hdr report.HistoryHeader) (scenarios.Spec, scenarios.Config, map[string]any, error) {
 	spec, err := lookup(hdr.Scenario)
 	if err != nil {
-		return nil, err
+		return spec, nil, nil, err
 	}
 	_, cfg, params, err := scenarios.ParseSaved(spec, hdr.Args)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the saved arguments no longer parse: %w", path, err)
+		return spec, nil, nil, fmt.Errorf("the saved arguments of %s no longer parse: %w", hdr.Scenario, err)
 	}
-	return judge(spec, cfg, h, hdr.Seed, params, 0, time.Now()), nil
+	return spec, cfg, params, nil
 }
 
 // differences lists what the judges say now that the stored report does
