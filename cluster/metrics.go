@@ -202,16 +202,21 @@ func (s *sampler) loop(interval time.Duration, stop, done chan struct{}) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if m, err := readMetrics(s.g, time.Now()); err == nil {
-			s.mu.Lock()
-			s.samples = append(s.samples, m)
-			s.mu.Unlock()
-		}
+		s.sample()
 		select {
 		case <-stop:
+			s.sample() // the last sample is as of the stop, not up to an interval before it
 			return
 		case <-t.C:
 		}
+	}
+}
+
+func (s *sampler) sample() {
+	if m, err := readMetrics(s.g, time.Now()); err == nil {
+		s.mu.Lock()
+		s.samples = append(s.samples, m)
+		s.mu.Unlock()
 	}
 }
 

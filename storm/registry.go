@@ -38,6 +38,10 @@ type RegistryLoad struct {
 	Lost []string
 	// MaxGap is the longest time between two samples of one member.
 	MaxGap time.Duration
+	// Covered is how far past the window's start every counted member's
+	// samples reach (the least over the members): after it a member's
+	// counters are flat, whatever it did.
+	Covered time.Duration
 }
 
 // Peak returns the most calls received in one bucket.
@@ -85,6 +89,7 @@ func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Dur
 		ErrCodes: map[string]float64{}}
 	to := from + int64(n)*int64(width)
 	var dur cluster.Histogram
+	covered := int64(math.MaxInt64)
 	for _, m := range members {
 		if m.Lost != "" {
 			l.Lost = append(l.Lost, m.Name+": "+m.Lost)
@@ -94,6 +99,7 @@ func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Dur
 			continue
 		}
 		l.Members++
+		covered = min(covered, ss[len(ss)-1].T-from)
 		l.addCounts(ss, from, width)
 		l.addHealth(m.Name, ss, from, to)
 		first, last := at(ss, from), at(ss, to)
@@ -110,6 +116,9 @@ func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Dur
 		l.TotalErrors += l.Errors[i]
 	}
 	l.setDurations(dur)
+	if l.Members > 0 {
+		l.Covered = time.Duration(covered)
+	}
 	return l
 }
 

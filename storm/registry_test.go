@@ -45,6 +45,9 @@ func TestMeasureRegistrySumsMembersPerBucket(t *testing.T) {
 	if l.FellOver() || l.MaxGap != 100*time.Millisecond {
 		t.Errorf("fell over %v (%s), gap %s", l.FellOver(), l.HowFell(), l.MaxGap)
 	}
+	if l.Covered != 2*time.Second { // n1's samples end 2 s after the window's start, n2's 2.05 s
+		t.Errorf("covered %s, want the least member's 2s", l.Covered)
+	}
 }
 
 func TestMeasureRegistrySeesTheRegistryFallOver(t *testing.T) {

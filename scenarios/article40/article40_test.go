@@ -77,10 +77,5 @@ func TestListFlagsRoundTrip(t *testing.T) {
 // run runs a scenario of the room for real and requires every check in band.
 func run(t *testing.T, skip, name string, args ...string) *report.Result {
 	t.Helper()
-	res := scentest.Run(t, noPorts, skip, name, args...)
-	scentest.NoUnexplainedDifference(t, res)
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %s", scentest.Names(res))
-	}
-	return res
+	return scentest.RunReproduced(t, noPorts, skip, name, args...)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestExpiryLatencyRunsWithAShortTTL(t *testing.T) {
-	res := runPaced(t, "real-clock timing, about 0.6 s", "expiry-latency",
+	res := run(t, "real-clock timing, about 0.6 s", "expiry-latency",
 		"--ttl", "200ms", "--crashes", "8", "--scan-slow", "200ms", "--scan-fast", "50ms", "--seed", "3")
 	for _, b := range []struct {
 		metric string
@@ -29,32 +29,11 @@ func TestExpiryLatencyRunsWithAShortTTL(t *testing.T) {
 }
 
 func TestExpiryLatencyReproducesTheArticle(t *testing.T) {
-	res := runPaced(t, "real-clock timing, about 3 s", "expiry-latency")
+	res := run(t, "real-clock timing, about 3 s", "expiry-latency")
 	scentest.Between(t, res, "scan_slow.spread_s", 0.5, 1.03)
 	if res.Verdict != report.Reproduced {
 		t.Errorf("verdict %s, want reproduced: %s", res.Verdict, scentest.Names(res))
 	}
-}
-
-// runPaced runs expiry-latency until its pace gate holds, at most three
-// times: on a starved machine (a loaded CI) the watches' own timers wake
-// late and the run is invalid, which says nothing about the strategies; the
-// test is skipped, saying so, when all three were. A valid run must pass.
-func runPaced(t *testing.T, skip, name string, args ...string) *report.Result {
-	t.Helper()
-	var res *report.Result
-	for range 3 {
-		if res = scentest.Run(t, noPorts, skip, name, args...); report.GatesOK(res.Gates) {
-			scentest.NoUnexplainedDifference(t, res)
-			if !res.Reproduced {
-				t.Errorf("not reproduced: %s", scentest.Names(res))
-			}
-			return res
-		}
-		t.Logf("invalid run (the machine was starved): %v", res.Gates)
-	}
-	t.Skipf("three invalid runs: the harness was starved on this machine (%v)", res.Gates)
-	return nil
 }
 
 // TestExpiryLatencyPaceGate: a watch whose timer woke, or whose poll came,

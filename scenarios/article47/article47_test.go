@@ -41,12 +41,7 @@ func TestArticle47FlagValidation(t *testing.T) {
 
 func run(t *testing.T, name string, args ...string) *report.Result {
 	t.Helper()
-	res := scentest.Run(t, testPortBase, "runs real etcd processes", name, args...)
-	scentest.NoUnexplainedDifference(t, res)
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %s", scentest.Names(res))
-	}
-	return res
+	return scentest.RunReproduced(t, testPortBase, "runs real etcd processes", name, args...)
 }
 
 func TestCacheOnFailureDiffersFromTheArticleWithGRPC(t *testing.T) {

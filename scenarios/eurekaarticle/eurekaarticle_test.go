@@ -59,12 +59,7 @@ func TestEurekaFlagValidation(t *testing.T) {
 // the article explained.
 func run(t *testing.T, name string, args ...string) *report.Result {
 	t.Helper()
-	res := scentest.Run(t, testPortBase, "runs Eureka server processes", name, args...)
-	scentest.NoUnexplainedDifference(t, res)
-	if !res.Reproduced {
-		t.Errorf("not reproduced: %s", scentest.Names(res))
-	}
-	return res
+	return scentest.RunReproduced(t, testPortBase, "runs Eureka server processes", name, args...)
 }
 
 func TestEurekaFailoverRuns(t *testing.T) {

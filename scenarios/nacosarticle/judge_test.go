@@ -439,3 +439,46 @@ func TestMinorityPartitionJudgeWithPackets(t *testing.T) {
 		})
 	}
 }
+
+// TestReregistrationStormSamplingGate: members' samples too far apart to
+// resolve the storm, or ending before the last registrant was back, make
+// the run invalid, not outside or reproduced.
+func TestReregistrationStormSamplingGate(t *testing.T) {
+	s := scentest.MustConfigure(t, "reregistration-storm").(*reregistrationStorm)
+	thin := func(m *cluster.MemberMetrics, every int) {
+		var kept []cluster.MetricSample
+		for i, smp := range m.Samples {
+			if i%every == 0 {
+				kept = append(kept, smp)
+			}
+		}
+		m.Samples = kept
+	}
+	tests := []struct {
+		name   string
+		change func(*stormRecord)
+		ok     bool
+	}{
+		{"samples every 100 ms until after the last registrant", func(*stormRecord) {}, true},
+		{"a member sampled every 400 ms (limit 500 ms)", func(r *stormRecord) { thin(&r.Phases[0].Members[1], 4) }, true},
+		{"a starved member sampled every 600 ms", func(r *stormRecord) { thin(&r.Phases[0].Members[1], 6) }, false},
+		{"the last registrant back after the samples end", func(r *stormRecord) { r.Phases[1].Last = 6 * time.Second }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := stormHistory(1000, stormShape{perBucket: burst(600), back: 1000}, stormShape{perBucket: spread(70), back: 1000})
+			var rec stormRecord
+			if err := h.DataInto(&rec); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(&rec)
+			if err := h.SetData(rec); err != nil {
+				t.Fatal(err)
+			}
+			res := scentest.Judge(s, h)
+			if got := report.GatesOK(res.Gates); got != tc.ok || (res.Verdict == report.Invalid) == tc.ok {
+				t.Errorf("gates ok %v (verdict %s), want %v: %v", got, res.Verdict, tc.ok, res.Gates)
+			}
+		})
+	}
+}

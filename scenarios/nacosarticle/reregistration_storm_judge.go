@@ -148,6 +148,9 @@ func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
 		res.AddCheck(s.checks(sz)...)
 		s.conclude(res, sz, rec.Settle)
 	}
+	if g, ok := s.samplingGate(sizes); ok {
+		res.Gates = append(res.Gates, g)
+	}
 	return res
 }
 

@@ -11,6 +11,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/report"
@@ -232,6 +233,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		settle, cancel := context.WithTimeout(ctx, env.Duration)
 		p.Back, p.Last = w.fleet.Back(settle)
 		cancel()
+		_ = clock.SleepUntil(ctx, w.log.Zero().Add(p.Last+sampleTail)) // the members sample the last calls too
 		s.awaitShards(ctx, env, w, p.id())
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
 	}
