@@ -47,8 +47,20 @@ func FirstFailure(ops []Op, caller string) (Op, bool) {
 // Count counts the ops of caller scheduled in [from, to) and the failed
 // (or unknown) ones among them.
 func Count(ops []Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op Op) time.Duration { return op.Scheduled })
+}
+
+// CountStarted counts the ops of caller that started in [from, to) and the
+// failed (or unknown) ones among them: for a caller whose view changes the
+// moment a fault heals (a watch delivers at once), a call late on its
+// schedule saw the world of when it started, not of when it was due.
+func CountStarted(ops []Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op Op) time.Duration { return op.Start })
+}
+
+func countBy(ops []Op, caller string, from, to time.Duration, at func(Op) time.Duration) (n, failed int) {
 	for _, op := range ops {
-		if op.Caller != caller || op.Scheduled < from || op.Scheduled >= to {
+		if op.Caller != caller || at(op) < from || at(op) >= to {
 			continue
 		}
 		n++

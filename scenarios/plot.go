@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"image/color"
 
 	"sdchaos/figure"
 	"sdchaos/report"
@@ -22,11 +23,14 @@ type Plotter interface {
 // what theory predicts at this point and Check the check whose band is
 // drawn ("" when none), Unit its unit, Log a log y axis. Curves with the
 // same Group share one panel titled by it (immediate against jitter, say;
-// the legend is the Name without its "<Group>, " prefix).
+// the legend is the Name without its "<Group>, " prefix). Color, when set,
+// is the curve's colour (the one the scenario's own figure gives the same
+// thing); nil lets the sweep pick by order.
 type Curve struct {
 	Name, Metric, Theory, Check, Unit string
 	Group                             string
 	Log                               bool
+	Color                             color.Color `json:"-"`
 }
 
 // Sweeper is implemented by a Config that names the headline numbers a

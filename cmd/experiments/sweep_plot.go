@@ -88,7 +88,10 @@ func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) 
 	}
 	for i, c := range g {
 		var col color.Color = figure.Blue
-		if len(g) > 1 {
+		switch {
+		case c.Color != nil:
+			col = c.Color
+		case len(g) > 1:
 			col = figure.Color(i)
 		}
 		if err := sr.addCurve(p, c, col, len(g) == 1, logY, xs); err != nil {

@@ -58,9 +58,17 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 	}
 	m.packets = m.start.Kind == report.PacketDropClients
 	due := caller.PerSecondDue(s.Call.Rate, secs)
-	for _, n := range append(jitterNames(), s.realNames()...) {
+	for _, n := range jitterNames() {
 		m.nDuring[n], m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
 		_, m.failAfter[n] = report.Count(h.Ops, n, m.end.At, h.Timeline)
+	}
+	for _, n := range s.realNames() {
+		// The resolver's list changes as soon as the healed watch delivers:
+		// a call belongs to the side of the heal on which it started.
+		m.nDuring[n], m.failDuring[n] = report.CountStarted(h.Ops, n, m.start.At, m.end.At)
+		_, m.failAfter[n] = report.CountStarted(h.Ops, n, m.end.At, h.Timeline)
+	}
+	for _, n := range append(jitterNames(), s.realNames()...) {
 		m.lastBad[n], m.lastWhy[n] = report.BadSeconds(m.series[n], due, secs-1, secs)
 	}
 	if first, ok := report.FirstFailure(h.Ops, "naive"); ok {

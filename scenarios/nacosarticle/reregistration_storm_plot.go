@@ -2,6 +2,7 @@ package nacosarticle
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -122,8 +123,12 @@ func (s *reregistrationStorm) Curves() []scenarios.Curve {
 		{"registry served p99", "registry.p99_ms", "ms"},
 		{"all registrants back after", "converge_s", "s"},
 	} {
-		for _, st := range []string{"immediate", "jitter"} {
-			out = append(out, scenarios.Curve{Name: g.group + ", " + st, Group: g.group, Metric: st + "." + g.metric + "@" + n, Unit: g.unit})
+		for _, st := range []struct {
+			name  string
+			color color.Color
+		}{{"immediate", figure.Vermilion}, {"jitter", figure.Blue}} { // as in the storm's own figure
+			out = append(out, scenarios.Curve{Name: g.group + ", " + st.name, Group: g.group, Metric: st.name + "." + g.metric + "@" + n,
+				Unit: g.unit, Color: st.color})
 		}
 	}
 	return out
