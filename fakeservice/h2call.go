@@ -39,7 +39,16 @@ type H2Conn struct {
 	enc  *hpack.Encoder
 	hbuf strings.Builder
 	next uint32
+	// unacked is how many DATA bytes were received since the last
+	// connection-level WINDOW_UPDATE.
+	unacked uint32
 }
+
+// windowUpdateAt is how many received bytes are acknowledged at once: a
+// quarter of HTTP/2's initial 64 KiB connection window, as grpc-go's
+// transport does (an update per answer would cost the registrant, the
+// proxy and etcd a packet per call that no real client sends).
+const windowUpdateAt = 16 << 10
 
 // NewH2Conn returns a connection to endpoint ("http://host:port" or
 // "host:port"); nothing is dialled yet.
@@ -151,7 +160,7 @@ func (h *H2Conn) dial(ctx context.Context) error {
 		}
 		c, err = d.DialContext(ctx, "tcp", h.addr)
 	}
-	h.c, h.next = c, 1
+	h.c, h.next, h.unacked = c, 1, 0
 	h.bw = bufio.NewWriterSize(c, 1024)
 	h.fr = http2.NewFramer(h.bw, bufio.NewReaderSize(c, 1024))
 	h.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
@@ -193,6 +202,8 @@ func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.M
 // receive reads frames until stream id's message and status (or, for a
 // stream, its first message) arrived, answering the connection's own
 // frames (settings, pings) and returning flow-control credit as it goes.
+// Those answers are buffered: they leave with the call's next write (the
+// stream's reset, or the next request), one packet instead of one each.
 func (h *H2Conn) receive(id uint32, stream bool) ([]byte, error) {
 	var data []byte
 	for {
@@ -215,21 +226,22 @@ func (h *H2Conn) frame(f http2.Frame, id uint32, data *[]byte) (bool, error) {
 	switch f := f.(type) {
 	case *http2.SettingsFrame:
 		if !f.IsAck() {
-			return false, h.flush(h.fr.WriteSettingsAck())
+			return false, h.fr.WriteSettingsAck()
 		}
 	case *http2.PingFrame:
 		if !f.IsAck() {
-			return false, h.flush(h.fr.WritePing(true, f.Data))
+			return false, h.fr.WritePing(true, f.Data)
 		}
 	case *http2.GoAwayFrame:
 		if id > f.LastStreamID {
 			return true, fmt.Errorf("the server is going away (%v)", f.ErrCode)
 		}
 	case *http2.DataFrame:
-		if n := uint32(len(f.Data())); n > 0 {
-			if err := h.flush(h.fr.WriteWindowUpdate(0, n)); err != nil {
+		if h.unacked += f.Length; h.unacked >= windowUpdateAt {
+			if err := h.fr.WriteWindowUpdate(0, h.unacked); err != nil {
 				return false, err
 			}
+			h.unacked = 0
 		}
 		if f.StreamID == id {
 			*data = append(*data, f.Data()...)
@@ -287,11 +299,4 @@ func message(data []byte, err error) ([]byte, error) {
 		return nil, errors.New("the answer holds no whole message")
 	}
 	return data[5 : 5+binary.BigEndian.Uint32(data[1:5])], nil
-}
-
-func (h *H2Conn) flush(err error) error {
-	if err != nil {
-		return err
-	}
-	return h.bw.Flush()
 }

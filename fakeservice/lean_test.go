@@ -52,6 +52,14 @@ func TestLeanRegistrant(t *testing.T) {
 	if err := r.Renew(ctx); err != nil {
 		t.Fatalf("renew: %v", err)
 	}
+	// More answers than etcd's 64 KiB connection window holds: the batched
+	// WINDOW_UPDATEs must keep it open (else etcd stalls and a call times out).
+	for i := 0; i < 3000; i++ {
+		if err := r.Renew(ctx); err != nil {
+			t.Fatalf("renewal %d: %v", i+2, err)
+		}
+	}
+	calls = calls[:3]
 	if _, err := cli.Revoke(ctx, clientv3.LeaseID(r.id.Load())); err != nil {
 		t.Fatal(err)
 	}

@@ -43,17 +43,23 @@ func (l *link) run() {
 		return
 	}
 	down := l.reader(server)
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); l.writer(up, server) }()
-	go func() { defer wg.Done(); l.writer(down, l.client) }()
-	wg.Wait()
+	done := make(chan struct{})
+	go func() { defer close(done); l.writer(down, l.client) }()
+	l.writer(up, server) // on this goroutine: one fewer per link
+	<-done
 }
 
-// queue is one direction's chunks and a channel closed when its reader ends.
+// queue is one direction: its chunks, a channel closed when its reader
+// ends, and what its writer delivers to.
 type queue struct {
 	ch  chan chunk
 	eof chan struct{}
+	// mu orders deliveries: a chunk is written directly by the reader only
+	// when the writer has delivered every queued one (pending is 0) to dst
+	// (set when the writer starts).
+	mu      sync.Mutex
+	dst     net.Conn
+	pending int
 }
 
 // readBuf is one direction's read buffer: 4 KiB holds any request or
@@ -61,9 +67,13 @@ type queue struct {
 // chunks), and keeps a storm of 5000 links at 40 MiB of buffers, not 320.
 const readBuf = 4 << 10
 
-// reader reads src into a queue, stamping each chunk with its delivery time.
-func (l *link) reader(src net.Conn) queue {
-	q := queue{ch: make(chan chunk, 64), eof: make(chan struct{})}
+// reader reads src into a queue. While the link passes bytes without a
+// delay and nothing is queued, a chunk is written straight to the
+// destination (no copy, no hand-over to the writer: what a storm of
+// thousands of links costs the harness); otherwise it is copied and queued
+// with its delivery time.
+func (l *link) reader(src net.Conn) *queue {
+	q := &queue{ch: make(chan chunk, 64), eof: make(chan struct{})}
 	go func() {
 		defer close(q.ch)
 		defer close(q.eof)
@@ -71,10 +81,12 @@ func (l *link) reader(src net.Conn) queue {
 		for {
 			n, err := src.Read(buf)
 			if n > 0 {
-				b := append([]byte(nil), buf[:n]...) // queued: it needs its own copy
-				select {
-				case q.ch <- chunk{b: b, at: time.Now().Add(l.p.currentDelay())}:
-				case <-l.quit:
+				direct, werr := l.direct(q, buf[:n])
+				if werr != nil {
+					l.close()
+					return
+				}
+				if !direct && !l.enqueue(q, buf[:n]) {
 					return
 				}
 			}
@@ -86,14 +98,49 @@ func (l *link) reader(src net.Conn) queue {
 	return q
 }
 
-// closed returns a channel closed when q's reader has ended.
-func (l *link) closed(q queue) <-chan struct{} { return q.eof }
+// direct writes b to q's destination when it may go at once and nothing
+// is queued before it; false when b must be queued.
+func (l *link) direct(q *queue, b []byte) (bool, error) {
+	if !l.p.fast.Load() {
+		return false, nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.dst == nil || q.pending > 0 || !l.p.fast.Load() {
+		return false, nil
+	}
+	if l.isDone() {
+		return true, nil
+	}
+	_, err := q.dst.Write(b)
+	return true, err
+}
 
-// writer delivers q to dst, each chunk at its time and only while the gate
-// is open. When its source has ended and the link is blackholed, the held
-// bytes are dropped with the connection (its sender is gone).
-func (l *link) writer(q queue, dst net.Conn) {
+// enqueue queues a copy of b with its delivery time; false when the link
+// closed first.
+func (l *link) enqueue(q *queue, b []byte) bool {
+	q.mu.Lock()
+	q.pending++
+	q.mu.Unlock()
+	select {
+	case q.ch <- chunk{b: append([]byte(nil), b...), at: time.Now().Add(l.p.currentDelay())}:
+		return true
+	case <-l.quit:
+		return false
+	}
+}
+
+// closed returns a channel closed when q's reader has ended.
+func (l *link) closed(q *queue) <-chan struct{} { return q.eof }
+
+// writer delivers q's queued chunks to dst, each at its time and only while
+// the gate is open. When its source has ended and the link is blackholed,
+// the held bytes are dropped with the connection (its sender is gone).
+func (l *link) writer(q *queue, dst net.Conn) {
 	defer l.close()
+	q.mu.Lock()
+	q.dst = dst
+	q.mu.Unlock()
 	for c := range q.ch {
 		if d := time.Until(c.at); d > 0 {
 			time.Sleep(d)
@@ -110,10 +157,19 @@ func (l *link) writer(q queue, dst net.Conn) {
 		if l.isDone() {
 			return
 		}
-		if _, err := dst.Write(c.b); err != nil {
+		if !deliver(q, c.b) {
 			return
 		}
 	}
+}
+
+// deliver writes one queued chunk to q's destination; false on an error.
+func deliver(q *queue, b []byte) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.pending--
+	_, err := q.dst.Write(b)
+	return err == nil
 }
 
 func (l *link) setServer(s net.Conn) bool {

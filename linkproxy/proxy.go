@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -45,11 +46,14 @@ func (m Mode) String() string {
 type Proxy struct {
 	addr, target string
 
-	mu     sync.Mutex
-	ln     net.Listener
-	mode   Mode
-	delay  time.Duration
-	open   chan struct{} // closed while bytes may pass
+	mu    sync.Mutex
+	ln    net.Listener
+	mode  Mode
+	delay time.Duration
+	open  chan struct{} // closed while bytes may pass
+	// fast is true while bytes pass without a delay (mode Pass, delay 0):
+	// a link's reader may then write straight through.
+	fast   atomic.Bool
 	conns  map[*link]struct{}
 	closed bool
 	wg     sync.WaitGroup
@@ -67,6 +71,7 @@ func New(listenAddr, target string) (*Proxy, error) {
 	}
 	p := &Proxy{addr: listenAddr, target: target, ln: ln, open: make(chan struct{}), conns: map[*link]struct{}{}}
 	close(p.open)
+	p.fast.Store(true)
 	p.serve(ln)
 	return p, nil
 }
@@ -137,6 +142,7 @@ func (p *Proxy) Heal() error { return p.setMode(Pass) }
 func (p *Proxy) Delay(d time.Duration) {
 	p.mu.Lock()
 	p.delay = d
+	p.fast.Store(p.mode == Pass && d == 0)
 	p.mu.Unlock()
 }
 
@@ -167,6 +173,7 @@ func (p *Proxy) setMode(m Mode) error {
 	}
 	prev := p.mode
 	p.mode = m
+	p.fast.Store(m == Pass && p.delay == 0)
 	if m == Pass {
 		close(p.open)
 	} else if prev == Pass {

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"sdchaos/clock"
 	"sdchaos/fakeservice"
 )
 
@@ -40,7 +39,7 @@ type Fleet struct {
 	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
 	ctx   context.Context // ends at Close: the renewals stop
 	stop  context.CancelFunc
-	wg    sync.WaitGroup
+	renew *schedule // each registrant's next renewal
 	close sync.Once
 	mu    sync.Mutex
 	rereg *rereg // the current re-registration, if any
@@ -56,7 +55,7 @@ func NewFleet(cfg FleetConfig, log *Log) (*Fleet, error) {
 // (all when keep is nil): a shard's slice of the fleet. Keys keep their
 // index in the whole fleet, so shards never collide.
 func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error) {
-	f := &Fleet{cfg: cfg, log: log}
+	f := &Fleet{cfg: cfg, log: log, renew: newSchedule()}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	var idx []int
 	for i := 0; i < cfg.N; i++ {
@@ -131,31 +130,28 @@ func (f *Fleet) draws(r *rand.Rand, draw func(*rand.Rand) uint64) []uint64 {
 	return out
 }
 
-// StartRenewing starts one goroutine per registrant that renews every Renew
-// (from a random phase) while the link is up, and registers again when its
-// lease is gone.
+// StartRenewing makes every registrant renew every Renew (from a random
+// phase) while the link is up, and register again when its lease is gone.
+// A registrant waiting for its renewal holds a timer, not a goroutine.
 func (f *Fleet) StartRenewing(r *rand.Rand) {
 	phases := f.draws(r, func(r *rand.Rand) uint64 { return uint64(r.Int64N(int64(f.cfg.Renew))) })
+	now := time.Now()
 	for i := range f.regs {
-		phase := time.Duration(phases[i])
-		f.wg.Add(1)
-		go func() { defer f.wg.Done(); f.renewLoop(i, phase) }()
+		f.renewAt(i, now.Add(time.Duration(phases[i])))
 	}
 }
 
-func (f *Fleet) renewLoop(i int, phase time.Duration) {
-	reg, live := f.regs[i], &f.live[i]
-	ctx := f.ctx
-	next := time.Now().Add(phase)
-	for clock.SleepUntil(ctx, next) == nil {
-		next = next.Add(f.cfg.Renew)
-		if !live.Load() {
-			continue
+// renewAt renews registrant i at t (when it is live) and schedules its next
+// renewal Renew after t (at once when the renewal took longer).
+func (f *Fleet) renewAt(i int, t time.Time) {
+	f.renew.at(t, func() {
+		if reg, live := f.regs[i], &f.live[i]; live.Load() {
+			if err := reg.Renew(f.ctx); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
+				_ = reg.Register(f.ctx)
+			}
 		}
-		if err := reg.Renew(ctx); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
-			_ = reg.Register(ctx)
-		}
-	}
+		f.renewAt(i, t.Add(f.cfg.Renew))
+	})
 }
 
 // LinkDown tells the registrants their connection is gone (as a client's
@@ -170,10 +166,18 @@ func (f *Fleet) LinkDown() {
 type rereg struct {
 	t0      time.Time
 	cancel  context.CancelFunc
-	wg      sync.WaitGroup
-	allDone chan struct{}
+	sched   *schedule // each registrant's next attempt
+	left    atomic.Int64
+	allDone chan struct{} // closed when left reaches 0
 	done    atomic.Int64
 	last    atomic.Int64 // ns after t0
+}
+
+// settled counts one registrant back (or given up) and closes allDone after the last.
+func (rr *rereg) settled() {
+	if rr.left.Add(-1) == 0 {
+		close(rr.allDone)
+	}
 }
 
 // LinkUp tells the registrants their connection is back (as a client's
@@ -183,35 +187,39 @@ type rereg struct {
 func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
 	seeds := f.draws(r, (*rand.Rand).Uint64)
 	ctx, cancel := context.WithCancel(context.Background())
-	rr := &rereg{t0: time.Now(), cancel: cancel, allDone: make(chan struct{})}
+	rr := &rereg{t0: time.Now(), cancel: cancel, sched: newSchedule(), allDone: make(chan struct{})}
+	rr.left.Store(int64(len(f.regs)))
+	if len(f.regs) == 0 {
+		close(rr.allDone)
+	}
 	f.mu.Lock()
 	f.rereg = rr
 	f.mu.Unlock()
 	f.log.Arm(rr.t0)
-	for i, reg := range f.regs {
-		rr.wg.Add(1)
-		go func() {
-			defer rr.wg.Done()
-			f.reregisterOne(ctx, rr, i, reg, b, rand.New(rand.NewPCG(seeds[i], uint64(f.idx[i]))))
-		}()
+	for i := range f.regs {
+		f.attempt(ctx, rr, i, b, rand.New(rand.NewPCG(seeds[i], uint64(f.idx[i]))), 0)
 	}
-	go func() { rr.wg.Wait(); close(rr.allDone) }()
 }
 
-func (f *Fleet) reregisterOne(ctx context.Context, rr *rereg, i int, reg *fakeservice.LeanRegistrant, b Backoff, r *rand.Rand) {
-	for k := 0; ; k++ {
-		if clock.SleepUntil(ctx, time.Now().Add(b.Delay(k, r))) != nil {
+// attempt schedules registrant i's attempt k after its back-off delay; a
+// failed attempt schedules the next one, until ctx ends.
+func (f *Fleet) attempt(ctx context.Context, rr *rereg, i int, b Backoff, r *rand.Rand, k int) {
+	rr.sched.at(time.Now().Add(b.Delay(k, r)), func() {
+		if ctx.Err() != nil {
+			rr.settled()
 			return
 		}
-		if reg.Register(ctx) == nil {
-			f.live[i].Store(true)
-			rr.done.Add(1)
-			at := int64(time.Since(rr.t0))
-			for old := rr.last.Load(); at > old && !rr.last.CompareAndSwap(old, at); old = rr.last.Load() {
-			}
+		if f.regs[i].Register(ctx) != nil {
+			f.attempt(ctx, rr, i, b, r, k+1)
 			return
 		}
-	}
+		f.live[i].Store(true)
+		rr.done.Add(1)
+		at := int64(time.Since(rr.t0))
+		for old := rr.last.Load(); at > old && !rr.last.CompareAndSwap(old, at); old = rr.last.Load() {
+		}
+		rr.settled()
+	})
 }
 
 // Back waits until every registrant is registered again or ctx ends (the
@@ -229,7 +237,7 @@ func (f *Fleet) Back(ctx context.Context) (int, time.Duration) {
 	case <-ctx.Done():
 	}
 	rr.cancel()
-	rr.wg.Wait()
+	rr.sched.stop()
 	f.log.Disarm()
 	return int(rr.done.Load()), time.Duration(rr.last.Load())
 }
@@ -238,12 +246,14 @@ func (f *Fleet) Back(ctx context.Context) (int, time.Duration) {
 func (f *Fleet) Close() {
 	f.close.Do(func() {
 		f.mu.Lock()
-		if f.rereg != nil {
-			f.rereg.cancel()
-		}
+		rr := f.rereg
 		f.mu.Unlock()
+		if rr != nil {
+			rr.cancel()
+			rr.sched.stop()
+		}
 		f.stop()
-		f.wg.Wait()
+		f.renew.stop()
 		// Closing thousands of connections one by one takes seconds.
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, 256)
