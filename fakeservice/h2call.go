@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +34,7 @@ import (
 // to the registry it loads. Safe for concurrent use (calls queue).
 type H2Conn struct {
 	addr string
+	src  netip.Addr // the local address dialled from (any when invalid)
 	mu   sync.Mutex
 	c    net.Conn
 	bw   *bufio.Writer
@@ -54,6 +57,14 @@ const windowUpdateAt = 16 << 10
 // "host:port"); nothing is dialled yet.
 func NewH2Conn(endpoint string) *H2Conn {
 	return &H2Conn{addr: strings.TrimPrefix(endpoint, "http://")}
+}
+
+// NewH2ConnFrom is NewH2Conn dialling from local address src (a packet
+// filter can then tell this connection's packets from others').
+func NewH2ConnFrom(endpoint string, src netip.Addr) *H2Conn {
+	h := NewH2Conn(endpoint)
+	h.src = src
+	return h
 }
 
 // Close closes the connection (a later call dials again).
@@ -93,8 +104,13 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 	var st *grpcStatus
 	if err != nil && !errors.As(err, &st) {
 		h.drop() // the connection's state is unknown
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if e := ctx.Err(); e != nil {
+			return e
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The connection's deadline is the call's: it can fire a hair
+			// before the context's own timer does.
+			return context.DeadlineExceeded
 		}
 		return status.Error(codes.Unavailable, err.Error())
 	}
@@ -153,6 +169,9 @@ func (h *H2Conn) dial(ctx context.Context) error {
 		return nil
 	}
 	var d net.Dialer
+	if h.src.IsValid() {
+		d.LocalAddr = &net.TCPAddr{IP: h.src.AsSlice()}
+	}
 	c, err := d.DialContext(ctx, "tcp", h.addr)
 	for wait := 100 * time.Millisecond; err != nil; wait = min(wait*8/5, time.Second) {
 		if clock.SleepUntil(ctx, time.Now().Add(wait)) != nil {

@@ -3,6 +3,8 @@ package fakeservice
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"testing"
 	"time"
 
@@ -74,5 +76,33 @@ func TestLeanRegistrant(t *testing.T) {
 	r2 := NewLeanRegistrant(dead, "/svc/lean/2", "v", 5*time.Second, 300*time.Millisecond, nil)
 	if err := r2.Register(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("register on a dead endpoint: %v, want a timeout", err)
+	}
+}
+
+// TestH2ConnSilentServerIsATimeout: a server that accepts and never answers
+// makes the call a timeout (context.DeadlineExceeded), however the
+// connection's deadline and the context's timer race.
+func TestH2ConnSilentServerIsATimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c) }()
+		}
+	}()
+	conn := NewH2Conn(ln.Addr().String())
+	defer conn.Close()
+	for i := 0; i < 20; i++ {
+		r := NewLeanRegistrant(conn, "/svc/silent", "v", 5*time.Second, 20*time.Millisecond, nil)
+		if err := r.Register(context.Background()); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("call %d to a silent server: %v, want a timeout", i, err)
+		}
 	}
 }

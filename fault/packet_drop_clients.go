@@ -3,6 +3,7 @@ package fault
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"sdchaos/cluster"
 	"sdchaos/netns"
@@ -18,6 +19,9 @@ type DropClientPackets struct {
 	Nodes  []*cluster.Node
 	Loss   float64
 	Dir    Direction
+	// Client, when valid, limits the drop to the clients that dial from
+	// this address (the harness's own probes, from another, still pass).
+	Client netip.Addr
 	packetRules
 }
 
@@ -25,6 +29,9 @@ type DropClientPackets struct {
 // ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
 func (d *DropClientPackets) Describe() report.Event {
 	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", percent(d.Loss), joinNames(d.Nodes), d.Dir)
+	if d.Client.IsValid() {
+		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
+	}
 	return report.Event{Kind: report.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
 }
 
@@ -43,10 +50,10 @@ func (d *DropClientPackets) Rules() []netns.Rule {
 	for _, n := range d.Nodes {
 		port := uint16(n.ClientPort)
 		if d.Dir.has(Inbound) {
-			rules = append(rules, netns.Rule{Match: netns.Match{Dst: n.Addr(), DstPort: port}, Loss: d.Loss})
+			rules = append(rules, netns.Rule{Match: netns.Match{Src: d.Client, Dst: n.Addr(), DstPort: port}, Loss: d.Loss})
 		}
 		if d.Dir.has(Outbound) {
-			rules = append(rules, netns.Rule{Match: netns.Match{Src: n.Addr(), SrcPort: port}, Loss: d.Loss})
+			rules = append(rules, netns.Rule{Match: netns.Match{Src: n.Addr(), SrcPort: port, Dst: d.Client}, Loss: d.Loss})
 		}
 	}
 	return rules

@@ -64,6 +64,16 @@ func TestDropClientPacketsRules(t *testing.T) {
 			t.Errorf("%s: rules %v\nwant %v", dir, got, want)
 		}
 	}
+	// Limited to the clients on one address: the harness's own probes pass.
+	fleet := netip.MustParseAddr("127.0.0.200")
+	d := &DropClientPackets{Nodes: ms[:1], Loss: 1, Dir: BothWays, Client: fleet}
+	want := []netns.Rule{
+		{Match: netns.Match{Src: fleet, Dst: ms[0].Addr(), DstPort: uint16(ms[0].ClientPort)}, Loss: 1},
+		{Match: netns.Match{Src: ms[0].Addr(), SrcPort: uint16(ms[0].ClientPort), Dst: fleet}, Loss: 1},
+	}
+	if got := d.Rules(); !reflect.DeepEqual(got, want) {
+		t.Errorf("one client address: rules %v\nwant %v", got, want)
+	}
 }
 
 func TestDropMemberAndResetRules(t *testing.T) {

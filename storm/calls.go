@@ -1,11 +1,17 @@
 package storm
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"sdchaos/fakeservice"
 	"sdchaos/report"
@@ -17,6 +23,8 @@ type Record struct {
 	Start   time.Duration    `json:"start_ns"`
 	End     time.Duration    `json:"end_ns"`
 	Outcome report.Outcome   `json:"outcome"`
+	// Kind names a failed call's error (ErrKind); "" when it succeeded.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Log collects registry calls; safe for concurrent use. Only calls that
@@ -63,7 +71,44 @@ func (l *Log) Observe(call fakeservice.Call, start, end time.Time, err error) {
 	case err != nil:
 		o = report.Fail
 	}
-	l.recs = append(l.recs, Record{Call: call, Start: start.Sub(l.t0), End: end.Sub(l.t0), Outcome: o})
+	l.recs = append(l.recs, Record{Call: call, Start: start.Sub(l.t0), End: end.Sub(l.t0), Outcome: o, Kind: ErrKind(err)})
+}
+
+// ErrKind names a registry call's error in a few words ("" for nil): a
+// timeout, the network error under gRPC's Unavailable (reset, refused,
+// broken pipe, closed), or the gRPC code.
+func ErrKind(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	}
+	msg := err.Error()
+	for _, k := range []string{"connection reset", "connection refused", "broken pipe", "EOF", "going away", "stream reset"} {
+		if strings.Contains(msg, k) {
+			return k
+		}
+	}
+	if st, ok := status.FromError(err); ok {
+		if st.Code() == codes.Unavailable { // the harness's own wrapping of a network error: say which
+			return "Unavailable: " + shortMsg(st.Message())
+		}
+		return st.Code().String()
+	}
+	return "other"
+}
+
+var addrLike = regexp.MustCompile(`[0-9][0-9.:\->]*[0-9]`)
+
+// shortMsg is an error message without its addresses and ports, cut to 48
+// characters, so that equal errors on different connections tally as one.
+func shortMsg(m string) string {
+	m = addrLike.ReplaceAllString(m, "#")
+	if len(m) > 48 {
+		m = m[:48] + "…"
+	}
+	return m
 }
 
 // Records returns the kept calls sorted by start.
@@ -119,6 +164,8 @@ func Buckets(recs []Record, width time.Duration, n int) (started, inflight []int
 type Summary struct {
 	Calls, Errors, Timeouts int
 	P50ms, P99ms            float64
+	// ErrKinds counts the failed calls by ErrKind.
+	ErrKinds map[string]int `json:",omitempty"`
 }
 
 // Summarize returns the call count, errors (failed calls, timeouts included),
@@ -130,6 +177,10 @@ func Summarize(recs []Record) Summary {
 		lat = append(lat, report.Ms(r.End-r.Start))
 		if r.Outcome != report.OK {
 			s.Errors++
+			if s.ErrKinds == nil {
+				s.ErrKinds = map[string]int{}
+			}
+			s.ErrKinds[cmp.Or(r.Kind, "unknown")]++
 		}
 		if r.Outcome == report.Unknown {
 			s.Timeouts++

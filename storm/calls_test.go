@@ -1,9 +1,15 @@
 package storm
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"sdchaos/report"
 )
@@ -69,5 +75,29 @@ func TestBackoffs(t *testing.T) {
 		if hi < tc.max*9/10 {
 			t.Errorf("attempt %d: delays do not spread over the window (max %s of %s)", tc.k, hi, tc.max)
 		}
+	}
+}
+
+// TestErrKind names registry errors as the registrants' table tallies them.
+func TestErrKind(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{fmt.Errorf("granting lease: %w", context.DeadlineExceeded), "timeout"},
+		{fmt.Errorf("putting k: %w", status.Error(codes.Unavailable, "read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer")), "connection reset"},
+		{status.Error(codes.ResourceExhausted, "too many requests"), "ResourceExhausted"},
+		{errors.New("something else"), "other"},
+		{status.Error(codes.Unavailable, "dial tcp 127.0.0.1:2379: i/o timeout"), "Unavailable: dial tcp #: i/o timeout"},
+	}
+	for _, tc := range tests {
+		if got := ErrKind(tc.err); got != tc.want {
+			t.Errorf("ErrKind(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+	s := Summarize([]Record{{Outcome: report.OK}, {Outcome: report.Unknown, Kind: "timeout"}, {Outcome: report.Fail, Kind: "EOF"}, {Outcome: report.Fail, Kind: "EOF"}})
+	if s.Errors != 3 || s.Timeouts != 1 || s.ErrKinds["EOF"] != 2 || s.ErrKinds["timeout"] != 1 {
+		t.Errorf("summary %+v", s)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,8 @@ type FleetConfig struct {
 	Prefix string
 	// TTL of each lease, Renew its renewal interval, Timeout of each call.
 	TTL, Renew, Timeout time.Duration
+	// Source, when valid, is the local address every connection dials from.
+	Source netip.Addr
 }
 
 // Fleet is N lean registrants (etcd's gRPC API over a minimal HTTP/2
@@ -65,7 +68,7 @@ func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error
 	}
 	nConns := (len(idx) + cfg.PerClient - 1) / cfg.PerClient
 	for i := 0; i < nConns; i++ {
-		f.conns = append(f.conns, fakeservice.NewH2Conn(cfg.Endpoints[i%len(cfg.Endpoints)]))
+		f.conns = append(f.conns, fakeservice.NewH2ConnFrom(cfg.Endpoints[i%len(cfg.Endpoints)], cfg.Source))
 	}
 	for j, i := range idx {
 		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)

@@ -20,15 +20,30 @@ import (
 // nothing is left running.
 func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs real etcd processes in a private network namespace, about 15 s")
+		t.Skip("runs real etcd processes in a private network namespace, about 40 s")
 	}
 	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	if err := netns.Supported(); err != nil {
 		t.Skipf("no private network namespace here: %v", err)
 	}
+	tests := []struct {
+		args []string
+		cut  report.EventKind
+	}{
+		{[]string{"minority-partition", "--cut", "packets"}, report.PacketDropPeers},
+		// The storm's link loss drops the registrants' packets: no proxy in the way.
+		{[]string{"reregistration-storm", "--instances", "200", "--ttl", "3s", "--renew", "1s", "--backoff-base", "2s"}, report.PacketDropClients},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args[0], func(t *testing.T) { runPrivate(t, tc.args, tc.cut) })
+	}
+}
+
+// runPrivate runs args with --net private and requires it reproduced, its
+// cut made of packets (an event of kind cut), and no child left behind.
+func runPrivate(t *testing.T, args []string, cut report.EventKind) {
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "minority-partition", "--net", "private", "--cut", "packets", "--quiet", "--format", "json",
-		"--port-base", strconv.Itoa(10700))
+	cmd := exec.Command(exe, append(args, "--net", "private", "--quiet", "--format", "json", "--port-base", strconv.Itoa(10700))...)
 	cmd.Env = append(os.Environ(), envRunMain+"=1") // the test binary runs the command, in and out of the namespace
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -46,12 +61,12 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	if r.Verdict != report.Reproduced {
 		t.Errorf("verdict %s, want reproduced", r.Verdict)
 	}
-	cut := false
+	found := false
 	for _, e := range r.Marks {
-		cut = cut || e.Kind == report.PacketDropPeers
+		found = found || e.Kind == cut
 	}
-	if !cut {
-		t.Errorf("no %s event among %d marks: the cut was not made of packets", report.PacketDropPeers, len(r.Marks))
+	if !found {
+		t.Errorf("no %s event among %d marks: the cut was not made of packets", cut, len(r.Marks))
 	}
 	eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/report"
+	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
 )
@@ -119,6 +120,9 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 		if n < 1 || n > 100000 {
 			return scenarios.Usagef("--instances: size %d must be within 1–100000", n)
 		}
+	}
+	if s.Shard.sharded() && c.Net == rig.Private {
+		return scenarios.Usagef("--shard with --net private: the shards' registrants would sit in other namespaces than the members; shard on the host's loopback")
 	}
 	return s.validateShard()
 }

@@ -69,7 +69,7 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 		return sd, fmt.Sprintf("no %s phase was recorded at N = %d", strategy, n)
 	}
 	id := sd.phase.id()
-	heal, ok := eventIn(h.Events, report.BlackholeLinks, report.Heal, sd.phase.Start, sd.phase.End)
+	heal, ok := eventIn(h.Events, linkCutKinds, report.Heal, sd.phase.Start, sd.phase.End)
 	if !ok {
 		return sd, fmt.Sprintf("the %s phase at N = %d did not heal its links", strategy, n)
 	}
@@ -77,7 +77,7 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 	buckets := int(math.Ceil(float64(sd.window) / float64(bucketWidth)))
 	sd.load = storm.MeasureRegistry(sd.phase.Members, rec.T0+int64(heal.At), bucketWidth, max(buckets, 1))
 	sd.listed, sd.left, sd.after = countOp(h.Ops, opListed, id), countOp(h.Ops, opLeft, id), countOp(h.Ops, opKeysAfter, id)
-	if loss, ok := eventIn(h.Events, report.BlackholeLinks, report.Inject, sd.phase.Start, sd.phase.End); ok {
+	if loss, ok := eventIn(h.Events, linkCutKinds, report.Inject, sd.phase.Start, sd.phase.End); ok {
 		if op, ok := opFor(h.Ops, opLeft, id); ok {
 			sd.drained = op.End - loss.At
 		}
@@ -97,11 +97,13 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 	return sd, ""
 }
 
-// eventIn returns the first event of kind in phase within [from, to].
-func eventIn(es report.Events, kind report.EventKind, phase report.Phase, from, to time.Duration) (report.Event, bool) {
-	for _, e := range es.All(kind, phase) {
-		if e.At >= from && e.At <= to {
-			return e, true
+// eventIn returns the first event of one of kinds in phase within [from, to].
+func eventIn(es report.Events, kinds []report.EventKind, phase report.Phase, from, to time.Duration) (report.Event, bool) {
+	for _, kind := range kinds {
+		for _, e := range es.All(kind, phase) {
+			if e.At >= from && e.At <= to {
+				return e, true
+			}
 		}
 	}
 	return report.Event{}, false

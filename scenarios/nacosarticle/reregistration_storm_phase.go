@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,6 +95,27 @@ type stormWorld struct {
 	log    *storm.Log
 	direct *clientv3.Client
 	meter  *storm.SelfMeter
+	cut    fault.Healer // the loss of every registrant's link
+}
+
+// fleetAddr is the address the registrants dial from in the private
+// namespace, where the storm's cut drops their packets (and only theirs:
+// the harness's probes dial from another address).
+var fleetAddr = netip.MustParseAddr("127.0.0.200")
+
+// linkCut is the storm's cut: on the host's loopback the proxies'
+// blackhole; in the private namespace (--net private) a drop of every
+// packet between the registrants and the members' client ports, with no
+// proxy in the way (the harness then costs what its registrants cost).
+func linkCut(env *scenarios.Env, r *rig.Etcd) (fault.Healer, error) {
+	if env.Net != rig.Private {
+		return fault.Blackhole{Proxies: r.Proxies}, nil
+	}
+	f, err := env.Filter()
+	if err != nil {
+		return nil, fmt.Errorf("the storm's packet filter: %w", err)
+	}
+	return &fault.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: 1, Dir: fault.BothWays, Client: fleetAddr}, nil
 }
 
 // startWorld starts phase id's cluster, proxies and this process's
@@ -101,12 +123,21 @@ type stormWorld struct {
 // registers the registrants once.
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
 	meter := storm.StartSelf(s.Shard.name())
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true})
+	private := env.Net == rig.Private
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private})
 	if err != nil {
 		return nil, err
 	}
 	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter}
-	if w.fleet, err = s.newFleet(n, limit, r.Endpoints(), w.log); err != nil {
+	var src netip.Addr
+	if private {
+		src = fleetAddr
+	}
+	if w.fleet, err = s.newFleet(n, limit, r.Endpoints(), src, w.log); err != nil {
+		w.close()
+		return nil, err
+	}
+	if w.cut, err = linkCut(env, r); err != nil {
 		w.close()
 		return nil, err
 	}
@@ -132,7 +163,7 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 
 // newFleet creates this process's registrants (its shard's slice of n)
 // over endpoints, one connection each unless the open-file limit forbids.
-func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, log *storm.Log) (*storm.Fleet, error) {
+func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, src netip.Addr, log *storm.Log) (*storm.Fleet, error) {
 	mine := 0
 	for i := 0; i < n; i++ {
 		if s.Shard.owns(i) {
@@ -140,7 +171,7 @@ func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, 
 		}
 	}
 	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
-		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout}, log, s.Shard.owns)
+		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout, Source: src}, log, s.Shard.owns)
 	if err != nil {
 		return nil, fmt.Errorf("creating the registrants: %w", err)
 	}
@@ -157,27 +188,28 @@ func (w *stormWorld) close() {
 	w.r.Close()
 }
 
-// linkLoss is the storm's fault: every client link blackholed, and the
-// registrants told so (they stop renewing); its heal lets bytes pass and
-// tells the registrants the link is back: they re-register with their
-// back-off.
+// linkLoss is the storm's fault: every registrant's link cut (the loopback
+// proxies' blackhole, or with --net private every packet between the
+// registrants and the members dropped), and the registrants told so (they
+// stop renewing); its heal lets bytes pass and tells the registrants the
+// link is back: they re-register with their back-off.
 type linkLoss struct {
-	fault.Blackhole
+	cut     fault.Healer
 	fleet   *storm.Fleet
 	backoff storm.Backoff
 	rand    *rand.Rand
 }
 
-// Describe returns the blackhole's event, labelled with the strategy.
+// Describe returns the cut's event, labelled with the strategy.
 func (l linkLoss) Describe() report.Event {
-	e := l.Blackhole.Describe()
+	e := l.cut.Describe()
 	e.Label += "; registrants re-register " + strategyName(l.backoff) + " on heal"
 	return e
 }
 
-// Inject blackholes the links and tells the registrants.
+// Inject cuts the links and tells the registrants.
 func (l linkLoss) Inject(ctx context.Context) error {
-	if err := l.Blackhole.Inject(ctx); err != nil {
+	if err := l.cut.Inject(ctx); err != nil {
 		return err
 	}
 	l.fleet.LinkDown()
@@ -186,12 +218,16 @@ func (l linkLoss) Inject(ctx context.Context) error {
 
 // Heal lets bytes pass and starts the re-registration.
 func (l linkLoss) Heal(ctx context.Context) error {
-	if err := l.Blackhole.Heal(ctx); err != nil {
+	if err := l.cut.Heal(ctx); err != nil {
 		return err
 	}
 	l.fleet.LinkUp(l.backoff, l.rand)
 	return nil
 }
+
+// linkCutKinds are the event kinds of the storm's cut: the proxies'
+// blackhole, or the packet drop in the private namespace.
+var linkCutKinds = []report.EventKind{report.BlackholeLinks, report.PacketDropClients}
 
 // steadyLimit bounds the wait for a steady registry before a phase: every
 // registrant registered, all N keys listed, the cluster healthy.
@@ -223,7 +259,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	sampling := &samplingProbe{c: w.r.Cluster}
 	tl := fault.Timeline{
 		{At: at, Probe: w.countProbe(opListed, p.id())},
-		{At: at, For: hold, Fault: linkLoss{Blackhole: fault.Blackhole{Proxies: w.r.Proxies}, fleet: w.fleet, backoff: b, rand: env.Rand}},
+		{At: at, For: hold, Fault: linkLoss{cut: w.cut, fleet: w.fleet, backoff: b, rand: env.Rand}},
 		{At: at + s.TTL, Probe: w.drainProbe(p.id(), at+hold-300*time.Millisecond)},
 		{At: at + hold - sampleLead, Probe: sampling.probe()},
 	}

@@ -80,7 +80,33 @@ func (s *reregistrationStorm) clientTable(sizes []stormSize, settle time.Duratio
 	t.Notes = []string{storm.Immediate{}.String(), storm.FullJitter{Base: s.Base, Cap: s.Cap}.String(),
 		"? = the registry did not answer the count (5 s deadline)",
 		"a re-registration is two calls (grant, put); latencies are per call; errors include timeouts"}
+	for _, sz := range sizes {
+		for _, sd := range []stormSide{sz.imm, sz.jit} {
+			if k := errKinds(sd.phase.Calls.ErrKinds); k != "" {
+				t.Notes = append(t.Notes, fmt.Sprintf("errors at N = %d, %s: %s", sz.n, sd.phase.Strategy, k))
+			}
+		}
+	}
 	return t
+}
+
+// errKinds lists error kinds by count, most first ("timeout 26, EOF 3").
+func errKinds(m map[string]int) string {
+	kinds := make([]string, 0, len(m))
+	for k := range m {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if m[kinds[i]] != m[kinds[j]] {
+			return m[kinds[i]] > m[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {

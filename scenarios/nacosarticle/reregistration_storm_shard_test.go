@@ -2,11 +2,15 @@ package nacosarticle
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"sdchaos/fakeservice"
 	"sdchaos/report"
+	"sdchaos/rig"
+	"sdchaos/scenarios"
+	"sdchaos/scenarios/scentest"
 	"sdchaos/storm"
 )
 
@@ -54,6 +58,10 @@ func TestShardValidate(t *testing.T) {
 	}
 	if err := s.ShardEndpoints.Set("http://nohost"); err == nil {
 		t.Error("an endpoint without a port passed")
+	}
+	full := scentest.MustConfigure(t, "reregistration-storm", "--shard", "0/2", "--start-at", "2026-11-30T10:00:00Z").(*reregistrationStorm)
+	if err := full.Validate(scenarios.Common{Net: rig.Private}); err == nil || !strings.Contains(err.Error(), "--net private") {
+		t.Errorf("shards in a private namespace: %v, want a usage error", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package nacosarticle
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 		return p, err
 	}
 	log := &storm.Log{}
-	fleet, err := s.newFleet(n, limit, proxyURLs(proxies), log)
+	fleet, err := s.newFleet(n, limit, proxyURLs(proxies), netip.Addr{}, log)
 	if err != nil {
 		return p, err
 	}
@@ -104,7 +105,7 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 		return p, nil // recorded without a heal: the shard's own check says it missed a phase
 	}
 	p.Start = rec.Offset(lossAt)
-	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{Blackhole: fault.Blackhole{Proxies: proxies}, fleet: fleet, backoff: b, rand: env.Rand}}}
+	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: fault.Blackhole{Proxies: proxies}, fleet: fleet, backoff: b, rand: env.Rand}}}
 	env.Printf("shard %s, %s at N = %d: %s", s.Shard.String(), p.Strategy, n, tl.Describe())
 	if err := tl.Run(ctx, rec); err != nil {
 		return p, err
