@@ -37,9 +37,18 @@ func TestExitCodes(t *testing.T) {
 // results/ and fails when a judge's output no longer matches the stored
 // report: results/ can never silently go stale.
 func TestResultsAreWhatTheJudgesSayNow(t *testing.T) {
-	var out bytes.Buffer
-	if err := recheck([]string{"../../results"}, &out); err != nil {
-		t.Errorf("recheck results/: %v — regenerate with 'go run ./cmd/experiments all --variants --out results'\n%s", err, out.String())
+	// Every directory of results/ that holds saved histories: the runs, the
+	// CI baseline and each sweep's points (each says how it was made).
+	dirs := []string{"../../results", "../../results/baseline"}
+	points, _ := filepath.Glob("../../results/sweeps/*/points")
+	if len(points) == 0 {
+		t.Error("no sweep points under results/sweeps")
+	}
+	for _, dir := range append(dirs, points...) {
+		var out bytes.Buffer
+		if err := recheck([]string{dir}, &out); err != nil {
+			t.Errorf("recheck %s: %v — regenerate it with the command its README or summary gives\n%s", strings.TrimPrefix(dir, "../../"), err, out.String())
+		}
 	}
 }
 
