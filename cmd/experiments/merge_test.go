@@ -83,6 +83,28 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 	args := []string{"reregistration-storm", "--instances", "1000", "--ttl", "3s", "--renew", "1s", "--revoke-rate", "1000",
 		"--duration", "20s", "--quiet", "--retry-invalid", "0"}
 	single := runStormProcess(t, append(args, "--port-base", "12300"))
+	// A merged run whose gates failed (the members starved by the three
+	// harness processes and whatever else runs) judges nothing: run the
+	// shards again, and skip, saying why, after three such runs.
+	for range 3 {
+		merged, err := runShards(t, args)
+		if errors.Is(err, errInvalid) {
+			t.Logf("invalid merged run (the machine starved it): gates %+v; %s", merged.Gates, invalidCauses(merged))
+			continue
+		}
+		if err != nil && !errors.Is(err, errNotReproduced) {
+			t.Fatalf("merge: %v; checks %s", err, scentest.Names(merged))
+		}
+		compareStorms(t, single, merged)
+		return
+	}
+	t.Skip("three invalid merged runs: the machine starved the shards")
+}
+
+// runShards runs the storm in two processes, shards 0/2 and 1/2, and
+// merges their histories; it returns the merged result and merge's error.
+func runShards(t *testing.T, args []string) (*report.Result, error) {
+	t.Helper()
 	dirs := []string{t.TempDir(), t.TempDir()}
 	start := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
 	shard := append(args, "--start-at", start, "--format", "json")
@@ -100,14 +122,12 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	if err := merge(append([]string{"--format", "json"}, dirs...), &out); err != nil && !errors.Is(err, errNotReproduced) {
-		t.Fatalf("merge: %v", err)
-	}
+	err := merge(append([]string{"--format", "json"}, dirs...), &out)
 	var merged report.Result
-	if err := json.Unmarshal([]byte(out.String()), &merged); err != nil {
-		t.Fatal(err)
+	if jerr := json.Unmarshal([]byte(out.String()), &merged); jerr != nil {
+		t.Fatalf("merged report: %v (merge: %v)", jerr, err)
 	}
-	compareStorms(t, single, &merged)
+	return &merged, err
 }
 
 func stormCommand(args []string) *exec.Cmd {
@@ -161,3 +181,14 @@ func compareStorms(t *testing.T, single, merged *report.Result) {
 }
 
 func fmtMetric(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// invalidCauses lists why each invalid check could not judge.
+func invalidCauses(r *report.Result) string {
+	var out []string
+	for _, c := range r.Checks {
+		if c.Verdict == report.Invalid {
+			out = append(out, c.Name+": "+c.Cause)
+		}
+	}
+	return strings.Join(out, "; ")
+}
