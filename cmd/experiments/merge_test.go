@@ -89,7 +89,7 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 	for range 3 {
 		merged, err := runShards(t, args)
 		if errors.Is(err, errInvalid) {
-			t.Logf("invalid merged run (the machine starved it): gates %+v; %s", merged.Gates, invalidCauses(merged))
+			t.Logf("invalid merged run: %s", scentest.InvalidWhy(merged))
 			continue
 		}
 		if err != nil && !errors.Is(err, errNotReproduced) {
@@ -181,14 +181,3 @@ func compareStorms(t *testing.T, single, merged *report.Result) {
 }
 
 func fmtMetric(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-// invalidCauses lists why each invalid check could not judge.
-func invalidCauses(r *report.Result) string {
-	var out []string
-	for _, c := range r.Checks {
-		if c.Verdict == report.Invalid {
-			out = append(out, c.Name+": "+c.Cause)
-		}
-	}
-	return strings.Join(out, "; ")
-}

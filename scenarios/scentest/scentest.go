@@ -8,6 +8,7 @@ package scentest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,25 +107,43 @@ func Run(t *testing.T, base int, skip, name string, args ...string) *report.Resu
 const invalidRetries = 3
 
 // RunReproduced runs a scenario as Run does and requires it reproduced,
-// every difference from the article explained. A run whose validity gates
-// failed (the machine starved the harness: late timers, sparse samples)
-// judges nothing: it is run again, and after invalidRetries invalid runs
-// the test is skipped, saying why — never passed or failed on it.
+// every difference from the article explained. An invalid run (a validity
+// gate failed, or a check could not judge: the machine starved the
+// harness, the registry was not in the state the plan assumes) judges
+// nothing: it is run again, and after invalidRetries invalid runs the test
+// is skipped, saying why — never passed or failed on it.
 func RunReproduced(t *testing.T, base int, skip, name string, args ...string) *report.Result {
 	t.Helper()
 	var res *report.Result
 	for range invalidRetries {
-		if res = Run(t, base, skip, name, args...); report.GatesOK(res.Gates) {
+		if res = Run(t, base, skip, name, args...); res.Verdict != report.Invalid {
 			NoUnexplainedDifference(t, res)
 			if !res.Reproduced {
 				t.Errorf("not reproduced: %s", Names(res))
 			}
 			return res
 		}
-		t.Logf("invalid run (the machine starved the harness): %v", res.Gates)
+		t.Logf("invalid run: %s", InvalidWhy(res))
 	}
-	t.Skipf("%d invalid runs: the harness was starved on this machine (%v)", invalidRetries, res.Gates)
+	t.Skipf("%d invalid runs on this machine: %s", invalidRetries, InvalidWhy(res))
 	return nil
+}
+
+// InvalidWhy says why a result is invalid: its failed gates and the causes
+// of its checks that could not judge.
+func InvalidWhy(res *report.Result) string {
+	var why []string
+	for _, g := range res.Gates {
+		if !g.OK {
+			why = append(why, fmt.Sprintf("gate %q: %s (limit %s)", g.Name, g.Measured, g.Limit))
+		}
+	}
+	for _, c := range res.Checks {
+		if c.Verdict == report.Invalid {
+			why = append(why, c.Name+": "+c.Cause)
+		}
+	}
+	return strings.Join(why, "; ")
 }
 
 // Judge judges h with cfg and finishes the result.
