@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fakeservice"
+	"sdchaos/report"
 	"sdchaos/rig"
 )
 
@@ -160,6 +161,34 @@ const (
 	RealRoundRobin = "grpc_rr"
 	RealPickFirst  = "grpc_pf"
 )
+
+// realBalancers are the real clients' names, in table order, and their balancers.
+var realBalancers = []struct{ name, balancer string }{{RealRoundRobin, "round_robin"}, {RealPickFirst, "pick_first"}}
+
+// Names returns the real clients' names, in table order (none when off).
+func (p RealClients) Names() []string {
+	if !p.On {
+		return nil
+	}
+	out := make([]string, len(realBalancers))
+	for i, rb := range realBalancers {
+		out[i] = rb.name
+	}
+	return out
+}
+
+// Rows returns the real clients' table rows (none when off), labelled
+// "<what>: etcd resolver + <balancer>" ("real client: etcd resolver + round_robin").
+func (p RealClients) Rows(what string) []report.Row {
+	if !p.On {
+		return nil
+	}
+	rows := make([]report.Row, len(realBalancers))
+	for i, rb := range realBalancers {
+		rows[i] = report.Row{Key: rb.name, Label: what + ": etcd resolver + " + rb.balancer}
+	}
+	return rows
+}
 
 // Configs returns the real clients at the callers' rate and call timeout,
 // starting at start (0: primed before time zero); suffix is appended to

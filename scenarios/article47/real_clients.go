@@ -8,19 +8,8 @@ import (
 	"sdchaos/scenarios"
 )
 
-// realClients are the real clients' names and table labels, in order.
-var realClients = []struct{ name, label string }{
-	{scenarios.RealRoundRobin, "real client: etcd resolver + round_robin"},
-	{scenarios.RealPickFirst, "real client: etcd resolver + pick_first"},
-}
-
 // realNames returns the real clients that ran (none when switched off).
-func realNames(on bool) []string {
-	if !on {
-		return nil
-	}
-	return []string{scenarios.RealRoundRobin, scenarios.RealPickFirst}
-}
+func realNames(on bool) []string { return scenarios.RealClients{On: on}.Names() }
 
 // userNames returns the user's client when one ran (--client).
 func userNames(c scenarios.ClientParams) []string {
@@ -40,12 +29,9 @@ func userRows(c scenarios.ClientParams) []report.Row {
 
 // realRows returns the table rows of the real clients that ran, lettered from next.
 func realRows(on bool, next byte) []report.Row {
-	var rows []report.Row
-	if !on {
-		return nil
-	}
-	for i, rc := range realClients {
-		rows = append(rows, report.Row{Key: rc.name, Label: fmt.Sprintf("(%c) %s", next+byte(i), rc.label)})
+	rows := scenarios.RealClients{On: on}.Rows("real client")
+	for i := range rows {
+		rows[i].Label = fmt.Sprintf("(%c) %s", next+byte(i), rows[i].Label)
 	}
 	return rows
 }

@@ -5,36 +5,13 @@ import (
 	"time"
 
 	"sdchaos/report"
-	"sdchaos/scenarios"
 )
 
-// jitterReal are the real clients' names and labels, in table order.
-var jitterReal = []struct{ name, label string }{
-	{scenarios.RealRoundRobin, "real client: etcd resolver + round_robin"},
-	{scenarios.RealPickFirst, "real client: etcd resolver + pick_first"},
-}
-
 // realNames lists the real clients that ran.
-func (s *registryJitter) realNames() []string {
-	var out []string
-	for _, rc := range jitterReal {
-		if s.Real.On {
-			out = append(out, rc.name)
-		}
-	}
-	return out
-}
+func (s *registryJitter) realNames() []string { return s.Real.Names() }
 
 // realRows are their table rows.
-func (s *registryJitter) realRows() []report.Row {
-	var rows []report.Row
-	for _, rc := range jitterReal {
-		if s.Real.On {
-			rows = append(rows, report.Row{Key: rc.name, Label: rc.label})
-		}
-	}
-	return rows
-}
+func (s *registryJitter) realRows() []report.Row { return s.Real.Rows("real client") }
 
 // realEmptyMax bounds a real client's failures after the jitter when
 // leases expired: the watch delivers the deletes, then the puts of the

@@ -7,14 +7,7 @@ import (
 
 	"sdchaos/report"
 	"sdchaos/rig"
-	"sdchaos/scenarios"
 )
-
-// The real clients of snapshot-at-start restart with the callers, cold.
-var snapshotReal = []struct{ name, label string }{
-	{scenarios.RealRoundRobin, "real client restarted: etcd resolver + round_robin"},
-	{scenarios.RealPickFirst, "real client restarted: etcd resolver + pick_first"},
-}
 
 // realBackoff is the harness's etcd clients' reconnect back-off cap
 // (etcdcli): a connection the blackhole held is retried within it.
@@ -58,15 +51,12 @@ func measureReal(h *report.History, name string, back, callTimeout time.Duration
 func (s *snapshotAtStart) realChecks(h *report.History, back time.Duration) []report.Check {
 	var cs []report.Check
 	hi := realBackoff + rig.SchedSlack
-	for _, rc := range snapshotReal {
-		if !s.Real.On {
-			break
-		}
-		r := measureReal(h, rc.name, back, s.Call.CallTimeout)
-		share := report.Band(rc.name+": failed share of the calls due to end before the registry is back", 100, 100, " %").
+	for _, name := range s.realNames() {
+		r := measureReal(h, name, back, s.Call.CallTimeout)
+		share := report.Band(name+": failed share of the calls due to end before the registry is back", 100, 100, " %").
 			From("the resolver's first read of the endpoints waits for the registry: no address, every call fails: as nosnap").
 			Says(report.Says("— (the article ran no real client)"))
-		first := report.Band(rc.name+": first success ends after the registry is back", 0, hi.Seconds(), " s").Digits(3).
+		first := report.Band(name+": first success ends after the registry is back", 0, hi.Seconds(), " s").Digits(3).
 			From("the held read is answered at the heal (a new connection within the 1 s reconnect back-off, + 50 ms); a call waiting for an address completes then").
 			Says(report.Says("— (the article ran no real client)"))
 		if r.n == 0 {
@@ -84,24 +74,10 @@ func (s *snapshotAtStart) realChecks(h *report.History, back time.Duration) []re
 }
 
 // realRows are the table rows of the restarted real clients.
-func (s *snapshotAtStart) realRows() []report.Row {
-	var rows []report.Row
-	for _, rc := range snapshotReal {
-		if s.Real.On {
-			rows = append(rows, report.Row{Key: rc.name, Label: rc.label})
-		}
-	}
-	return rows
-}
+func (s *snapshotAtStart) realRows() []report.Row { return s.Real.Rows("real client restarted") }
 
 // realNames lists the real clients that ran.
-func (s *snapshotAtStart) realNames() []string {
-	var out []string
-	for _, r := range s.realRows() {
-		out = append(out, r.Key)
-	}
-	return out
-}
+func (s *snapshotAtStart) realNames() []string { return s.Real.Names() }
 
 // concludeReal says which caller each real client behaved as, and how long
 // its calls overran their deadline while the resolver was being built.
