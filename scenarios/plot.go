@@ -94,3 +94,15 @@ func OperationsPlot(scenario, title string, h *report.History, prefixes ...strin
 	f.Height = figure.LanesHeight(len(lanes))
 	return []figure.Plot{f}, nil
 }
+
+// PerSecondPlot is the per-second figure of a traffic scenario: each row's
+// ok and failed requests per second from series, with the run's fault
+// windows shaded and its marks drawn; errors name the scenario.
+func PerSecondPlot(scenario string, h *report.History, series map[string]report.Series, rows ...report.Row) ([]figure.Plot, error) {
+	ws, ms := figure.RunWindows(h.Events, float64(report.Seconds(h.Timeline)))
+	f, err := figure.PerSecond("per-second", figure.Callers(series, rows...), ws, ms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", scenario, err)
+	}
+	return []figure.Plot{f}, nil
+}

@@ -13,15 +13,10 @@ import (
 // failed refresh after the outage.
 func (s *cacheOnFailure) Plots(h *report.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
-	ws, ms := figure.RunWindows(h.Events, float64(m.secs))
-	f, err := figure.PerSecond("per-second", figure.Callers(m.series, append([]report.Row{
+	return scenarios.PerSecondPlot("cache-on-failure", h, m.series, append([]report.Row{
 		{Key: "keep", Label: fmt.Sprintf("(a) keep the old list when a refresh fails — %g requests/s", s.Call.Rate)},
 		{Key: "clear", Label: fmt.Sprintf("(b) clear the list when a refresh fails — %g requests/s", s.Call.Rate)}},
-		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...), ws, ms)
-	if err != nil {
-		return nil, fmt.Errorf("cache-on-failure: %w", err)
-	}
-	return []figure.Plot{f}, nil
+		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...)
 }
 
 // Curves are what a sweep plots (over --refresh, say): when clear first

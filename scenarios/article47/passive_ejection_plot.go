@@ -13,16 +13,10 @@ import (
 // request in N keeps failing, with it only the call that ejects.
 func (s *passiveEjection) Plots(h *report.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
-	secs := report.Seconds(h.Timeline)
-	ws, ms := figure.RunWindows(h.Events, float64(secs))
-	f, err := figure.PerSecond("per-second", figure.Callers(m.series, append([]report.Row{
+	return scenarios.PerSecondPlot("passive-ejection", h, m.series, append([]report.Row{
 		{Key: "none", Label: fmt.Sprintf("(a) no passive ejection — %g requests/s over %d instances", s.Call.Rate, s.Svc.Instances)},
 		{Key: "eject", Label: fmt.Sprintf("(b) eject an instance locally for %s after a failed call", s.Eject)}},
-		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...), ws, ms)
-	if err != nil {
-		return nil, fmt.Errorf("passive-ejection: %w", err)
-	}
-	return []figure.Plot{f}, nil
+		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...)
 }
 
 // Curves are what a sweep plots (over --eject or --instances, say): both

@@ -5,6 +5,7 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // Plots draws each caller's ok and failed requests per second with the
@@ -13,14 +14,9 @@ import (
 // fails after the heal where the remedies do not).
 func (s *registryJitter) Plots(h *report.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
-	ws, ms := figure.RunWindows(h.Events, h.Timeline.Seconds())
 	rows := make([]report.Row, len(jitterCallers))
 	for i, jc := range jitterCallers {
 		rows[i] = report.Row{Key: jc.name, Label: fmt.Sprintf("%s — %g requests/s", jc.label, s.Call.Rate)}
 	}
-	f, err := figure.PerSecond("per-second", figure.Callers(m.series, append(rows, s.realRows()...)...), ws, ms)
-	if err != nil {
-		return nil, fmt.Errorf("registry-jitter: %w", err)
-	}
-	return []figure.Plot{f}, nil
+	return scenarios.PerSecondPlot("registry-jitter", h, m.series, append(rows, s.realRows()...)...)
 }

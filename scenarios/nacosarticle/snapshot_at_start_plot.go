@@ -1,8 +1,6 @@
 package nacosarticle
 
 import (
-	"fmt"
-
 	"sdchaos/figure"
 	"sdchaos/report"
 	"sdchaos/scenarios"
@@ -11,18 +9,13 @@ import (
 // Plots draws each caller's ok and failed requests per second with the
 // registry's unreachable span shaded and the restart marked: the caller
 // that restarts with an empty list fails until the registry is back, the
-// one that loads its snapshot does not.
+// one that loads its snapshot does not; the restarted real clients beside.
 func (s *snapshotAtStart) Plots(h *report.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
-	ws, ms := figure.RunWindows(h.Events, float64(report.Seconds(h.Timeline)))
-	f, err := figure.PerSecond("per-second", figure.Callers(m.series,
-		report.Row{Key: callerBefore, Label: "before the restart (writes the snapshot)"},
-		report.Row{Key: callerNoSnap, Label: "nosnap: restarts with an empty list"},
-		report.Row{Key: callerSnap, Label: "snap: restarts from the disk snapshot"}), ws, ms)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot-at-start: %w", err)
-	}
-	return []figure.Plot{f}, nil
+	return scenarios.PerSecondPlot("snapshot-at-start", h, m.series, append([]report.Row{
+		{Key: callerBefore, Label: "before the restart (writes the snapshot)"},
+		{Key: callerNoSnap, Label: "nosnap: restarts with an empty list"},
+		{Key: callerSnap, Label: "snap: restarts from the disk snapshot"}}, s.realRows()...)...)
 }
 
 // Curves are what a sweep plots (over --outage or --refresh, say): what
