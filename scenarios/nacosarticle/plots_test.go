@@ -21,12 +21,13 @@ func TestPlotsOfTheNacosRoom(t *testing.T) {
 			{At: 4 * time.Second, Kind: report.CallerStart, Phase: report.Once, Targets: []string{callerNoSnap}, Label: "caller nosnap starts"},
 			{At: 8 * time.Second, Kind: report.BlackholeLinks, Phase: report.Heal, Targets: []string{"a"}, Label: "healed: blackhole client links"},
 		}
-		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap}, 40, 12*time.Second,
+		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap, scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 12*time.Second,
 			func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*time.Millisecond })
 		d := plotsOf(t, "snapshot-at-start", &report.History{Ops: ops, Events: evs, Timeline: 12 * time.Second}, "per-second")
 		d.Has(t, "before the restart (writes the snapshot)", "nosnap: restarts with an empty list", "snap: restarts from the disk snapshot",
+			"real client restarted: etcd resolver + round_robin", "real client restarted: etcd resolver + pick_first",
 			"blackhole client links", "caller before stops; caller nosnap starts")
-		d.AtLeastShaded(t, 6) // three panels: the window and its bar
+		d.AtLeastShaded(t, 10) // five panels: the window and its bar
 	})
 	t.Run("reregistration-storm", func(t *testing.T) {
 		h := stormHistory(1000, stormShape{perBucket: burst(600), back: 1000}, stormShape{perBucket: spread(70), back: 1000})
