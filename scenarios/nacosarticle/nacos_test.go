@@ -37,6 +37,8 @@ func TestNacosFlagValidation(t *testing.T) {
 		{Scenario: "reregistration-storm", Args: []string{"--instances", ""}, WantErr: "at least one size"},
 		{Scenario: "reregistration-storm", Args: []string{"--instances", "0"}, WantErr: "size 0"},
 		{Scenario: "reregistration-storm", Args: []string{"--backoff-base", "2s", "--backoff-cap", "1s"}, WantErr: "--backoff-base (2s)"},
+		{Scenario: "reregistration-storm", Args: []string{"--backoff-base", "150ms"}, WantErr: "--backoff-base (150ms) must be at least 200ms"},
+		{Scenario: "reregistration-storm", Args: []string{"--backoff-base", "200ms"}},
 		{Scenario: "reregistration-storm", Args: []string{"--ttl", "1s"}, WantErr: "--ttl (1s)"},
 		{Scenario: "reregistration-storm", Args: []string{"--revoke-rate", "2000"}, WantErr: "--revoke-rate (2000)"},
 	})

@@ -92,7 +92,7 @@ func (s *reregistrationStorm) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.TTL, "ttl", s.TTL, "lease ttl of each registrant (whole seconds, ≥ 2s)")
 	fs.DurationVar(&s.Renew, "renew", s.Renew, "renewal interval while the link is up")
 	fs.DurationVar(&s.CallTimeout, "call-timeout", s.CallTimeout, "deadline of each registry call")
-	fs.DurationVar(&s.Base, "backoff-base", s.Base, "jitter strategy: first window of the back-off")
+	fs.DurationVar(&s.Base, "backoff-base", s.Base, "jitter strategy: first window of the back-off (at least 200ms: two of the members' 100 ms samples)")
 	fs.DurationVar(&s.Cap, "backoff-cap", s.Cap, "jitter strategy: largest window of the back-off")
 	fs.Float64Var(&s.RevokeRate, "revoke-rate", s.RevokeRate,
 		"slowest lease revocations per second assumed while the links are down (they stay down ttl + 2s + N / rate)")
@@ -113,6 +113,9 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 		return scenarios.Usagef("--call-timeout (%s) must be positive", s.CallTimeout)
 	case s.Base <= 0 || s.Cap < s.Base:
 		return scenarios.Usagef("--backoff-base (%s) must be positive and at most --backoff-cap (%s)", s.Base, s.Cap)
+	case s.Base < samplesPerWindow*sampleEvery:
+		return scenarios.Usagef("--backoff-base (%s) must be at least %s: the members sample their metrics every %s, and a first window holding fewer than %d samples cannot be told from a spike",
+			s.Base, samplesPerWindow*sampleEvery, sampleEvery, samplesPerWindow)
 	case s.RevokeRate <= 0 || s.RevokeRate > 1000:
 		return scenarios.Usagef("--revoke-rate (%g) must be within (0, 1000]: etcd revokes at most 1000 leases a second", s.RevokeRate)
 	}
