@@ -21,7 +21,7 @@ import (
 )
 
 // Configure parses args for the named scenario as the command does.
-func Configure(t *testing.T, name string, args ...string) (scenarios.Config, scenarios.Common, error) {
+func Configure(t testing.TB, name string, args ...string) (scenarios.Config, scenarios.Common, error) {
 	t.Helper()
 	spec, ok := scenarios.Lookup(name)
 	if !ok {
@@ -73,7 +73,7 @@ func CheckValidation(t *testing.T, tests []ValidationCase) {
 // Run runs a scenario for real with its ports from base (skipped under
 // -short; skip says why), judges it and logs its checks. Only one such run
 // happens at a time on the machine (a lock file), whichever package runs it.
-func Run(t *testing.T, base int, skip, name string, args ...string) *report.Result {
+func Run(t testing.TB, base int, skip, name string, args ...string) *report.Result {
 	t.Helper()
 	if testing.Short() {
 		t.Skip(skip)
@@ -158,9 +158,9 @@ func Judge(cfg scenarios.Config, h *report.History) *report.Result {
 // LockMachine takes the machine-wide lock the scenario tests share (they
 // are timing sensitive, and go test runs packages in parallel) and returns
 // its release; a test that runs scenarios in its own way takes it too.
-func LockMachine(t *testing.T) func() { return lockMachine(t) }
+func LockMachine(t testing.TB) func() { return lockMachine(t) }
 
-func lockMachine(t *testing.T) func() {
+func lockMachine(t testing.TB) func() {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "sdchaos-scenario-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
