@@ -283,7 +283,12 @@ func stopped(pid int) bool {
 	if err != nil {
 		return false
 	}
-	_, rest, _ := strings.Cut(string(b), ") ")
+	// The state follows the command name, which may itself hold ") ".
+	i := strings.LastIndex(string(b), ") ")
+	if i < 0 {
+		return false
+	}
+	rest := string(b[i+2:])
 	return strings.HasPrefix(rest, "T") || strings.HasPrefix(rest, "t")
 }
 

@@ -21,7 +21,9 @@ func init() {
 proxies and N registrants, each with its own gRPC connection (as pods would have) unless the
 process's open-file limit forbids it (then the run says how many share one); a registrant speaks
 etcd's gRPC lease and KV API directly (no full client), so the harness costs little next to the
-registry (the run's "cost by process" table: CPU time and peak RSS of the harness and each member). Each registrant
+registry (the run's "cost by process" table: CPU time and peak RSS of the harness and each member).
+With --net private there are no proxies: the registrants dial from 127.0.0.200 and the link loss
+drops every packet between that address and the members' client ports. Each registrant
 holds a key on a lease (--ttl) renewed every --renew. Once the registry lists all N keys (at most
 30 s + N/500 s), a timeline: one renewal period later every client link is blackholed and the
 registrants notice (they stop renewing); the links stay down for ttl + 2 s + N / --revoke-rate
