@@ -25,9 +25,11 @@ background loop) holds N instances of which exactly --due are past their deadlin
 pass is timed by full scan (Scan strategy) and by heap pops (Heap strategy), --passes times
 each; between passes the due instances are registered again and the clock moves on, outside
 the timing. Each pass is recorded as an op (caller = strategy, target = N, count = removed). The
-registries are built one at a time (1M instances take a few hundred MB).
+passes are interleaved: all sizes of one strategy are built first (the defaults hold 1.44M
+instances, about 600 MB), then each round times one pass per size, starting at a different size
+each round, so a slow spell of a shared machine touches every size alike.
 
-A control follows the scan's passes at each size: --passes scan passes with nothing due (the
+A control follows the scan's rounds: --passes rounds of scan passes with nothing due (the
 walk alone, removing 0), which shows the walk's linearity without the fixed cost of removals.
 
 Judged: every pass removes exactly --due (the control 0); the growth of the median pass cost with N as the
@@ -114,52 +116,90 @@ func (s *expiryScanCost) Validate(scenarios.Common) error {
 	return nil
 }
 
-// Run is the plan: for each size, smallest first, both strategies' passes.
+// Run is the plan: for each strategy, the registries of every size are
+// built, then timed in interleaved rounds (see rounds); the scan's rounds
+// are followed by the control's.
 func (s *expiryScanCost) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
 	rec := report.NewRecorder(time.Now())
 	sizes := slices.Sorted(slices.Values(s.Sizes))
-	for _, n := range sizes {
-		for _, st := range []registry.Strategy{registry.Scan, registry.Heap} {
-			if err := s.passes(ctx, env, rec, st, n); err != nil {
-				return nil, fmt.Errorf("N=%d %s: %w", n, st, err)
-			}
+	for _, st := range []registry.Strategy{registry.Scan, registry.Heap} {
+		if err := s.strategy(ctx, env, rec, st, sizes); err != nil {
+			return nil, fmt.Errorf("%s: %w", st, err)
 		}
 	}
 	h := rec.History() // no Timeline: the passes are measurements, not a timeline
 	return &h, nil
 }
 
-// passes builds a registry of n instances and records --passes expiry passes.
-func (s *expiryScanCost) passes(ctx context.Context, env *scenarios.Env, rec *report.Recorder, st registry.Strategy, n int) error {
-	env.Printf("N=%d %s: building", n, st)
-	v := clock.NewVirtual()
-	r, err := registry.New(registry.Options{Clock: v, Strategy: st, Manual: true})
-	if err != nil {
-		return fmt.Errorf("creating the registry: %w", err)
-	}
-	if err := s.fill(r, n); err != nil {
-		return fmt.Errorf("building: %w", err)
-	}
-	runtime.GC() // the build's garbage is collected now, not during a timed pass
-	for p := range s.Passes {
+// sized is a registry of n instances on its own virtual clock.
+type sized struct {
+	n int
+	r *registry.Registry
+	v *clock.Virtual
+}
+
+// strategy builds one registry per size for st and records the passes.
+func (s *expiryScanCost) strategy(ctx context.Context, env *scenarios.Env, rec *report.Recorder, st registry.Strategy, sizes []int) error {
+	regs := make([]sized, 0, len(sizes))
+	for _, n := range sizes {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := s.refill(r); err != nil {
-			return fmt.Errorf("pass %d: re-registering the due: %w", p+1, err)
+		env.Printf("N=%d %s: building", n, st)
+		g, err := s.build(st, n)
+		if err != nil {
+			return fmt.Errorf("N=%d: %w", n, err)
 		}
-		v.Advance(time.Second)
-		timePass(rec, r, st.String(), n, p)
+		regs = append(regs, g)
+	}
+	runtime.GC() // the builds' garbage is collected now, not during a timed pass
+	env.Printf("%s: %d rounds of one pass per size", st, s.Passes)
+	if err := s.rounds(ctx, rec, regs, st.String(), true); err != nil {
+		return err
 	}
 	if st != registry.Scan {
 		return nil
 	}
-	for p := range s.Passes { // the control: nothing is due, the pass only walks
-		if err := ctx.Err(); err != nil {
-			return err
+	env.Printf("%s: %d rounds of the control, nothing due", opWalk, s.Passes)
+	return s.rounds(ctx, rec, regs, opWalk, false) // the walk alone
+}
+
+// build makes a registry of n instances, n − due of which never fall due.
+func (s *expiryScanCost) build(st registry.Strategy, n int) (sized, error) {
+	v := clock.NewVirtual()
+	r, err := registry.New(registry.Options{Clock: v, Strategy: st, Manual: true})
+	if err != nil {
+		return sized{}, fmt.Errorf("creating the registry: %w", err)
+	}
+	if err := s.fill(r, n); err != nil {
+		return sized{}, fmt.Errorf("building: %w", err)
+	}
+	return sized{n: n, r: r, v: v}, nil
+}
+
+// rounds records --passes rounds of one pass per registry, recorded as
+// caller's ops; with due, the due instances are registered again before
+// each pass (outside the timing). Round p starts at the p-th size (mod
+// their count), so the passes of every size are spread over the whole
+// run: a slow spell of a shared machine (seconds of another process's
+// work) then touches every size alike instead of all passes of one size,
+// which would tilt the slope (benchstat's advice: interleave what is
+// compared).
+func (s *expiryScanCost) rounds(ctx context.Context, rec *report.Recorder, regs []sized, caller string, due bool) error {
+	for p := range s.Passes {
+		for k := range regs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			g := regs[(p+k)%len(regs)]
+			if due {
+				if err := s.refill(g.r); err != nil {
+					return fmt.Errorf("N=%d pass %d: re-registering the due: %w", g.n, p+1, err)
+				}
+			}
+			g.v.Advance(time.Second)
+			timePass(rec, g.r, caller, g.n, p)
 		}
-		v.Advance(time.Second)
-		timePass(rec, r, opWalk, n, p)
 	}
 	return nil
 }
