@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"sdchaos/procstat"
 )
 
 const reaperCmd = "__reaper"
@@ -67,12 +69,8 @@ func reaperMain([]string) int {
 
 // Alive reports whether process pid still runs (a zombie counts as gone).
 func Alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(rest, "Z")
+	st, err := procstat.Read(pid)
+	return err == nil && !st.Zombie()
 }
 
 // isOurChild guards against pid reuse: the process must carry our

@@ -9,10 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"sdchaos/procstat"
 )
 
 // Supervisor starts children and owns the run's temp dirs. Close must be
@@ -279,17 +280,8 @@ func (c *Child) Stop() error {
 
 // stopped reports whether process pid is in the stopped state (T).
 func stopped(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// The state follows the command name, which may itself hold ") ".
-	i := strings.LastIndex(string(b), ") ")
-	if i < 0 {
-		return false
-	}
-	rest := string(b[i+2:])
-	return strings.HasPrefix(rest, "T") || strings.HasPrefix(rest, "t")
+	st, err := procstat.Read(pid)
+	return err == nil && st.Stopped()
 }
 
 // Cont resumes a frozen child (SIGCONT).

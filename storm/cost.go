@@ -2,13 +2,14 @@ package storm
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"sdchaos/procstat"
 )
 
 // ProcCost is what one process spent during a phase: CPU time (user +
@@ -23,10 +24,6 @@ type ProcCost struct {
 	PeakRSS int64 `json:"peak_rss_bytes"`
 }
 
-// userHZ is the unit of utime and stime in /proc/<pid>/stat (USER_HZ,
-// 100 on every Linux architecture the harness runs on).
-const userHZ = 100
-
 // MemberCost reads a child's whole CPU time and peak RSS from /proc (a
 // member lives for one phase, so its whole life is the phase).
 func MemberCost(name string, pid int) (ProcCost, error) {
@@ -40,22 +37,11 @@ func MemberCost(name string, pid int) (ProcCost, error) {
 
 // procCPU returns utime + stime of pid.
 func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procstat.Read(pid)
 	if err != nil {
-		return 0, fmt.Errorf("reading the CPU time of pid %d: %w", pid, err)
+		return 0, fmt.Errorf("reading the CPU time: %w", err)
 	}
-	// The command name (field 2) may hold spaces: fields after its ')'.
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("reading the CPU time of pid %d: short /proc stat line", pid)
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64) // field 14 utime
-	st, err2 := strconv.ParseInt(f[12], 10, 64) // field 15 stime
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("reading the CPU time of pid %d: bad utime/stime %q %q", pid, f[11], f[12])
-	}
-	return time.Duration(ut+st) * time.Second / userHZ, nil
+	return st.CPU, nil
 }
 
 // procHWM returns VmHWM of /proc/<who>/status in bytes.
