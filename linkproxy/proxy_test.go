@@ -12,7 +12,7 @@ import (
 )
 
 // echoServer answers each line with the same line.
-func echoServer(t *testing.T) string {
+func echoServer(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -31,7 +31,7 @@ func echoServer(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -41,7 +41,7 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func newProxy(t *testing.T) *Proxy {
+func newProxy(t testing.TB) *Proxy {
 	t.Helper()
 	p, err := New(freeAddr(t), echoServer(t))
 	if err != nil {
