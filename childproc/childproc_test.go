@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,7 +26,9 @@ func init() {
 	})
 	// __test-harness plays a harness: it starts two sleepers (one frozen),
 	// makes a temp dir, prints "<pid> <pid> <dir>" and waits to be killed.
-	Register("__test-harness", func([]string) int {
+	// With "slow" it also tells the reaper of a process that ends 1.5 s
+	// later, as a member slow to die: the reaper must wait for it.
+	Register("__test-harness", func(args []string) int {
 		s, err := NewSupervisor(nil)
 		if err != nil {
 			return 1
@@ -34,6 +37,13 @@ func init() {
 		a, _ := s.Start(Spec{Name: "a", Command: "__test-sleep", LogPath: filepath.Join(dir, "a.log")})
 		b, _ := s.Start(Spec{Name: "b", Command: "__test-sleep", LogPath: filepath.Join(dir, "b.log")})
 		_ = b.Stop()
+		if len(args) > 0 && args[0] == "slow" {
+			slow := exec.Command("sleep", "1.5")
+			if err := slow.Start(); err != nil {
+				return 1
+			}
+			s.tell("pid " + strconv.Itoa(slow.Process.Pid))
+		}
 		fmt.Printf("%d %d %s\n", a.Pid(), b.Pid(), dir)
 		time.Sleep(time.Hour)
 		return 0
@@ -123,8 +133,22 @@ func TestControlChannel(t *testing.T) {
 // TestHarnessSIGKILLLeavesNothing kills a harness process with SIGKILL and
 // checks that its children (one of them frozen) and temp dir disappear.
 func TestHarnessSIGKILLLeavesNothing(t *testing.T) {
+	killHarness(t)
+}
+
+// TestReaperOutlivesItsHarness: the reaper's work starts when the harness
+// dies, so it must not end with it (a child's watchdog would end it within
+// 200 ms, before a slow child is gone and its dir removed).
+func TestReaperOutlivesItsHarness(t *testing.T) {
+	killHarness(t, "slow")
+}
+
+// killHarness starts __test-harness with args, SIGKILLs it and waits for
+// its children and temp dir to be gone.
+func killHarness(t *testing.T, args ...string) {
+	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "__test-harness")
+	cmd := exec.Command(exe, append([]string{"__test-harness"}, args...)...)
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

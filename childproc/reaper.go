@@ -14,6 +14,13 @@ import (
 
 const reaperCmd = "__reaper"
 
+// How long the reaper waits for the killed children to be gone, and then
+// retries removing their dirs.
+const (
+	reapWait   = 30 * time.Second
+	reapRemove = 10 * time.Second
+)
+
 func init() { Register(reaperCmd, reaperMain) }
 
 // reaperMain reads "pid N", "unpid N", "dir P", "undir P" and "exit" lines
@@ -51,14 +58,16 @@ func reaperMain([]string) int {
 		waitFor = append(waitFor, pid)
 	}
 	// A dying child may still create files in its data dir: wait until the
-	// children are gone, then retry the removal until a deadline.
-	deadline := time.Now().Add(5 * time.Second)
+	// children are gone, then retry the removal until a deadline. A killed
+	// member inside an fsync on a busy disk can take seconds to go, so the
+	// wait is long; it is bounded only against a pid taken over meanwhile.
+	deadline := time.Now().Add(reapWait)
 	for _, pid := range waitFor {
 		for Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	removeBy := time.Now().Add(3 * time.Second)
+	removeBy := time.Now().Add(reapRemove)
 	for d, live := range dirs {
 		for live && os.RemoveAll(d) != nil && time.Now().Before(removeBy) {
 			time.Sleep(50 * time.Millisecond)

@@ -180,12 +180,13 @@ func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want st
 	}
 }
 
-// eventually waits for probe to report nothing left, up to 10 s: after a
-// SIGKILL the reaper waits up to 5 s for the children to die, then retries
-// removing their dirs for up to 3 s.
+// eventually waits for probe to report nothing left, up to 45 s: after a
+// SIGKILL the reaper waits up to 30 s for the children to die (they die at
+// once unless the kernel holds them in I/O), then retries removing their
+// dirs for up to 10 s.
 func eventually(t *testing.T, what string, probe func() string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(45 * time.Second)
 	for {
 		left := probe()
 		if left == "" {
