@@ -43,7 +43,7 @@ Article: keep 40/0 every second; clear 40/0, 40/0, 1/39 at s2, then 0/40 — its
 within 1/40 s of the outage, which only a fail-fast refresh allows (the default run shows
 "differs" with that cause; --refresh-fail-fast reproduces it).`,
 		Variants: []scenarios.Variant{{Name: "fail-fast", Args: []string{"--refresh-fail-fast"},
-			Why: "a refresh that fails on the first refused connection, as the article's client: its 1/39 in s2 reproduced"}},
+			Why: "a refresh that fails on the first refused connection, as the article's client: clear fails from its first refresh after the outage (the article's 1/39 in s2 is that refresh falling within 1/40 s of the kill)"}},
 		New: func() scenarios.Config {
 			return &cacheOnFailure{TrafficParams: scenarios.DefaultTrafficParams(), Real: scenarios.DefaultRealClients(),
 				OutageAt: 2 * time.Second}
