@@ -90,7 +90,7 @@ func renderComparison(old, cur map[string]*report.Result, stdout io.Writer) erro
 			flagged++
 		}
 	}
-	fmt.Fprintf(stdout, "%d checks compared; %d moved significantly (p < %.2f and at least %.0f %% of the old median or %.0f %% of the band)\n",
+	fmt.Fprintf(stdout, "%d checks compared; %d moved significantly (p < %.2f and at least the larger of %.0f %% of the old median and %.0f %% of the band)\n",
 		len(rows), flagged, benchmath.DefaultThresholds.CompareAlpha, 100*minEffect, 100*bandEffect)
 	if flagged > 0 {
 		return errNotReproduced
