@@ -76,8 +76,10 @@ type plannedRun struct {
 
 func (o allOptions) plan() []plannedRun {
 	var out []plannedRun
-	common := []string{"--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase), "--runs", fmt.Sprint(o.runs),
-		"--quiet=" + fmt.Sprint(o.quiet)}
+	common := [][]string{{"--seed", fmt.Sprint(o.seed)}, {"--port-base", fmt.Sprint(o.portBase)}, {"--runs", fmt.Sprint(o.runs)}}
+	if o.quiet {
+		common = append(common, []string{"--quiet"})
+	}
 	for _, s := range scenarios.All() {
 		if len(o.only) > 0 && !slices.Contains(o.only, s.Name) {
 			continue
@@ -93,12 +95,13 @@ func (o allOptions) plan() []plannedRun {
 	return out
 }
 
-// withCommon adds the common flags the scenario offers to args.
-func withCommon(s scenarios.Spec, common, args []string) []string {
+// withCommon adds the common flags the scenario offers to args; each
+// common flag is its name and, but for a boolean one, its value.
+func withCommon(s scenarios.Spec, common [][]string, args []string) []string {
 	out := append([]string(nil), args...)
-	for i := 0; i+1 < len(common); i += 2 {
-		if !slices.Contains(s.Without, strings.TrimPrefix(common[i], "--")) {
-			out = append(out, common[i], common[i+1])
+	for _, f := range common {
+		if !slices.Contains(s.Without, strings.TrimPrefix(f[0], "--")) {
+			out = append(out, f...)
 		}
 	}
 	return out

@@ -26,8 +26,9 @@ pass is timed by full scan (Scan strategy) and by heap pops (Heap strategy), --p
 each; between passes the due instances are registered again and the clock moves on, outside
 the timing. Each pass is recorded as an op (caller = strategy, target = N, count = removed). The
 passes are interleaved: all sizes of one strategy are built first (the defaults hold 1.44M
-instances, about 600 MB), then each round times one pass per size, starting at a different size
-each round, so a slow spell of a shared machine touches every size alike.
+instances: a peak RSS of about 530 MiB here), then each round times one pass per size,
+starting at a different size each round, so a slow spell of a shared machine touches every
+size alike.
 
 A control follows the scan's rounds: --passes rounds of scan passes with nothing due (the
 walk alone, removing 0), which shows the walk's linearity without the fixed cost of removals.
@@ -183,8 +184,8 @@ func (s *expiryScanCost) build(st registry.Strategy, n int) (sized, error) {
 // their count), so the passes of every size are spread over the whole
 // run: a slow spell of a shared machine (seconds of another process's
 // work) then touches every size alike instead of all passes of one size,
-// which would tilt the slope (benchstat's advice: interleave what is
-// compared).
+// which would tilt the slope (the random interleaving of Google
+// Benchmark and asv, on the same grounds).
 func (s *expiryScanCost) rounds(ctx context.Context, rec *report.Recorder, regs []sized, caller string, due bool) error {
 	for p := range s.Passes {
 		for k := range regs {

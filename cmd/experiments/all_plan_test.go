@@ -1,0 +1,34 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestAllPassesItsCommonFlags: every planned run gets all's seed, runs and
+// --quiet (a boolean flag has no separate value: it was once dropped as an
+// unpaired one), and the port base only where the scenario listens.
+func TestAllPassesItsCommonFlags(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		o, err := parseAll([]string{"--runs", "3", "--seed", "7", "--variants", "--quiet=" + map[bool]string{false: "false", true: "true"}[quiet]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range o.plan() {
+			if !containsPair(r.args, "--seed", "7") || !containsPair(r.args, "--runs", "3") {
+				t.Errorf("%s: args %v lack --seed 7 or --runs 3", r.name, r.args)
+			}
+			if got := slices.Contains(r.args, "--quiet"); got != quiet {
+				t.Errorf("%s (all --quiet=%v): args %v", r.name, quiet, r.args)
+			}
+			if listens := !slices.Contains(r.spec.Without, "port-base"); listens != containsPair(r.args, "--port-base", "9150") {
+				t.Errorf("%s: args %v, port base wanted: %v", r.name, r.args, listens)
+			}
+		}
+	}
+}
+
+func containsPair(args []string, name, value string) bool {
+	i := slices.Index(args, name)
+	return i >= 0 && i+1 < len(args) && args[i+1] == value
+}
