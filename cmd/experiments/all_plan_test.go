@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ import (
 // unpaired one), and the port base only where the scenario listens.
 func TestAllPassesItsCommonFlags(t *testing.T) {
 	for _, quiet := range []bool{false, true} {
-		o, err := parseAll([]string{"--runs", "3", "--seed", "7", "--variants", "--quiet=" + map[bool]string{false: "false", true: "true"}[quiet]})
+		o, err := parseAll([]string{"--runs", "3", "--seed", "7", "--variants", "--quiet=" + strconv.FormatBool(quiet)})
 		if err != nil {
 			t.Fatal(err)
 		}
