@@ -1,0 +1,18 @@
+// Package jvm builds the repository's JVM pieces (real Eureka and Nacos
+// servers, Java discovery clients) with Maven on first use and finds the
+// Java runtime that runs them.
+//
+// Each piece is one Maven project under jvm/projects/<piece>/, embedded in
+// the harness binary (its pom.xml and src/ only), so a built harness carries
+// its JVM sources. Build copies a piece's sources into the user's cache
+// (os.UserCacheDir()/sdchaos/jvm/<piece>-<hash of the sources>/), runs
+// `mvn -B -q -DskipTests package` there once and returns the jar the build
+// leaves at target/app.jar. A later run with the same sources reuses that
+// jar; a change to any source file builds anew. One build runs at a time on
+// the machine (a file lock), so parallel test packages wait for each other
+// instead of racing in ~/.m2.
+//
+// Errors: ErrNoJava and ErrNoMaven when the tool is not found, ErrBuild when
+// Maven fails (the error names the build log). The command maps all three to
+// its environment exit code (4).
+package jvm
