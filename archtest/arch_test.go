@@ -15,6 +15,7 @@ type pkg struct {
 	Dir        string
 	GoFiles    []string
 	Imports    []string
+	Deps       []string
 }
 
 // packages lists the module's packages with `go list -json ./...`.
@@ -43,7 +44,48 @@ func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, 
 // core, the rig or the command.
 var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
 	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
-	"sdchaos/report", "sdchaos/storm"}
+	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm"}
+
+// recorders record what happens (ops, events) and must not see the judge
+// side: no package of theirs, direct or indirect, defines checks, verdicts
+// or the linearizability checker.
+var recorders = []string{"sdchaos/caller", "sdchaos/fault", "sdchaos/rig", "sdchaos/storm", "sdchaos/cluster",
+	"sdchaos/fakeservice", "sdchaos/eureka", "sdchaos/nemesis", "sdchaos/linkproxy", "sdchaos/netns", "sdchaos/history",
+	"sdchaos/childproc", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+
+// judgeSide are the packages that define checks, verdicts and checkers.
+var judgeSide = []string{"sdchaos/report", "sdchaos/linearize", "sdchaos/figure"}
+
+func TestRecordersDoNotSeeTheJudges(t *testing.T) {
+	for _, p := range packages(t) {
+		if !contains(recorders, p.ImportPath) {
+			continue
+		}
+		for _, d := range judgeDeps(p) {
+			t.Errorf("%s (a recorder) depends on %s (the judge side); record first, judge later", p.ImportPath, d)
+		}
+	}
+}
+
+// judgeDeps returns the judge-side packages among p's dependencies.
+func judgeDeps(p pkg) []string {
+	var out []string
+	for _, d := range p.Deps {
+		if contains(judgeSide, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestJudgeRuleCatchesAnImport shows the rule can fail: a recorder with
+// report among its dependencies is reported.
+func TestJudgeRuleCatchesAnImport(t *testing.T) {
+	p := pkg{ImportPath: "sdchaos/caller", Deps: []string{"sdchaos/history", "sdchaos/report"}}
+	if bad := judgeDeps(p); len(bad) != 1 || bad[0] != "sdchaos/report" {
+		t.Errorf("judgeDeps(%v) = %v, want [sdchaos/report]", p.Deps, bad)
+	}
+}
 
 func TestWhoMayImportWhom(t *testing.T) {
 	for _, p := range packages(t) {
@@ -55,8 +97,10 @@ func TestWhoMayImportWhom(t *testing.T) {
 				continue
 			}
 			switch {
-			case p.ImportPath == "sdchaos/report" || p.ImportPath == "sdchaos/clock":
+			case p.ImportPath == "sdchaos/history" || p.ImportPath == "sdchaos/clock":
 				t.Errorf("%s is a leaf but imports %s", p.ImportPath, imp)
+			case p.ImportPath == "sdchaos/report" && imp != "sdchaos/history":
+				t.Errorf("report may import only the history, but imports %s", imp)
 			case contains(below, p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig"):
 				t.Errorf("%s (a floor below the scenarios) imports %s", p.ImportPath, imp)
 			case p.ImportPath == "sdchaos/rig" && strings.HasPrefix(imp, "sdchaos/scenarios"):

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"sdchaos/clock"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Config describes one caller.
@@ -78,7 +78,7 @@ const RefreshSuffix = "/refresh"
 type Caller struct {
 	cfg  Config
 	src  Source
-	rec  *report.Recorder
+	rec  *history.Recorder
 	list *List
 	http *http.Client
 }
@@ -139,7 +139,7 @@ func (c *Caller) restore() {
 // Run sends requests on the schedule starting at rec.T0() for d, refreshing
 // the list meanwhile, records every call and refresh into rec, and returns
 // when every call has ended. Run once per caller.
-func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+func (c *Caller) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	c.rec = rec
 	if c.cfg.Stop > 0 {
 		d = min(d, c.cfg.Stop)
@@ -148,7 +148,7 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 		return err
 	}
 	if c.cfg.Start > 0 {
-		rec.Event(time.Now(), report.Event{Kind: report.CallerStart, Phase: report.Once, Targets: []string{c.cfg.Name},
+		rec.Event(time.Now(), history.Event{Kind: history.CallerStart, Phase: history.Once, Targets: []string{c.cfg.Name},
 			Label: "caller " + c.cfg.Name + " starts"})
 	}
 	if c.cfg.LoadSnapshot {
@@ -168,7 +168,7 @@ func (c *Caller) Run(ctx context.Context, rec *report.Recorder, d time.Duration)
 	})
 	stopRefresh()
 	if c.cfg.Stop > 0 && err == nil {
-		rec.Event(rec.T0().Add(d), report.Event{Kind: report.CallerStop, Phase: report.Once, Targets: []string{c.cfg.Name},
+		rec.Event(rec.T0().Add(d), history.Event{Kind: history.CallerStop, Phase: history.Once, Targets: []string{c.cfg.Name},
 			Label: "caller " + c.cfg.Name + " stops"})
 	}
 	wg.Wait()
@@ -203,8 +203,8 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 		return // the run is over; do not count a cancelled refresh
 	}
 	c.apply(eps, err)
-	op := report.Op{Caller: c.cfg.Name + RefreshSuffix, Seq: k, Scheduled: c.rec.Offset(due),
-		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: report.OK, Count: len(eps)}
+	op := history.Op{Caller: c.cfg.Name + RefreshSuffix, Kind: history.OpRefresh, Seq: k, Scheduled: c.rec.Offset(due),
+		Start: c.rec.Offset(start), End: c.rec.Offset(end), Outcome: history.OK, Count: len(eps)}
 	if err != nil {
 		op.Outcome, op.Err, op.Count = Classify(err), err.Error(), 0
 	}
@@ -213,7 +213,7 @@ func (c *Caller) refresh(ctx context.Context, k int, due time.Time) {
 
 func (c *Caller) call(ctx context.Context, k int, due time.Time) {
 	start := time.Now()
-	op := report.Op{Caller: c.cfg.Name, Seq: k, Scheduled: c.rec.Offset(due), Start: c.rec.Offset(start), Paced: true}
+	op := history.Op{Caller: c.cfg.Name, Kind: history.OpCall, Seq: k, Scheduled: c.rec.Offset(due), Start: c.rec.Offset(start), Paced: true}
 	ep, err := c.list.Pick(start)
 	if err == nil {
 		op.Target = ep.ID
@@ -221,7 +221,7 @@ func (c *Caller) call(ctx context.Context, k int, due time.Time) {
 		c.list.Report(ep, err == nil, time.Now())
 	}
 	op.End = c.rec.Offset(time.Now())
-	op.Outcome = report.OK
+	op.Outcome = history.OK
 	if err != nil {
 		op.Outcome, op.Err = Classify(err), err.Error()
 	}
@@ -254,12 +254,12 @@ func Get(ctx context.Context, client *http.Client, ep Endpoint, timeout time.Dur
 }
 
 // Classify maps a call error to an outcome: a deadline is Unknown, the rest Fail.
-func Classify(err error) report.Outcome {
+func Classify(err error) history.Outcome {
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return report.Unknown
+		return history.Unknown
 	}
-	return report.Fail
+	return history.Fail
 }
 
 // Close releases idle connections.

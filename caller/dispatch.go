@@ -5,11 +5,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"sdchaos/history"
 	"strings"
 	"sync"
 	"time"
-
-	"sdchaos/report"
 )
 
 // Traffic is anything that sends traffic during a run: it sends on its own
@@ -17,7 +16,7 @@ import (
 // rec, and returns when its last call has ended. Caller and Dispatcher are
 // Traffic.
 type Traffic interface {
-	Run(ctx context.Context, rec *report.Recorder, d time.Duration) error
+	Run(ctx context.Context, rec *history.Recorder, d time.Duration) error
 }
 
 // DispatcherConfig describes a scheduler's task loop.
@@ -64,7 +63,7 @@ func NewDispatcher(cfg DispatcherConfig) *Dispatcher {
 func (d *Dispatcher) Name() string { return d.cfg.Name }
 
 // Run sends tasks for dur (real time) from rec's time zero and waits for the last.
-func (d *Dispatcher) Run(ctx context.Context, rec *report.Recorder, dur time.Duration) error {
+func (d *Dispatcher) Run(ctx context.Context, rec *history.Recorder, dur time.Duration) error {
 	defer d.httpc.CloseIdleConnections()
 	var wg sync.WaitGroup
 	err := Schedule{T0: rec.T0(), Rate: d.cfg.Rate}.Pace(ctx, dur, func(k int, due time.Time) {
@@ -76,8 +75,8 @@ func (d *Dispatcher) Run(ctx context.Context, rec *report.Recorder, dur time.Dur
 }
 
 // task runs task k: up to Retries+1 distinct instances in a seeded random order.
-func (d *Dispatcher) task(ctx context.Context, rec *report.Recorder, k int, due time.Time) report.Op {
-	op := report.Op{Caller: d.cfg.Name, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
+func (d *Dispatcher) task(ctx context.Context, rec *history.Recorder, k int, due time.Time) history.Op {
+	op := history.Op{Caller: d.cfg.Name, Kind: history.OpTask, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
 	insts := d.cfg.Instances()
 	order := rand.New(rand.NewPCG(d.cfg.Seed, uint64(k))).Perm(len(insts))
 	err := ErrNoInstances
@@ -88,7 +87,7 @@ func (d *Dispatcher) task(ctx context.Context, rec *report.Recorder, k int, due 
 			break
 		}
 	}
-	op.End, op.Target, op.Outcome, op.Count = rec.Offset(time.Now()), strings.Join(tried, ">"), report.OK, len(tried)
+	op.End, op.Target, op.Outcome, op.Count = rec.Offset(time.Now()), strings.Join(tried, ">"), history.OK, len(tried)
 	if err != nil {
 		op.Outcome, op.Err = Classify(err), err.Error()
 	}

@@ -18,7 +18,7 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/etcdcli"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Balancer is the load-balancing policy of a real gRPC client.
@@ -107,12 +107,12 @@ func (g *GRPCCaller) connect() error {
 
 // Run calls the health service on the schedule from rec's time zero for d
 // (from Start when set, connecting then), recording every call.
-func (g *GRPCCaller) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+func (g *GRPCCaller) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	if err := clock.SleepUntil(ctx, rec.T0().Add(g.cfg.Start)); err != nil {
 		return err
 	}
 	if g.cfg.Start > 0 {
-		rec.Event(time.Now(), report.Event{Kind: report.CallerStart, Phase: report.Once, Targets: []string{g.cfg.Name},
+		rec.Event(time.Now(), history.Event{Kind: history.CallerStart, Phase: history.Once, Targets: []string{g.cfg.Name},
 			Label: "real client " + g.cfg.Name + " starts"})
 		if err := g.connect(); err != nil {
 			return err
@@ -128,13 +128,13 @@ func (g *GRPCCaller) Run(ctx context.Context, rec *report.Recorder, d time.Durat
 	return err
 }
 
-func (g *GRPCCaller) call(ctx context.Context, hc healthpb.HealthClient, rec *report.Recorder, k int, due time.Time) report.Op {
-	op := report.Op{Caller: g.cfg.Name, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
+func (g *GRPCCaller) call(ctx context.Context, hc healthpb.HealthClient, rec *history.Recorder, k int, due time.Time) history.Op {
+	op := history.Op{Caller: g.cfg.Name, Kind: history.OpCall, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
 	c, cancel := context.WithTimeout(ctx, g.cfg.CallTimeout)
 	defer cancel()
 	var p peer.Peer
 	_, err := hc.Check(c, &healthpb.HealthCheckRequest{}, grpc.Peer(&p))
-	op.End, op.Outcome = rec.Offset(time.Now()), report.OK
+	op.End, op.Outcome = rec.Offset(time.Now()), history.OK
 	if p.Addr != nil {
 		op.Target = p.Addr.String()
 	}
@@ -145,11 +145,11 @@ func (g *GRPCCaller) call(ctx context.Context, hc healthpb.HealthClient, rec *re
 }
 
 // grpcOutcome maps a gRPC error to an outcome: a deadline is Unknown.
-func grpcOutcome(err error) report.Outcome {
+func grpcOutcome(err error) history.Outcome {
 	if status.Code(err) == codes.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) {
-		return report.Unknown
+		return history.Unknown
 	}
-	return report.Fail
+	return history.Fail
 }
 
 // Close closes the connection and the resolver's etcd client.

@@ -11,8 +11,7 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/etcdcli"
-	"sdchaos/linearize"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // KVMember is one etcd member the key-value traffic talks to: its name
@@ -68,12 +67,16 @@ func (c KVConfig) Validate() error {
 	return nil
 }
 
+// kvKinds are the kinds op k cycles through (k mod 3).
+var kvKinds = []history.OpKind{history.OpPut, history.OpGet, history.OpSerGet}
+
 // KV is open-loop key-value traffic against every member, each through
 // its own client bound to that member, recorded for the linearizability
 // check: op k of member m is kind k mod 3 (put, get, serializable get) on
 // key (k/3 + m) mod len(keys), due at T0 + m/(rate × members) + k/rate;
 // a put writes "<member>-<k>", unique in the run. Each op is recorded
-// with the caller name linearize.CallerName(member, kind), the key as
+// with its kind (history.OpPut, OpGet, OpSerGet) and member as Kind and
+// Via, the label history.KVCaller(member, kind) as Caller, the key as
 // Target, the value written or read as Value (Count 1 when a get found
 // the key), and its outcome (unknown when its deadline passed). It is
 // Traffic.
@@ -127,7 +130,7 @@ func (kv *KV) Stop() { kv.stopOnce.Do(func() { close(kv.stop) }) }
 // Run sends every member's ops on schedule from rec's time zero for d (or
 // until Stop), records each, and returns once the last has ended. Ops in
 // flight keep ctx: they end at their own deadline.
-func (kv *KV) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+func (kv *KV) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -157,7 +160,7 @@ func (kv *KV) Run(ctx context.Context, rec *report.Recorder, d time.Duration) er
 
 // runMember paces member m's ops (on pctx) and starts each in its own
 // goroutine (on ctx), counted in wg.
-func (kv *KV) runMember(pctx, ctx context.Context, rec *report.Recorder, m int, d time.Duration, wg *sync.WaitGroup) error {
+func (kv *KV) runMember(pctx, ctx context.Context, rec *history.Recorder, m int, d time.Duration, wg *sync.WaitGroup) error {
 	phase := time.Duration(float64(m) * float64(time.Second) / (kv.cfg.Rate * float64(len(kv.cfg.Members))))
 	sched := Schedule{T0: rec.T0().Add(phase), Rate: kv.cfg.Rate}
 	return sched.Pace(pctx, d-phase, func(k int, due time.Time) {
@@ -167,16 +170,16 @@ func (kv *KV) runMember(pctx, ctx context.Context, rec *report.Recorder, m int, 
 }
 
 // op runs op k of member m and returns its record.
-func (kv *KV) op(ctx context.Context, rec *report.Recorder, m, k int, due time.Time) report.Op {
+func (kv *KV) op(ctx context.Context, rec *history.Recorder, m, k int, due time.Time) history.Op {
 	member := kv.cfg.Members[m].Name
 	kind, key, value := kv.plan(m, k)
 	start := time.Now()
 	c, cancel := context.WithTimeout(ctx, kv.cfg.Timeout)
 	read, n, err := do(c, kv.clis[m], kind, key, value)
 	cancel()
-	op := report.Op{Caller: linearize.CallerName(member, kind), Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(start),
-		End: rec.Offset(time.Now()), Target: key, Value: value, Outcome: report.OK, Paced: true}
-	if kind != linearize.Put {
+	op := history.Op{Caller: history.KVCaller(member, kind), Kind: kind, Via: member, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(start),
+		End: rec.Offset(time.Now()), Target: key, Value: value, Outcome: history.OK, Paced: true}
+	if kind != history.OpPut {
 		op.Value, op.Count = read, n
 	}
 	if err != nil {
@@ -187,10 +190,10 @@ func (kv *KV) op(ctx context.Context, rec *report.Recorder, m, k int, due time.T
 
 // plan returns what op k of member m does: its kind, its key and, for a
 // put, the value it writes.
-func (kv *KV) plan(m, k int) (linearize.Kind, string, string) {
-	kind := linearize.Kinds[k%len(linearize.Kinds)]
-	key := kv.cfg.Keys[(k/len(linearize.Kinds)+m)%len(kv.cfg.Keys)]
-	if kind != linearize.Put {
+func (kv *KV) plan(m, k int) (history.OpKind, string, string) {
+	kind := kvKinds[k%len(kvKinds)]
+	key := kv.cfg.Keys[(k/len(kvKinds)+m)%len(kv.cfg.Keys)]
+	if kind != history.OpPut {
 		return kind, key, ""
 	}
 	return kind, key, fmt.Sprintf("%s-%d", kv.cfg.Members[m].Name, k)
@@ -198,13 +201,13 @@ func (kv *KV) plan(m, k int) (linearize.Kind, string, string) {
 
 // do performs one operation: a put of value, or a get (serializable for
 // SerGet) returning the value read and 1, or "" and 0 when the key is absent.
-func do(ctx context.Context, cli *clientv3.Client, kind linearize.Kind, key, value string) (string, int, error) {
-	if kind == linearize.Put {
+func do(ctx context.Context, cli *clientv3.Client, kind history.OpKind, key, value string) (string, int, error) {
+	if kind == history.OpPut {
 		_, err := cli.Put(ctx, key, value)
 		return "", 0, err
 	}
 	var opts []clientv3.OpOption
-	if kind == linearize.SerGet {
+	if kind == history.OpSerGet {
 		opts = append(opts, clientv3.WithSerializable())
 	}
 	resp, err := cli.Get(ctx, key, opts...)
@@ -220,18 +223,18 @@ func do(ctx context.Context, cli *clientv3.Client, kind linearize.Kind, key, val
 // ReadFinal reads every key linearizably through every member once the
 // faults are healed, retrying each (every attempt with the traffic's
 // deadline) until it is answered or within has passed, and records the
-// last attempt per key as linearize.CallerName(linearize.Final, Get).
-func (kv *KV) ReadFinal(ctx context.Context, rec *report.Recorder, within time.Duration) {
+// last attempt per key as an OpGet via history.ViaEvery.
+func (kv *KV) ReadFinal(ctx context.Context, rec *history.Recorder, within time.Duration) {
 	deadline := time.Now().Add(within)
-	name := linearize.CallerName(linearize.Final, linearize.Get)
+	name := history.KVCaller(history.ViaEvery, history.OpGet)
 	for i, key := range kv.cfg.Keys {
 		for {
 			start := time.Now()
 			c, cancel := context.WithTimeout(ctx, kv.cfg.Timeout)
-			read, n, err := do(c, kv.all, linearize.Get, key, "")
+			read, n, err := do(c, kv.all, history.OpGet, key, "")
 			cancel()
-			op := report.Op{Caller: name, Seq: i, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()),
-				Target: key, Value: read, Count: n, Outcome: report.OK}
+			op := history.Op{Caller: name, Seq: i, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()),
+				Kind: history.OpGet, Via: history.ViaEvery, Target: key, Value: read, Count: n, Outcome: history.OK}
 			if err != nil {
 				op.Outcome, op.Err = Classify(err), err.Error()
 			}
@@ -250,7 +253,7 @@ func (kv *KV) ReadFinal(ctx context.Context, rec *report.Recorder, within time.D
 // runs, stops it when f returns, waits for the ops in flight, then makes
 // the reads after healing (ReadFinal, within finalWithin). It returns f's
 // error, or the traffic's.
-func (kv *KV) During(ctx context.Context, rec *report.Recorder, d, finalWithin time.Duration, f func() error) error {
+func (kv *KV) During(ctx context.Context, rec *history.Recorder, d, finalWithin time.Duration, f func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- kv.Run(ctx, rec, d) }()
 	err := f()

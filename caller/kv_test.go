@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/linearize"
-	"sdchaos/report"
 )
 
 func TestKVConfigValidate(t *testing.T) {
@@ -76,7 +76,7 @@ func TestKVRecordsEveryOpAgainstADeadMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer kv.Close()
-	rec := report.NewRecorder(time.Now().Add(20 * time.Millisecond))
+	rec := history.NewRecorder(time.Now().Add(20 * time.Millisecond))
 	err = kv.During(context.Background(), rec, 10*time.Second, 200*time.Millisecond, func() error {
 		time.Sleep(520 * time.Millisecond)
 		return nil
@@ -98,7 +98,7 @@ func TestKVRecordsEveryOpAgainstADeadMember(t *testing.T) {
 	if sent < 9 || sent > 12 {
 		t.Errorf("%d ops in 0.5 s at 20/s until Stop, want about 10", sent)
 	}
-	finals := report.Filter(rec.Ops(), linearize.CallerName(linearize.Final, linearize.Get))
+	finals := history.Filter(rec.Ops(), linearize.CallerName(linearize.Final, linearize.Get))
 	if len(finals) != len(DefaultKVKeys) {
 		t.Errorf("%d reads after healing recorded, want one per key (%d)", len(finals), len(DefaultKVKeys))
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"sdchaos/history"
 	"sdchaos/linkproxy"
-	"sdchaos/report"
 )
 
 // Blackhole holds back every byte on the client links (connections stay
@@ -17,8 +17,8 @@ type Blackhole struct {
 
 // Describe returns the blackhole event on the proxies' targets
 // ("blackhole client links to 3 etcd members").
-func (b Blackhole) Describe() report.Event {
-	return report.Event{Kind: report.BlackholeLinks, Targets: targets(b.Proxies),
+func (b Blackhole) Describe() history.Event {
+	return history.Event{Kind: history.BlackholeLinks, Targets: targets(b.Proxies),
 		Label: fmt.Sprintf("blackhole client links to %d etcd members", len(b.Proxies))}
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"sdchaos/fakeservice"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // CrashInstance makes a service instance stop answering at once
@@ -14,8 +14,8 @@ type CrashInstance struct {
 }
 
 // Describe returns the crash-instance event ("crash instance j1").
-func (c CrashInstance) Describe() report.Event {
-	return report.Event{Kind: report.CrashInstance, Targets: []string{c.Instance.ID}, Label: "crash instance " + c.Instance.ID}
+func (c CrashInstance) Describe() history.Event {
+	return history.Event{Kind: history.CrashInstance, Targets: []string{c.Instance.ID}, Label: "crash instance " + c.Instance.ID}
 }
 
 // Inject crashes the instance.

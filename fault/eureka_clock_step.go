@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // EurekaClockStep steps one server's wall clock by Step (model time): lease
@@ -18,8 +18,8 @@ type EurekaClockStep struct {
 }
 
 // Describe returns the step-eureka-clock event ("clock of eureka s1 steps 2m0s").
-func (c EurekaClockStep) Describe() report.Event {
-	return report.Event{Kind: report.StepEurekaClock, Targets: []string{c.Server.Name},
+func (c EurekaClockStep) Describe() history.Event {
+	return history.Event{Kind: history.StepEurekaClock, Targets: []string{c.Server.Name},
 		Label: fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name, c.Step)}
 }
 

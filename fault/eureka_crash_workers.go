@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"sdchaos/eureka"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // CrashEurekaWorkers makes workers die at once: their ports refuse
@@ -18,7 +18,7 @@ type CrashEurekaWorkers struct {
 
 // Describe returns the crash-eureka-workers event ("crash worker w03",
 // "crash 10 workers (w03,w07,…)").
-func (c CrashEurekaWorkers) Describe() report.Event {
+func (c CrashEurekaWorkers) Describe() history.Event {
 	ids := make([]string, len(c.Workers))
 	for i, w := range c.Workers {
 		ids[i] = w.ID
@@ -27,7 +27,7 @@ func (c CrashEurekaWorkers) Describe() report.Event {
 	if len(ids) == 1 {
 		label = "crash worker " + ids[0]
 	}
-	return report.Event{Kind: report.CrashEurekaWorkers, Targets: ids, Label: label}
+	return history.Event{Kind: history.CrashEurekaWorkers, Targets: ids, Label: label}
 }
 
 // Inject crashes every worker.

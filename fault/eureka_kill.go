@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"sdchaos/eureka"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // KillEurekaServer SIGKILLs one Eureka server process (kill -9: its
@@ -14,8 +14,8 @@ type KillEurekaServer struct {
 }
 
 // Describe returns the kill-eureka-server event ("SIGKILL eureka s1").
-func (k KillEurekaServer) Describe() report.Event {
-	return report.Event{Kind: report.KillEurekaServer, Targets: []string{k.Server.Name}, Label: "SIGKILL eureka " + k.Server.Name}
+func (k KillEurekaServer) Describe() history.Event {
+	return history.Event{Kind: history.KillEurekaServer, Targets: []string{k.Server.Name}, Label: "SIGKILL eureka " + k.Server.Name}
 }
 
 // Inject kills the server and waits until it is gone.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // EurekaLatency adds Delay (model time) before every request the servers
@@ -20,12 +20,12 @@ type EurekaLatency struct {
 }
 
 // Describe returns the delay-eureka-servers event ("+200ms latency on eureka s2,s3").
-func (l EurekaLatency) Describe() report.Event {
+func (l EurekaLatency) Describe() history.Event {
 	names := make([]string, len(l.Servers))
 	for i, s := range l.Servers {
 		names[i] = s.Name
 	}
-	return report.Event{Kind: report.DelayEurekaServers, Targets: names,
+	return history.Event{Kind: history.DelayEurekaServers, Targets: names,
 		Label: fmt.Sprintf("+%s latency on eureka %s", l.Delay, strings.Join(names, ","))}
 }
 

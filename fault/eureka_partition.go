@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"sdchaos/eureka"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // PartitionEurekaClients cuts a group of clients off every Eureka server
@@ -21,8 +21,8 @@ type PartitionEurekaClients struct {
 
 // Describe returns the partition-eureka-clients event on the group
 // ("partition 'on' workers | eureka servers").
-func (p PartitionEurekaClients) Describe() report.Event {
-	return report.Event{Kind: report.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers"}
+func (p PartitionEurekaClients) Describe() history.Event {
+	return history.Event{Kind: history.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers"}
 }
 
 // Inject cuts the link.

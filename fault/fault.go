@@ -12,14 +12,14 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"sdchaos/clock"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Fault is one injectable failure.
 type Fault interface {
 	// Describe returns the event the fault records: its kind, targets and
 	// label (the timeline sets the time and the phase).
-	Describe() report.Event
+	Describe() history.Event
 	// Inject starts the fault.
 	Inject(ctx context.Context) error
 }
@@ -35,23 +35,23 @@ type Healer interface {
 // operations into the recorder (as ops) and returns an error only when the
 // harness itself failed (an operation that fails is a result, not an error).
 type Probe interface {
-	// Describe returns the probe's event (kind report.Probe).
-	Describe() report.Event
+	// Describe returns the probe's event (kind history.Probe).
+	Describe() history.Event
 	// Run performs the probe.
-	Run(ctx context.Context, rec *report.Recorder) error
+	Run(ctx context.Context, rec *history.Recorder) error
 }
 
 // ProbeFunc is a Probe made of an event and a function.
 type ProbeFunc struct {
-	Event report.Event
-	Func  func(ctx context.Context, rec *report.Recorder) error
+	Event history.Event
+	Func  func(ctx context.Context, rec *history.Recorder) error
 }
 
 // Describe returns p.Event.
-func (p ProbeFunc) Describe() report.Event { return p.Event }
+func (p ProbeFunc) Describe() history.Event { return p.Event }
 
 // Run calls p.Func.
-func (p ProbeFunc) Run(ctx context.Context, rec *report.Recorder) error { return p.Func(ctx, rec) }
+func (p ProbeFunc) Run(ctx context.Context, rec *history.Recorder) error { return p.Func(ctx, rec) }
 
 // Step fires Fault (or runs Probe) at At after time zero and, if For > 0,
 // heals the fault at At+For (the fault must then be a Healer).
@@ -96,7 +96,7 @@ func (s Step) label() string {
 // the run and is returned, wrapped with the step. A fault whose heal time
 // the run does not reach (the run was cancelled) is healed anyway before
 // Run returns.
-func (tl Timeline) Run(ctx context.Context, rec *report.Recorder) error {
+func (tl Timeline) Run(ctx context.Context, rec *history.Recorder) error {
 	if err := tl.Validate(); err != nil {
 		return err
 	}
@@ -110,12 +110,12 @@ func (tl Timeline) Run(ctx context.Context, rec *report.Recorder) error {
 // healGrace bounds a heal that runs after the run was cancelled.
 const healGrace = 5 * time.Second
 
-func (s Step) run(ctx context.Context, rec *report.Recorder) error {
+func (s Step) run(ctx context.Context, rec *history.Recorder) error {
 	if err := clock.SleepUntil(ctx, rec.T0().Add(s.At)); err != nil {
 		return nil // the run ended first
 	}
 	if s.Probe != nil {
-		rec.Event(time.Now(), with(s.Probe.Describe(), report.Once))
+		rec.Event(time.Now(), with(s.Probe.Describe(), history.Once))
 		if err := s.Probe.Run(ctx, rec); err != nil {
 			return fmt.Errorf("probe %s: %w", s.label(), err)
 		}
@@ -125,10 +125,10 @@ func (s Step) run(ctx context.Context, rec *report.Recorder) error {
 	if err := s.Fault.Inject(ctx); err != nil {
 		// The fault did not take effect: the run goes on but cannot judge
 		// (the faults gate makes it invalid).
-		rec.Event(at, failed(with(s.Fault.Describe(), report.Inject), err))
+		rec.Event(at, failed(with(s.Fault.Describe(), history.Inject), err))
 		return nil
 	}
-	rec.Event(at, with(s.Fault.Describe(), report.Inject))
+	rec.Event(at, with(s.Fault.Describe(), history.Inject))
 	if s.For <= 0 {
 		return nil
 	}
@@ -141,22 +141,22 @@ func (s Step) run(ctx context.Context, rec *report.Recorder) error {
 	}
 	at = time.Now()
 	if err := h.Heal(ctx); err != nil {
-		rec.Event(at, failed(with(s.Fault.Describe(), report.Heal), err))
+		rec.Event(at, failed(with(s.Fault.Describe(), history.Heal), err))
 		return nil
 	}
-	rec.Event(at, with(s.Fault.Describe(), report.Heal))
+	rec.Event(at, with(s.Fault.Describe(), history.Heal))
 	return nil
 }
 
 // failed marks an event whose fault did not take effect.
-func failed(e report.Event, err error) report.Event {
+func failed(e history.Event, err error) history.Event {
 	e.Err = err.Error()
 	return e
 }
 
-func with(e report.Event, p report.Phase) report.Event {
+func with(e history.Event, p history.Phase) history.Event {
 	e.Phase = p
-	if p == report.Heal {
+	if p == history.Heal {
 		e.Label = "healed: " + e.Label
 	}
 	return e

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -18,8 +19,8 @@ type fakeFault struct {
 	failInj bool
 }
 
-func (f *fakeFault) Describe() report.Event {
-	return report.Event{Kind: report.CrashInstance, Targets: []string{f.name}, Label: f.name}
+func (f *fakeFault) Describe() history.Event {
+	return history.Event{Kind: history.CrashInstance, Targets: []string{f.name}, Label: f.name}
 }
 func (f *fakeFault) Inject(context.Context) error {
 	f.mu.Lock()
@@ -43,7 +44,7 @@ func (h healing) Heal(context.Context) error {
 func TestTimelineFiresOnTimeAndMarks(t *testing.T) {
 	a, b := &fakeFault{name: "a"}, &fakeFault{name: "b"}
 	tl := Timeline{{At: 30 * time.Millisecond, For: 40 * time.Millisecond, Fault: healing{a}}, {At: 10 * time.Millisecond, Fault: b}}
-	rec := report.NewRecorder(time.Now())
+	rec := history.NewRecorder(time.Now())
 	if err := tl.Run(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestTimelineFiresOnTimeAndMarks(t *testing.T) {
 	for _, e := range rec.Events() {
 		marks[e.Label] = e.At
 	}
-	if heal, ok := rec.Events().First(report.CrashInstance, report.Heal); !ok || heal.Targets[0] != "a" {
+	if heal, ok := rec.Events().First(history.CrashInstance, history.Heal); !ok || heal.Targets[0] != "a" {
 		t.Errorf("no typed heal event of a: %+v", rec.Events())
 	}
 	want := map[string]time.Duration{"a": 30 * time.Millisecond, "healed: a": 70 * time.Millisecond, "b": 10 * time.Millisecond}
@@ -78,7 +79,7 @@ func TestTimelineValidationAndErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.tl.Run(context.Background(), report.NewRecorder(time.Now()))
+			err := tc.tl.Run(context.Background(), history.NewRecorder(time.Now()))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -90,7 +91,7 @@ func TestTimelineStopsWithContext(t *testing.T) {
 	f := &fakeFault{name: "late"}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := (Timeline{{At: time.Hour, Fault: f}}).Run(ctx, report.NewRecorder(time.Now())); err != nil {
+	if err := (Timeline{{At: time.Hour, Fault: f}}).Run(ctx, history.NewRecorder(time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.events) != 0 {
@@ -102,18 +103,18 @@ func TestTimelineRunsProbesAndHealsOnCancel(t *testing.T) {
 	f := healing{&fakeFault{name: "held"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	probed := make(chan struct{})
-	probe := ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "look"}, Func: func(context.Context, *report.Recorder) error {
+	probe := ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "look"}, Func: func(context.Context, *history.Recorder) error {
 		close(probed)
 		cancel() // the run ends while the fault is still in place
 		return nil
 	}}
-	rec := report.NewRecorder(time.Now())
+	rec := history.NewRecorder(time.Now())
 	tl := Timeline{{At: 0, For: time.Hour, Fault: f}, {At: 20 * time.Millisecond, Probe: probe}}
 	if err := tl.Run(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	<-probed
-	if _, ok := rec.Events().First(report.Probe, report.Once); !ok {
+	if _, ok := rec.Events().First(history.Probe, history.Once); !ok {
 		t.Error("probe step recorded no event")
 	}
 	if strings.Join(f.events, ",") != "inject,heal" {
@@ -122,15 +123,15 @@ func TestTimelineRunsProbesAndHealsOnCancel(t *testing.T) {
 }
 
 func TestAFaultThatFailsIsRecordedNotReturned(t *testing.T) {
-	rec := report.NewRecorder(time.Now())
+	rec := history.NewRecorder(time.Now())
 	if err := (Timeline{{Fault: &fakeFault{name: "x", failInj: true}}}).Run(context.Background(), rec); err != nil {
 		t.Fatalf("a fault that did not take effect ended the run: %v", err)
 	}
-	e, ok := rec.Events().First(report.CrashInstance, report.Inject)
+	e, ok := rec.Events().First(history.CrashInstance, history.Inject)
 	if !ok || e.Err != "boom" {
 		t.Errorf("event %+v, want one with err boom", e)
 	}
-	if g := report.Gates(&report.History{Events: rec.Events()}); report.GatesOK(g) {
+	if g := report.Gates(&history.History{Events: rec.Events()}); report.GatesOK(g) {
 		t.Errorf("gates %+v pass a run whose fault failed", g)
 	}
 }

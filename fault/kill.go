@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"sdchaos/cluster"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // KillNodes SIGKILLs etcd members; Heal restarts them on their data dirs
@@ -16,8 +16,8 @@ type KillNodes struct {
 }
 
 // Describe returns the kill-members event on the members ("SIGKILL etcd n1,n2").
-func (k KillNodes) Describe() report.Event {
-	return report.Event{Kind: report.KillMembers, Targets: nodeNames(k.Nodes), Label: viaNemesis(k.Nodes, "SIGKILL", "kill") + " etcd " + strings.Join(nodeNames(k.Nodes), ",")}
+func (k KillNodes) Describe() history.Event {
+	return history.Event{Kind: history.KillMembers, Targets: nodeNames(k.Nodes), Label: viaNemesis(k.Nodes, "SIGKILL", "kill") + " etcd " + strings.Join(nodeNames(k.Nodes), ",")}
 }
 
 // Inject kills the members (concurrently, so they die within microseconds of each other).

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/linkproxy"
-	"sdchaos/report"
 )
 
 // Latency adds Delay to each direction of every client link to the registry.
@@ -16,8 +16,8 @@ type Latency struct {
 }
 
 // Describe returns the delay event ("+200ms latency on client links to 3 etcd members").
-func (l Latency) Describe() report.Event {
-	return report.Event{Kind: report.DelayLinks, Targets: targets(l.Proxies),
+func (l Latency) Describe() history.Event {
+	return history.Event{Kind: history.DelayLinks, Targets: targets(l.Proxies),
 		Label: fmt.Sprintf("+%s latency on client links to %d etcd members", l.Delay, len(l.Proxies))}
 }
 

@@ -6,8 +6,8 @@ import (
 	"net/netip"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // DropClientPackets drops a share (Loss) of the packets between clients and
@@ -27,12 +27,12 @@ type DropClientPackets struct {
 
 // Describe returns the packet-drop-clients event on the members
 // ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
-func (d *DropClientPackets) Describe() report.Event {
+func (d *DropClientPackets) Describe() history.Event {
 	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", percent(d.Loss), joinNames(d.Nodes), d.Dir)
 	if d.Client.IsValid() {
 		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
 	}
-	return report.Event{Kind: report.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
+	return history.Event{Kind: history.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
 }
 
 // Inject installs the rules.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // DropMemberPackets drops a share (Loss) of every packet to or from one etcd
@@ -21,9 +21,9 @@ type DropMemberPackets struct {
 
 // Describe returns the packet-drop-member event on the member
 // ("drop 100 % of packets to and from n2").
-func (d *DropMemberPackets) Describe() report.Event {
+func (d *DropMemberPackets) Describe() history.Event {
 	label := fmt.Sprintf("drop %s of packets to and from %s", percent(d.Loss), d.Node.Name)
-	return report.Event{Kind: report.PacketDropMember, Targets: []string{d.Node.Name}, Label: label}
+	return history.Event{Kind: history.PacketDropMember, Targets: []string{d.Node.Name}, Label: label}
 }
 
 // Inject installs the rules.

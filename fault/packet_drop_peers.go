@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // DropPeerPackets drops a share (Loss) of the packets between one etcd
@@ -28,9 +28,9 @@ type DropPeerPackets struct {
 
 // Describe returns the packet-drop-peers event on the member
 // ("drop 30 % of packets between n1 and its peers (both ways)").
-func (d *DropPeerPackets) Describe() report.Event {
+func (d *DropPeerPackets) Describe() history.Event {
 	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", percent(d.Loss), d.Node.Name, d.Dir)
-	return report.Event{Kind: report.PacketDropPeers, Targets: []string{d.Node.Name}, Label: label}
+	return history.Event{Kind: history.PacketDropPeers, Targets: []string{d.Node.Name}, Label: label}
 }
 
 // Inject installs the rules.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // ResetClientPackets answers a share (Loss) of the packets clients send to
@@ -22,9 +22,9 @@ type ResetClientPackets struct {
 
 // Describe returns the packet-reset-clients event on the members
 // ("reset 100 % of client packets to n1,n2,n3").
-func (r *ResetClientPackets) Describe() report.Event {
+func (r *ResetClientPackets) Describe() history.Event {
 	label := fmt.Sprintf("reset %s of client packets to %s", percent(r.Loss), joinNames(r.Nodes))
-	return report.Event{Kind: report.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
+	return history.Event{Kind: history.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
 }
 
 // Inject installs the rules.

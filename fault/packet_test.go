@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // members returns three members on 198.18.0.1–3 (client ports 9201, 9203,
@@ -115,7 +115,7 @@ func TestPacketFaultEvents(t *testing.T) {
 	ms := members()
 	tests := []struct {
 		f     Fault
-		kind  report.EventKind
+		kind  history.EventKind
 		label string
 	}{
 		{&DropPeerPackets{Members: ms, Node: ms[0], Loss: 0.3}, "packet-drop-peers",

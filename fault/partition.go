@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"sdchaos/cluster"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // PartitionPeer isolates one etcd member from the others (raft traffic
@@ -19,7 +19,7 @@ type PartitionPeer struct {
 
 // Describe returns the partition-member event on the isolated member
 // ("partition n1 from its peers").
-func (p PartitionPeer) Describe() report.Event {
+func (p PartitionPeer) Describe() history.Event {
 	label := "partition " + p.Node.Name + " from its peers"
 	if p.OneWay {
 		label = "one-way partition " + p.Node.Name + " → peers"
@@ -27,7 +27,7 @@ func (p PartitionPeer) Describe() report.Event {
 	if p.Node.Attached() {
 		label = "nemesis isolate: " + label
 	}
-	return report.Event{Kind: report.PartitionMember, Targets: []string{p.Node.Name}, Label: label}
+	return history.Event{Kind: history.PartitionMember, Targets: []string{p.Node.Name}, Label: label}
 }
 
 // Inject cuts the member off.

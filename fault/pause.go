@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"sdchaos/cluster"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // PauseNodes freezes etcd members with SIGSTOP (the process keeps its
@@ -16,8 +16,8 @@ type PauseNodes struct {
 }
 
 // Describe returns the pause-members event ("SIGSTOP etcd n1").
-func (p PauseNodes) Describe() report.Event {
-	return report.Event{Kind: report.PauseMembers, Targets: nodeNames(p.Nodes), Label: viaNemesis(p.Nodes, "SIGSTOP", "pause") + " etcd " + strings.Join(nodeNames(p.Nodes), ",")}
+func (p PauseNodes) Describe() history.Event {
+	return history.Event{Kind: history.PauseMembers, Targets: nodeNames(p.Nodes), Label: viaNemesis(p.Nodes, "SIGSTOP", "pause") + " etcd " + strings.Join(nodeNames(p.Nodes), ",")}
 }
 
 // Inject freezes the members.

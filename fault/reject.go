@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"sdchaos/history"
 	"sdchaos/linkproxy"
-	"sdchaos/report"
 )
 
 // Reject refuses new client connections to the registry and resets the
@@ -15,8 +15,8 @@ type Reject struct {
 }
 
 // Describe returns the reject event ("reject client links to 3 etcd members").
-func (r Reject) Describe() report.Event {
-	return report.Event{Kind: report.RejectLinks, Targets: targets(r.Proxies),
+func (r Reject) Describe() history.Event {
+	return history.Event{Kind: history.RejectLinks, Targets: targets(r.Proxies),
 		Label: fmt.Sprintf("reject client links to %d etcd members", len(r.Proxies))}
 }
 

@@ -15,23 +15,24 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
 // events is a synthetic fault timeline: a kill healed at 6 s, a crash
 // never healed, and a caller restart (a one-off).
-var events = report.Events{
-	{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1"}, Label: "SIGKILL etcd n1"},
-	{At: 3 * time.Second, Kind: report.CrashInstance, Phase: report.Inject, Targets: []string{"i2"}, Label: "crash instance i2"},
-	{At: 4 * time.Second, Kind: report.CallerStart, Phase: report.Once, Targets: []string{"snap"}, Label: "caller snap starts"},
-	{At: 6 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: SIGKILL etcd n1"},
+var events = history.Events{
+	{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1"}, Label: "SIGKILL etcd n1"},
+	{At: 3 * time.Second, Kind: history.CrashInstance, Phase: history.Inject, Targets: []string{"i2"}, Label: "crash instance i2"},
+	{At: 4 * time.Second, Kind: history.CallerStart, Phase: history.Once, Targets: []string{"snap"}, Label: "caller snap starts"},
+	{At: 6 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n1"}, Label: "healed: SIGKILL etcd n1"},
 }
 
 func TestWindowsPairInjectWithHeal(t *testing.T) {
 	ws, ms := Windows(events, 10, Seconds)
 	want := []Window{
-		{From: 2, To: 6, Kind: report.KillMembers, Label: "SIGKILL etcd n1"},
-		{From: 3, To: 10, Kind: report.CrashInstance, Label: "crash instance i2", Open: true},
+		{From: 2, To: 6, Kind: history.KillMembers, Label: "SIGKILL etcd n1"},
+		{From: 3, To: 10, Kind: history.CrashInstance, Label: "crash instance i2", Open: true},
 	}
 	if fmt.Sprint(ws) != fmt.Sprint(want) {
 		t.Errorf("windows = %v, want %v", ws, want)
@@ -40,7 +41,7 @@ func TestWindowsPairInjectWithHeal(t *testing.T) {
 		t.Errorf("marks = %v, want one at 4 s", ms)
 	}
 	// A heal of other targets does not end the window.
-	other := report.Events{events[0], {At: 5 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n2"}}}
+	other := history.Events{events[0], {At: 5 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n2"}}}
 	if ws, _ := Windows(other, 9, Seconds); len(ws) != 1 || !ws[0].Open || ws[0].To != 9 {
 		t.Errorf("a heal of n2 ended the kill of n1: %v", ws)
 	}
@@ -135,11 +136,11 @@ func TestEveryHelperRendersItsSeriesAndWindows(t *testing.T) {
 			return One("bars", p), err
 		}, []string{"evictions", "measured", "predicted", "on", "off", "false evictions"}, 0},
 		{"lanes", func() (Plot, error) {
-			ops := []report.Op{
-				{Caller: "survivor/put", Start: time.Second, End: 3 * time.Second, Outcome: report.Unknown},
-				{Caller: "kv/n1/get", Start: 0, End: time.Millisecond, Outcome: report.OK},
-				{Caller: "kv/n1/get", Start: 4 * time.Second, End: 5 * time.Second, Outcome: report.Fail},
-				{Caller: "ignored", Start: 0, End: time.Second, Outcome: report.OK},
+			ops := []history.Op{
+				{Caller: "survivor/put", Start: time.Second, End: 3 * time.Second, Outcome: history.Unknown},
+				{Caller: "kv/n1/get", Start: 0, End: time.Millisecond, Outcome: history.OK},
+				{Caller: "kv/n1/get", Start: 4 * time.Second, End: 5 * time.Second, Outcome: history.Fail},
+				{Caller: "ignored", Start: 0, End: time.Second, Outcome: history.OK},
 			}
 			lanes := LanesOf(ops, []string{"survivor/", "kv/"}, map[string]string{"kv/n1/get": "n1 get"})
 			if len(lanes) != 2 || lanes[0].Name != "survivor/put" || lanes[1].Name != "n1 get" || len(lanes[1].Ops) != 2 {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -16,16 +17,16 @@ import (
 // probe, a member's puts), drawn as a bar from its start to its end.
 type Lane struct {
 	Name string
-	Ops  []report.Op
+	Ops  []history.Op
 }
 
 // OutcomeColor is the colour of an op's bar: ok green, failed vermilion,
 // unknown (timed out, may have happened) grey.
-func OutcomeColor(o report.Outcome) color.Color {
+func OutcomeColor(o history.Outcome) color.Color {
 	switch o {
-	case report.OK:
+	case history.OK:
 		return OK
-	case report.Fail:
+	case history.Fail:
 		return Fail
 	}
 	return Grey
@@ -34,8 +35,8 @@ func OutcomeColor(o report.Outcome) color.Color {
 // LanesOf returns one lane per caller of ops whose name starts with one of
 // prefixes, in the order of prefixes and then of the callers' names; a
 // caller named in rename is shown under its new name.
-func LanesOf(ops []report.Op, prefixes []string, rename map[string]string) []Lane {
-	byCaller := map[string][]report.Op{}
+func LanesOf(ops []history.Op, prefixes []string, rename map[string]string) []Lane {
+	byCaller := map[string][]history.Op{}
 	for _, op := range ops {
 		byCaller[op.Caller] = append(byCaller[op.Caller], op)
 	}
@@ -63,7 +64,7 @@ func Lanes(title string, lanes []Lane, ws []Window, ms []Mark) (*plot.Plot, erro
 	p := NewPanel(title, "time since the run started (s)", "")
 	AddWindows(p, ws, ms)
 	n := len(lanes)
-	legend := map[report.Outcome]plot.Thumbnailer{}
+	legend := map[history.Outcome]plot.Thumbnailer{}
 	for i, l := range lanes {
 		y := float64(n - 1 - i)
 		for _, op := range l.Ops {
@@ -80,7 +81,7 @@ func Lanes(title string, lanes []Lane, ws []Window, ms []Mark) (*plot.Plot, erro
 			legend[op.Outcome] = bar
 		}
 	}
-	for _, o := range []report.Outcome{report.OK, report.Fail, report.Unknown} {
+	for _, o := range []history.Outcome{history.OK, history.Fail, history.Unknown} {
 		if th, ok := legend[o]; ok {
 			p.Legend.Add(outcomeWord(o), th)
 		}
@@ -96,11 +97,11 @@ func Lanes(title string, lanes []Lane, ws []Window, ms []Mark) (*plot.Plot, erro
 }
 
 // outcomeWord is an outcome's legend entry.
-func outcomeWord(o report.Outcome) string {
+func outcomeWord(o history.Outcome) string {
 	switch o {
-	case report.OK:
+	case history.OK:
 		return "ok"
-	case report.Fail:
+	case history.Fail:
 		return "failed"
 	}
 	return "unknown (timed out)"

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -236,6 +237,6 @@ func Callers(series map[string]report.Series, rows ...report.Row) []Caller {
 
 // RunWindows returns the fault windows and marks of a run on a seconds
 // axis that ends at end, leaving out probes.
-func RunWindows(es report.Events, end float64) ([]Window, []Mark) {
-	return Windows(Without(es, report.Probe), end, Seconds)
+func RunWindows(es history.Events, end float64) ([]Window, []Mark) {
+	return Windows(Without(es, history.Probe), end, Seconds)
 }

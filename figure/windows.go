@@ -3,6 +3,7 @@ package figure
 import (
 	"image/color"
 	"math"
+	"sdchaos/history"
 	"slices"
 	"time"
 
@@ -10,8 +11,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"sdchaos/report"
 )
 
 // Window is a span of a plot's x axis during which a fault was in force:
@@ -19,7 +18,7 @@ import (
 // healed (Open: shaded lighter).
 type Window struct {
 	From, To float64
-	Kind     report.EventKind
+	Kind     history.EventKind
 	Label    string
 	Open     bool
 }
@@ -27,7 +26,7 @@ type Window struct {
 // Mark is a one-off event (a caller restart, a probe) drawn as a vertical line.
 type Mark struct {
 	At    float64
-	Kind  report.EventKind
+	Kind  history.EventKind
 	Label string
 }
 
@@ -41,7 +40,7 @@ func Seconds(d time.Duration) float64 { return d.Seconds() }
 // kind and targets; an Inject that no Heal ends is open and shaded to end.
 // Once events become marks. x maps an event's offset to the x axis
 // (Seconds, or a model clock); end is the x of the run's end.
-func Windows(es report.Events, end float64, x func(time.Duration) float64) ([]Window, []Mark) {
+func Windows(es history.Events, end float64, x func(time.Duration) float64) ([]Window, []Mark) {
 	var ws []Window
 	var ms []Mark
 	healed := make([]bool, len(es))
@@ -49,13 +48,13 @@ func Windows(es report.Events, end float64, x func(time.Duration) float64) ([]Wi
 	var spans [][2]time.Duration // each window's inject and heal offsets
 	for i, e := range es {
 		switch e.Phase {
-		case report.Once:
+		case history.Once:
 			if n := len(ms); n > 0 && e.At-lastOnce < markMerge {
 				ms[n-1].Label += "; " + e.Label // one line for actions at one moment
 				continue
 			}
 			ms, lastOnce = append(ms, Mark{At: x(e.At), Kind: e.Kind, Label: e.Label}), e.At
-		case report.Inject:
+		case history.Inject:
 			w := Window{From: x(e.At), To: end, Kind: e.Kind, Label: e.Label, Open: true}
 			span := [2]time.Duration{e.At, -1}
 			if j := healOf(es, i, healed); j >= 0 {
@@ -84,10 +83,10 @@ func appendWindow(ws []Window, spans [][2]time.Duration, w Window, span [2]time.
 
 // healOf returns the index of the first Heal after es[i] of the same kind
 // and targets that no earlier Inject took, or -1.
-func healOf(es report.Events, i int, taken []bool) int {
+func healOf(es history.Events, i int, taken []bool) int {
 	for j := i + 1; j < len(es); j++ {
 		e := es[j]
-		if !taken[j] && e.Phase == report.Heal && e.Kind == es[i].Kind && slices.Equal(e.Targets, es[i].Targets) {
+		if !taken[j] && e.Phase == history.Heal && e.Kind == es[i].Kind && slices.Equal(e.Targets, es[i].Targets) {
 			return j
 		}
 	}
@@ -95,8 +94,8 @@ func healOf(es report.Events, i int, taken []bool) int {
 }
 
 // Without returns the events whose kind is none of kinds (probes, say).
-func Without(es report.Events, kinds ...report.EventKind) report.Events {
-	var out report.Events
+func Without(es history.Events, kinds ...history.EventKind) history.Events {
+	var out history.Events
 	for _, e := range es {
 		if !slices.Contains(kinds, e.Kind) {
 			out = append(out, e)
@@ -150,8 +149,8 @@ type shades struct {
 }
 
 // kindIndex gives each kind its colour: the order of first appearance.
-func kindIndex(ws []Window) map[report.EventKind]int {
-	idx := map[report.EventKind]int{}
+func kindIndex(ws []Window) map[history.EventKind]int {
+	idx := map[history.EventKind]int{}
 	for _, w := range ws {
 		if _, ok := idx[w.Kind]; !ok {
 			idx[w.Kind] = len(idx)

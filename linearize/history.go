@@ -8,69 +8,43 @@
 // acknowledged put was lost once the faults were healed, and writes
 // porcupine's HTML visualisation of the history.
 //
-// The history format is the callers' contract: an op's Caller is
-// "kv/<member>/<kind>" (CallerName), its Target the key, its Value the
-// value written or read ("" for an absent key), its Outcome ok, fail or
-// unknown. Everything here is a pure function of the ops, so it is tested
+// The history format is the callers' contract: an op's Kind is put, get or
+// ser-get (history.OpPut…), its Via the member, its Target the key, its
+// Value the value written or read ("" for an absent key), its Outcome ok,
+// fail or unknown. Everything here is a pure function of the ops, so it is tested
 // without etcd.
 package linearize
 
 import (
-	"fmt"
+	"sdchaos/history"
 	"sort"
-	"strings"
 	"time"
-
-	"sdchaos/report"
 )
 
-// Kind is what a key-value operation does.
-type Kind int
+// Kind is what a key-value operation does (the op's history.OpKind).
+type Kind = history.OpKind
 
 const (
 	// Put writes a value no other put writes.
-	Put Kind = iota
+	Put = history.OpPut
 	// Get is a linearizable read (etcd's default: ReadIndex through the leader).
-	Get
+	Get = history.OpGet
 	// SerGet is a serializable read, served from the contacted member's own store.
-	SerGet
+	SerGet = history.OpSerGet
 )
 
 // Kinds lists every kind in the order callers cycle through them.
 var Kinds = []Kind{Put, Get, SerGet}
 
-// String returns "put", "get" or "ser-get" (the last part of the op's caller name).
-func (k Kind) String() string {
-	switch k {
-	case Put:
-		return "put"
-	case Get:
-		return "get"
-	case SerGet:
-		return "ser-get"
-	}
-	return fmt.Sprintf("kind(%d)", int(k))
-}
+// Prefix starts the caller label of every key-value op.
+const Prefix = history.KVPrefix
 
-// Prefix starts the caller name of every key-value op.
-const Prefix = "kv/"
+// Final is the member (Via) of the reads made after healing, through every
+// member: the reads the no-lost-write check compares.
+const Final = history.ViaEvery
 
-// Final is the member part of the reads made after healing, through every
-// member ("kv/final/get"): the reads the no-lost-write check compares.
-const Final = "final"
-
-// CallerName returns the caller name of an op of kind on member: "kv/n1/put".
-func CallerName(member string, k Kind) string { return Prefix + member + "/" + k.String() }
-
-// parseKind maps a kind's String back to the kind.
-func parseKind(s string) (Kind, bool) {
-	for _, k := range Kinds {
-		if k.String() == s {
-			return k, true
-		}
-	}
-	return 0, false
-}
+// CallerName returns the caller label of an op of kind on member: "kv/n1/put".
+func CallerName(member string, k Kind) string { return history.KVCaller(member, k) }
 
 // KV is one key-value operation of a history. Times are offsets from the
 // run's time zero.
@@ -82,7 +56,7 @@ type KV struct {
 	// answered get; "" when the key was absent).
 	Value        string
 	Call, Return time.Duration
-	Outcome      report.Outcome
+	Outcome      history.Outcome
 	Err          string
 	Seq          int
 }
@@ -91,28 +65,22 @@ type KV struct {
 func (kv KV) Caller() string { return CallerName(kv.Member, kv.Kind) }
 
 // Acked reports whether the op completed successfully.
-func (kv KV) Acked() bool { return kv.Outcome == report.OK }
+func (kv KV) Acked() bool { return kv.Outcome == history.OK }
 
-// Parse reads a key-value op; false when op is not one.
-func Parse(op report.Op) (KV, bool) {
-	rest, ok := strings.CutPrefix(op.Caller, Prefix)
-	if !ok {
+// Parse reads a key-value op (by its Kind and Via); false when op is not one.
+func Parse(op history.Op) (KV, bool) {
+	switch {
+	case op.Kind != Put && op.Kind != Get && op.Kind != SerGet:
+		return KV{}, false
+	case op.Via == "" || op.Target == "":
 		return KV{}, false
 	}
-	member, kindText, ok := strings.Cut(rest, "/")
-	if !ok || member == "" || op.Target == "" {
-		return KV{}, false
-	}
-	kind, ok := parseKind(kindText)
-	if !ok {
-		return KV{}, false
-	}
-	return KV{Member: member, Kind: kind, Key: op.Target, Value: op.Value, Call: op.Start, Return: op.End,
+	return KV{Member: op.Via, Kind: op.Kind, Key: op.Target, Value: op.Value, Call: op.Start, Return: op.End,
 		Outcome: op.Outcome, Err: op.Err, Seq: op.Seq}, true
 }
 
 // FromOps returns the key-value ops of a history, by invocation time.
-func FromOps(ops []report.Op) []KV {
+func FromOps(ops []history.Op) []KV {
 	var out []KV
 	for _, op := range ops {
 		if kv, ok := Parse(op); ok {
@@ -144,7 +112,7 @@ func WithSerializableFrom(members ...string) func(KV) bool {
 }
 
 // Count returns how many of kvs have the kind and the outcome.
-func Count(kvs []KV, k Kind, o report.Outcome) int {
+func Count(kvs []KV, k Kind, o history.Outcome) int {
 	n := 0
 	for _, kv := range kvs {
 		if kv.Kind == k && kv.Outcome == o {

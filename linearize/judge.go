@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -24,7 +25,7 @@ type Judged struct {
 // JudgeOps checks the key-value ops of a history (each porcupine check
 // bounded by timeout); false when the history holds none (it was recorded
 // before the traffic existed, or by a plan without it).
-func JudgeOps(ops []report.Op, cutoff []string, timeout time.Duration) (Judged, bool) {
+func JudgeOps(ops []history.Op, cutoff []string, timeout time.Duration) (Judged, bool) {
 	kvs := FromOps(ops)
 	if len(kvs) == 0 {
 		return Judged{}, false
@@ -119,9 +120,9 @@ func (j Judged) DurableCheck(claim report.Claim) report.Check {
 // NaN gave up) and the checker's times.
 func (j Judged) Metrics(mt report.Metrics) {
 	for _, k := range Kinds {
-		name := "kv." + strings.ReplaceAll(k.String(), "-", "_")
-		mt[name+".ok"], mt[name+".fail"] = float64(Count(j.KVs, k, report.OK)), float64(Count(j.KVs, k, report.Fail))
-		mt[name+".unknown"] = float64(Count(j.KVs, k, report.Unknown))
+		name := "kv." + strings.ReplaceAll(string(k), "-", "_")
+		mt[name+".ok"], mt[name+".fail"] = float64(Count(j.KVs, k, history.OK)), float64(Count(j.KVs, k, history.Fail))
+		mt[name+".unknown"] = float64(Count(j.KVs, k, history.Unknown))
 	}
 	res := func(prefix string, r Result) {
 		mt[prefix+".checked"], mt[prefix+".check_ms"] = float64(r.Checked), report.Ms(r.Took)
@@ -177,7 +178,7 @@ func WitnessTable(title string, r Result) (report.Table, bool) {
 // porcupine's visualisation of the history with the serializable gets
 // (annotated with the faults of evs) as "history.html". It reports the
 // checks it is given; the scenario chooses them.
-func (j Judged) AddTo(res *report.Result, evs report.Events, checks ...report.Check) {
+func (j Judged) AddTo(res *report.Result, evs history.Events, checks ...report.Check) {
 	j.Metrics(res.Metrics)
 	res.AddTable(j.Table())
 	if t, ok := WitnessTable("Not linearizable: the offending operations (puts + linearizable gets)", j.Strict); ok {
@@ -198,7 +199,7 @@ func (j Judged) AddTo(res *report.Result, evs report.Events, checks ...report.Ch
 // conclusion sums the three checks up in one paragraph.
 func (j Judged) conclusion() string {
 	s := fmt.Sprintf("Key-value traffic: %d puts acknowledged of %d, %d linearizable and %d serializable gets answered. Porcupine: puts + linearizable gets %s in %.1f ms; with the serializable gets of %s %s in %.1f ms",
-		Count(j.KVs, Put, report.OK), countKind(j.KVs, Put), Count(j.KVs, Get, report.OK)-finals(j.KVs), Count(j.KVs, SerGet, report.OK),
+		Count(j.KVs, Put, history.OK), countKind(j.KVs, Put), Count(j.KVs, Get, history.OK)-finals(j.KVs), Count(j.KVs, SerGet, history.OK),
 		j.Strict.Summary(), report.Ms(j.Strict.Took), j.cutoffText(), j.serText(), report.Ms(j.WithSer.Took))
 	if j.WithSer.Verdict == NotLinearizable {
 		s += " — " + j.WithSer.Witnesses[0].Explain()

@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
-func judged(t *testing.T, ops []report.Op, cutoff ...string) Judged {
+func judged(t *testing.T, ops []history.Op, cutoff ...string) Judged {
 	t.Helper()
 	j, ok := JudgeOps(ops, cutoff, time.Second)
 	if !ok {
@@ -22,7 +23,7 @@ func TestJudgedChecks(t *testing.T) {
 	tests := []struct {
 		name  string
 		check func(j Judged) report.Check
-		ops   []report.Op
+		ops   []history.Op
 		want  report.Verdict
 		text  string
 	}{
@@ -30,7 +31,7 @@ func TestJudgedChecks(t *testing.T) {
 		{"a: stale linearizable read", func(j Judged) report.Check { return j.LinearizableCheck(report.Says("")) },
 			during(put("n1", "b", "n1-4", 60, 64), get("n3", "b", "n2-1", 70, 75), final("a", "n3-2", 3000), final("b", "n1-4", 3000)), report.Outside, "no (10 ops): stale read"},
 		{"a: nothing answered", func(j Judged) report.Check { return j.LinearizableCheck(report.Says("")) },
-			[]report.Op{op("n1", Get, "a", "", 0, 2000, report.Unknown)}, report.Invalid, "—"},
+			[]history.Op{op("n1", Get, "a", "", 0, 2000, history.Unknown)}, report.Invalid, "—"},
 		{"b: the cut-off member's stale read", func(j Judged) report.Check { return j.StaleCheck(rule, "", report.Says("")) }, stale(), report.Reproduced,
 			"not linearizable (10 ops): stale read by n3 on b"},
 		{"b: the cut-off member reads current data", func(j Judged) report.Check { return j.StaleCheck(rule, "", report.Says("")) },
@@ -70,7 +71,7 @@ func TestJudgedAddsTablesMetricsAndTheVisualisation(t *testing.T) {
 	if c := strings.Join(res.Conclusion, " "); !strings.Contains(c, "stale read") {
 		t.Errorf("conclusion %q does not name the stale read", c)
 	}
-	if _, ok := JudgeOps([]report.Op{{Caller: "keep"}}, nil, 0); ok {
+	if _, ok := JudgeOps([]history.Op{{Caller: "keep"}}, nil, 0); ok {
 		t.Error("a history without key-value ops was judged")
 	}
 }

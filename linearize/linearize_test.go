@@ -1,59 +1,58 @@
 package linearize
 
 import (
+	"sdchaos/history"
 	"strings"
 	"testing"
 	"time"
-
-	"sdchaos/report"
 )
 
 const ms = time.Millisecond
 
 // op builds a recorded key-value op: caller kv/<member>/<kind>, [from, to] in ms.
-func op(member string, k Kind, key, value string, from, to int, o report.Outcome) report.Op {
-	return report.Op{Caller: CallerName(member, k), Target: key, Value: value, Start: time.Duration(from) * ms,
+func op(member string, k Kind, key, value string, from, to int, o history.Outcome) history.Op {
+	return history.Op{Caller: CallerName(member, k), Kind: k, Via: member, Target: key, Value: value, Start: time.Duration(from) * ms,
 		End: time.Duration(to) * ms, Scheduled: time.Duration(from) * ms, Outcome: o}
 }
 
-func put(member, key, value string, from, to int) report.Op {
-	return op(member, Put, key, value, from, to, report.OK)
+func put(member, key, value string, from, to int) history.Op {
+	return op(member, Put, key, value, from, to, history.OK)
 }
 
-func get(member, key, value string, from, to int) report.Op {
-	return op(member, Get, key, value, from, to, report.OK)
+func get(member, key, value string, from, to int) history.Op {
+	return op(member, Get, key, value, from, to, history.OK)
 }
 
-func serGet(member, key, value string, from, to int) report.Op {
-	return op(member, SerGet, key, value, from, to, report.OK)
+func serGet(member, key, value string, from, to int) history.Op {
+	return op(member, SerGet, key, value, from, to, history.OK)
 }
 
-func final(key, value string, at int) report.Op { return get(Final, key, value, at, at+2) }
+func final(key, value string, at int) history.Op { return get(Final, key, value, at, at+2) }
 
 // during is what etcd would answer during a fault: puts and reads on two
 // keys, one read concurrent with a put (either value is fine), an unknown
 // put nobody read, a timed-out get; extra ops are appended.
-func during(extra ...report.Op) []report.Op {
-	return append([]report.Op{
+func during(extra ...history.Op) []history.Op {
+	return append([]history.Op{
 		put("n1", "a", "n1-0", 0, 5), get("n2", "a", "n1-0", 10, 12), put("n2", "b", "n2-1", 11, 15),
 		put("n3", "a", "n3-2", 20, 30), get("n1", "a", "n1-0", 21, 24), get("n2", "a", "n3-2", 31, 33),
-		op("n3", Put, "b", "n3-3", 40, 2040, report.Unknown), op("n3", Get, "b", "", 41, 2041, report.Unknown),
+		op("n3", Put, "b", "n3-3", 40, 2040, history.Unknown), op("n3", Get, "b", "", 41, 2041, history.Unknown),
 		serGet("n1", "b", "n2-1", 50, 51)}, extra...)
 }
 
 // healthy is during with the reads after healing.
-func healthy() []report.Op { return during(final("a", "n3-2", 3000), final("b", "n2-1", 3000)) }
+func healthy() []history.Op { return during(final("a", "n3-2", 3000), final("b", "n2-1", 3000)) }
 
 // stale adds a newer put of b and a serializable read on n3 of b's old
 // value after it was acknowledged (the cut-off member's read).
-func stale() []report.Op {
+func stale() []history.Op {
 	return during(put("n1", "b", "n1-4", 60, 64), serGet("n3", "b", "n2-1", 70, 71), final("a", "n3-2", 3000), final("b", "n1-4", 3000))
 }
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
 		name    string
-		ops     []report.Op
+		ops     []history.Op
 		keep    func(KV) bool
 		want    Verdict
 		checked int
@@ -124,7 +123,7 @@ func TestStaleWitnessNamesTheOffendingOperations(t *testing.T) {
 }
 
 func TestGivesUpHonestly(t *testing.T) {
-	var ops []report.Op
+	var ops []history.Op
 	for i := range 20000 {
 		v := "n1-" + string(rune('a'+i%26)) + time.Duration(i).String()
 		ops = append(ops, put("n1", "a", v, 10*i, 10*i+4), get("n2", "a", v, 10*i+5, 10*i+8))
@@ -138,7 +137,7 @@ func TestGivesUpHonestly(t *testing.T) {
 func TestCheckDurable(t *testing.T) {
 	tests := []struct {
 		name        string
-		ops         []report.Op
+		ops         []history.Op
 		lost        int
 		unread, key string
 	}{
@@ -149,7 +148,7 @@ func TestCheckDurable(t *testing.T) {
 		{"older value after healing", during(put("n1", "b", "n1-4", 60, 64), final("a", "n3-2", 3000), final("b", "n2-1", 3000)), 1, "", "b"},
 		{"key gone after healing", during(final("a", "", 3000), final("b", "n2-1", 3000)), 2, "", "a"},
 		{"a later read after healing decides", append(healthy(), final("a", "", 2990)), 0, "", ""},
-		{"no read after healing", []report.Op{put("n1", "a", "n1-0", 0, 5)}, 0, "a", ""},
+		{"no read after healing", []history.Op{put("n1", "a", "n1-0", 0, 5)}, 0, "a", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,16 +171,18 @@ func TestCheckDurable(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	tests := []struct {
-		op   report.Op
+		op   history.Op
 		ok   bool
 		kind Kind
 	}{
 		{put("n1", "a", "v", 0, 1), true, Put},
 		{serGet("n2", "a", "v", 0, 1), true, SerGet},
 		{final("a", "v", 0), true, Get},
-		{report.Op{Caller: "keep", Target: "a"}, false, 0},
-		{report.Op{Caller: "kv/n1/delete", Target: "a"}, false, 0},
-		{report.Op{Caller: "kv/n1/put"}, false, 0},
+		{history.Op{Caller: "keep", Kind: history.OpCall, Target: "a"}, false, ""},
+		{history.Op{Caller: "kv/n1/delete", Kind: "delete", Via: "n1", Target: "a"}, false, ""},
+		{history.Op{Caller: "kv/n1/put", Kind: Put, Via: "n1"}, false, ""},
+		// The caller label is not read: an op labelled as a put but not of that kind is no put.
+		{history.Op{Caller: "kv/n1/put", Target: "a"}, false, ""},
 	}
 	for _, tc := range tests {
 		kv, ok := Parse(tc.op)
@@ -201,8 +202,8 @@ func TestLanesKeepOverlappingCallsApart(t *testing.T) {
 
 func TestHTML(t *testing.T) {
 	r := Check(FromOps(stale()), WithSerializableFrom("n3"), time.Second)
-	evs := report.Events{{At: 55 * ms, Kind: report.PartitionMember, Phase: report.Inject, Label: "cut n3 off"},
-		{At: 2500 * ms, Kind: report.PartitionMember, Phase: report.Heal, Label: "healed: cut n3 off"}}
+	evs := history.Events{{At: 55 * ms, Kind: history.PartitionMember, Phase: history.Inject, Label: "cut n3 off"},
+		{At: 2500 * ms, Kind: history.PartitionMember, Phase: history.Heal, Label: "healed: cut n3 off"}}
 	b, err := r.HTML(evs)
 	if err != nil {
 		t.Fatal(err)

@@ -3,10 +3,9 @@ package linearize
 import (
 	"bytes"
 	"fmt"
+	"sdchaos/history"
 
 	"github.com/anishathalye/porcupine"
-
-	"sdchaos/report"
 )
 
 // HTML returns porcupine's visualisation of the checked history (one
@@ -14,7 +13,7 @@ import (
 // linearization found and, where there is none, the point where ordering
 // failed), annotated with the run's faults (from injection to heal) and
 // with each witness's offending read.
-func (r Result) HTML(events report.Events) ([]byte, error) {
+func (r Result) HTML(events history.Events) ([]byte, error) {
 	info := r.info
 	info.AddAnnotations(append(faultAnnotations(events), r.witnessAnnotations()...))
 	var b bytes.Buffer
@@ -26,15 +25,15 @@ func (r Result) HTML(events report.Events) ([]byte, error) {
 
 // faultAnnotations spans each injected fault until its heal (or shows a
 // point when it was never healed).
-func faultAnnotations(evs report.Events) []porcupine.Annotation {
+func faultAnnotations(evs history.Events) []porcupine.Annotation {
 	var out []porcupine.Annotation
 	for i, e := range evs {
-		if e.Phase != report.Inject {
+		if e.Phase != history.Inject {
 			continue
 		}
 		end := e.At
 		for _, h := range evs[i+1:] {
-			if h.Kind == e.Kind && h.Phase == report.Heal {
+			if h.Kind == e.Kind && h.Phase == history.Heal {
 				end = h.At
 				break
 			}

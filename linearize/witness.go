@@ -191,9 +191,9 @@ func row(key, role string, kv KV) []string {
 // whose names an operation in prose: "n3's ser-get", "the get after healing".
 func whose(kv KV) string {
 	if kv.Member == Final {
-		return "the " + kv.Kind.String() + " after healing"
+		return "the " + string(kv.Kind) + " after healing"
 	}
-	return kv.Member + "'s " + kv.Kind.String()
+	return kv.Member + "'s " + string(kv.Kind)
 }
 
 // at prints a time offset in seconds with milliseconds.

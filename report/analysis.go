@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"sdchaos/history"
 	"sort"
 	"strings"
 	"time"
@@ -35,36 +36,36 @@ func BadSeconds(s Series, due []int, from, to int) (int, string) {
 }
 
 // FirstFailure returns the first failed (or unknown) op of caller, by scheduled time.
-func FirstFailure(ops []Op, caller string) (Op, bool) {
+func FirstFailure(ops []history.Op, caller string) (history.Op, bool) {
 	for _, op := range ops {
-		if op.Caller == caller && op.Outcome != OK {
+		if op.Caller == caller && op.Outcome != history.OK {
 			return op, true
 		}
 	}
-	return Op{}, false
+	return history.Op{}, false
 }
 
 // Count counts the ops of caller scheduled in [from, to) and the failed
 // (or unknown) ones among them.
-func Count(ops []Op, caller string, from, to time.Duration) (n, failed int) {
-	return countBy(ops, caller, from, to, func(op Op) time.Duration { return op.Scheduled })
+func Count(ops []history.Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.Scheduled })
 }
 
 // CountStarted counts the ops of caller that started in [from, to) and the
 // failed (or unknown) ones among them: for a caller whose view changes the
 // moment a fault heals (a watch delivers at once), a call late on its
 // schedule saw the world of when it started, not of when it was due.
-func CountStarted(ops []Op, caller string, from, to time.Duration) (n, failed int) {
-	return countBy(ops, caller, from, to, func(op Op) time.Duration { return op.Start })
+func CountStarted(ops []history.Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.Start })
 }
 
-func countBy(ops []Op, caller string, from, to time.Duration, at func(Op) time.Duration) (n, failed int) {
+func countBy(ops []history.Op, caller string, from, to time.Duration, at func(history.Op) time.Duration) (n, failed int) {
 	for _, op := range ops {
 		if op.Caller != caller || at(op) < from || at(op) >= to {
 			continue
 		}
 		n++
-		if op.Outcome != OK {
+		if op.Outcome != history.OK {
 			failed++
 		}
 	}
@@ -120,16 +121,6 @@ func BinomialBand(p float64, n int, slack float64) (lo, hi float64, ok bool) {
 	}
 	sigma := math.Sqrt(p * (1 - p) / float64(n))
 	return math.Max(0, p-4*sigma-slack), math.Min(1, p+4*sigma+slack), true
-}
-
-// FindOp returns the first op of caller.
-func FindOp(ops []Op, caller string) (Op, bool) {
-	for _, op := range ops {
-		if op.Caller == caller {
-			return op, true
-		}
-	}
-	return Op{}, false
 }
 
 // Resembles returns which of the policies' per-second series the series of

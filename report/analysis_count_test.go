@@ -1,6 +1,7 @@
 package report
 
 import (
+	"sdchaos/history"
 	"testing"
 	"time"
 )
@@ -9,15 +10,15 @@ import (
 // it is during by its schedule and after by its start.
 func TestCountByScheduleOrStart(t *testing.T) {
 	const heal = time.Second
-	ops := []Op{
-		{Caller: "c", Scheduled: 900 * time.Millisecond, Start: 901 * time.Millisecond, Outcome: OK},
-		{Caller: "c", Scheduled: 990 * time.Millisecond, Start: 1010 * time.Millisecond, Outcome: Fail}, // late: started after the heal
-		{Caller: "c", Scheduled: 1100 * time.Millisecond, Start: 1101 * time.Millisecond, Outcome: Fail},
-		{Caller: "other", Scheduled: 950 * time.Millisecond, Start: 950 * time.Millisecond, Outcome: Fail},
+	ops := []history.Op{
+		{Caller: "c", Scheduled: 900 * time.Millisecond, Start: 901 * time.Millisecond, Outcome: history.OK},
+		{Caller: "c", Scheduled: 990 * time.Millisecond, Start: 1010 * time.Millisecond, Outcome: history.Fail}, // late: started after the heal
+		{Caller: "c", Scheduled: 1100 * time.Millisecond, Start: 1101 * time.Millisecond, Outcome: history.Fail},
+		{Caller: "other", Scheduled: 950 * time.Millisecond, Start: 950 * time.Millisecond, Outcome: history.Fail},
 	}
 	tests := []struct {
 		name         string
-		count        func([]Op, string, time.Duration, time.Duration) (int, int)
+		count        func([]history.Op, string, time.Duration, time.Duration) (int, int)
 		from, to     time.Duration
 		wantN, wantF int
 	}{

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sdchaos/history"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,12 +27,6 @@ const (
 	LateSend = 100 * time.Millisecond
 	// LateShare is the largest share of late sends a valid run may have.
 	LateShare = 0.01
-	// ReadyOp is the op a plan records when it checked, before the first
-	// fault, that the registry was healthy and every instance registered.
-	ReadyOp = "gate/ready"
-	// ClientOp is the op a user's client (--client exec:) leaves: Count
-	// malformed lines, Value lines read, Outcome fail when it exited early.
-	ClientOp = "gate/client"
 	// MaxBadLines is how many malformed lines a user's client may print
 	// (or 1 % of its lines, when more) before its run is invalid.
 	MaxBadLines = 10
@@ -40,7 +35,7 @@ const (
 // Gates returns the generic gates of a history: every fault took effect;
 // the rig was ready before the first fault (when the plan checked); the
 // traffic kept its schedule (when there is traffic).
-func Gates(h *History) []Gate {
+func Gates(h *history.History) []Gate {
 	gs := []Gate{faultsGate(h.Events)}
 	if g, ok := readyGate(h); ok {
 		gs = append(gs, g)
@@ -48,7 +43,7 @@ func Gates(h *History) []Gate {
 	if g, ok := scheduleGate(h.Ops); ok {
 		gs = append(gs, g)
 	}
-	if op, ok := FindOp(h.Ops, ClientOp); ok {
+	if op, ok := history.FindOp(h.Ops, history.ClientOp); ok {
 		gs = append(gs, clientGates(op)...)
 	}
 	return gs
@@ -56,14 +51,14 @@ func Gates(h *History) []Gate {
 
 // clientGates judge a user's client: it printed calls, few malformed
 // lines, and ran until the end of the run.
-func clientGates(op Op) []Gate {
+func clientGates(op history.Op) []Gate {
 	lines, _ := strconv.Atoi(op.Value)
 	limit := max(MaxBadLines, lines/100)
 	return []Gate{
 		{Name: "the client printed its calls", OK: lines > op.Count, Measured: fmt.Sprintf("%d lines", lines), Limit: "at least one call"},
 		{Name: "the client's lines parse", OK: op.Count <= limit, Measured: fmt.Sprintf("%d malformed of %d", op.Count, lines),
 			Limit: fmt.Sprintf("≤ %d (%d, or 1 %% of the lines)", limit, MaxBadLines)},
-		{Name: "the client ran until the end", OK: op.Outcome == OK, Measured: orText(op.Err, "yes"), Limit: "no early exit"},
+		{Name: "the client ran until the end", OK: op.Outcome == history.OK, Measured: orText(op.Err, "yes"), Limit: "no early exit"},
 	}
 }
 
@@ -74,7 +69,7 @@ func orText(s, d string) string {
 	return s
 }
 
-func faultsGate(evs Events) Gate {
+func faultsGate(evs history.Events) Gate {
 	g := Gate{Name: "every fault took effect", OK: true, Measured: fmt.Sprintf("%d events", len(evs)), Limit: "no fault failed"}
 	var failed []string
 	for _, e := range evs {
@@ -91,14 +86,14 @@ func faultsGate(evs Events) Gate {
 // readyGate judges the plan's ready probe: the registry answered before
 // the first fault and listed every instance (Value holds how many were
 // expected).
-func readyGate(h *History) (Gate, bool) {
-	op, ok := FindOp(h.Ops, ReadyOp)
+func readyGate(h *history.History) (Gate, bool) {
+	op, ok := history.FindOp(h.Ops, history.ReadyOp)
 	if !ok {
 		return Gate{}, false
 	}
-	g := Gate{Name: "registry healthy, every instance registered before the first fault", OK: op.Outcome == OK,
+	g := Gate{Name: "registry healthy, every instance registered before the first fault", OK: op.Outcome == history.OK,
 		Measured: fmt.Sprintf("%d listed", op.Count), Limit: op.Value + " listed"}
-	if op.Outcome != OK {
+	if op.Outcome != history.OK {
 		g.Measured = "not ready: " + ShortErr(op.Err)
 	} else if op.Value != fmt.Sprint(op.Count) {
 		g.OK = false
@@ -109,9 +104,9 @@ func readyGate(h *History) (Gate, bool) {
 	return g, true
 }
 
-func firstFault(evs Events) (time.Duration, bool) {
+func firstFault(evs history.Events) (time.Duration, bool) {
 	for _, e := range evs {
-		if e.Phase == Inject {
+		if e.Phase == history.Inject {
 			return e.At, true
 		}
 	}
@@ -121,7 +116,7 @@ func firstFault(evs Events) (time.Duration, bool) {
 // scheduleGate judges the sends of the open-loop traffic (paced ops): at
 // most LateShare of them may start more than LateSend after their
 // scheduled time.
-func scheduleGate(ops []Op) (Gate, bool) {
+func scheduleGate(ops []history.Op) (Gate, bool) {
 	var late []time.Duration
 	n := 0
 	for _, op := range ops {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sdchaos/history"
 	"sort"
 	"strings"
 	"time"
@@ -10,7 +11,7 @@ import (
 // PerSecond buckets ops by the second of their scheduled send time into one
 // Series per caller, for seconds [0, seconds). Ops scheduled at or after
 // `seconds` are ignored. Callers with no ops still get zero-filled series.
-func PerSecond(ops []Op, callers []string, seconds int) map[string]Series {
+func PerSecond(ops []history.Op, callers []string, seconds int) map[string]Series {
 	out := make(map[string]Series, len(callers))
 	for _, c := range callers {
 		out[c] = Series{OK: make([]int, seconds), Fail: make([]int, seconds), Unknown: make([]int, seconds)}
@@ -22,9 +23,9 @@ func PerSecond(ops []Op, callers []string, seconds int) map[string]Series {
 			continue
 		}
 		switch op.Outcome {
-		case OK:
+		case history.OK:
 			s.OK[sec]++
-		case Unknown:
+		case history.Unknown:
 			s.Unknown[sec]++
 			s.Fail[sec]++
 		default:
@@ -78,7 +79,7 @@ type Row struct {
 // SecondsTable builds the article-style table: one row per caller, one column
 // per second with "ok/fail" cells, and a total column. A column whose second
 // holds an event gets a "*" in its header and a note naming the faults.
-func SecondsTable(title string, rows []Row, series map[string]Series, events Events) Table {
+func SecondsTable(title string, rows []Row, series map[string]Series, events history.Events) Table {
 	seconds := 0
 	for _, r := range rows {
 		seconds = max(seconds, len(series[r.Key].OK))

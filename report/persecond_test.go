@@ -2,18 +2,19 @@ package report
 
 import (
 	"math"
+	"sdchaos/history"
 	"testing"
 	"time"
 )
 
 func TestPerSecondBucketsByScheduledTime(t *testing.T) {
-	ops := []Op{
+	ops := []history.Op{
 		// Scheduled in s0 but sent late in s1: still counted in s0.
-		{Caller: "a", Scheduled: 999 * time.Millisecond, Start: 1100 * time.Millisecond, Outcome: OK},
-		{Caller: "a", Scheduled: time.Second, Outcome: Fail},
-		{Caller: "a", Scheduled: 2 * time.Second, Outcome: Unknown},
-		{Caller: "a", Scheduled: 3 * time.Second, Outcome: OK}, // beyond range
-		{Caller: "zz", Scheduled: 0, Outcome: OK},              // unknown caller
+		{Caller: "a", Scheduled: 999 * time.Millisecond, Start: 1100 * time.Millisecond, Outcome: history.OK},
+		{Caller: "a", Scheduled: time.Second, Outcome: history.Fail},
+		{Caller: "a", Scheduled: 2 * time.Second, Outcome: history.Unknown},
+		{Caller: "a", Scheduled: 3 * time.Second, Outcome: history.OK}, // beyond range
+		{Caller: "zz", Scheduled: 0, Outcome: history.OK},              // unknown caller
 	}
 	s := PerSecond(ops, []string{"a", "b"}, 3)["a"]
 	tests := []struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"sdchaos/history"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +15,14 @@ func sampleResult() *Result {
 	r.Title = "a demo"
 	r.Seed = 7
 	r.Params["rate"] = "40"
-	ops := []Op{
-		{Caller: "keep", Scheduled: 100 * time.Millisecond, Outcome: OK},
-		{Caller: "keep", Scheduled: 1100 * time.Millisecond, Outcome: Fail},
-		{Caller: "clear", Scheduled: 1200 * time.Millisecond, Outcome: Unknown},
+	ops := []history.Op{
+		{Caller: "keep", Scheduled: 100 * time.Millisecond, Outcome: history.OK},
+		{Caller: "keep", Scheduled: 1100 * time.Millisecond, Outcome: history.Fail},
+		{Caller: "clear", Scheduled: 1200 * time.Millisecond, Outcome: history.Unknown},
 	}
 	r.Series = PerSecond(ops, []string{"keep", "clear"}, 2)
 	r.AddTable(SecondsTable("per second", []Row{{"keep", "(a) keep"}, {"clear", "(b) clear"}}, r.Series,
-		Events{{At: 1500 * time.Millisecond, Kind: KillMembers, Phase: Inject, Label: "kill all"}}))
+		history.Events{{At: 1500 * time.Millisecond, Kind: history.KillMembers, Phase: history.Inject, Label: "kill all"}}))
 	r.Metrics["x"] = 1.5
 	r.Metrics["nan"] = math.NaN()
 	r.AddCheck(Band("x in band", 1, 2, " s").Says(SaysValue("2.5 s", 2.5)).Because("a cause").Judge(1.5))

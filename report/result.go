@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"math"
+	"sdchaos/history"
 	"sort"
 )
 
@@ -84,7 +85,7 @@ type Result struct {
 	Reproduced bool     `json:"reproduced"`
 	Conclusion []string `json:"conclusion"`
 	// Events are the run's typed fault and probe events (JSON "marks").
-	Events Events `json:"marks"`
+	Events history.Events `json:"marks"`
 	// Gates are the run's preconditions; a failed one makes it invalid.
 	Gates []Gate `json:"gates"`
 	// TimelineSeconds is the length of the experiment's own timeline (the
@@ -98,7 +99,7 @@ type Result struct {
 	Runs    []RunSummary       `json:"runs,omitempty"`
 	Samples map[string]Numbers `json:"samples,omitempty"`
 	// Meta says what produced the result.
-	Meta *Meta `json:"meta,omitempty"`
+	Meta *history.Meta `json:"meta,omitempty"`
 	// Files are what the run produced beside the report (a visualisation,
 	// a plot): name → content. With --out each is written as
 	// <scenario>.<name>; the JSON lists their names only.
@@ -121,7 +122,7 @@ func (r *Result) Attach(name string, data []byte) {
 // NewResult returns an empty result for scenario name with maps allocated.
 func NewResult(name string) *Result {
 	return &Result{Scenario: name, Params: map[string]any{}, Metrics: Metrics{}, Series: map[string]Series{},
-		Events: Events{}, Samples: map[string]Numbers{}}
+		Events: history.Events{}, Samples: map[string]Numbers{}}
 }
 
 // AddTable appends a table.
@@ -145,7 +146,7 @@ func (r *Result) Finish() {
 		r.Series = map[string]Series{}
 	}
 	if r.Events == nil {
-		r.Events = Events{}
+		r.Events = history.Events{}
 	}
 	if r.Gates == nil {
 		r.Gates = []Gate{}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/history"
 	"sdchaos/netns"
-	"sdchaos/report"
 )
 
 // Env is what a running scenario gets: the run's settings, its only random
@@ -51,7 +51,7 @@ type Env struct {
 	closers []func()
 	healErr error // a nemesis heal that failed at Close (a fault may be left in place)
 	filter  *netns.Filter
-	rec     *report.Recorder // the run's recorder, for nemesis ops
+	rec     *history.Recorder // the run's recorder, for nemesis ops
 }
 
 // addCloser runs f at Close (before the processes are stopped).

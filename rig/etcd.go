@@ -9,9 +9,9 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/etcdcli"
 	"sdchaos/fakeservice"
+	"sdchaos/history"
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
-	"sdchaos/report"
 )
 
 // Etcd is the world of the etcd experiments: a 3-member cluster, each
@@ -198,9 +198,9 @@ func (r *Etcd) NewCallers(ctx context.Context, cfgs []caller.Config, gateway boo
 
 // CheckReady checks, before the first fault, that the cluster is healthy
 // and every instance is listed; the returned function records it as the
-// report.ReadyOp op (Count listed, Value expected) into the run's recorder,
+// history.ReadyOp op (Count listed, Value expected) into the run's recorder,
 // which the ready gate judges.
-func (r *Etcd) CheckReady(ctx context.Context) func(rec *report.Recorder) {
+func (r *Etcd) CheckReady(ctx context.Context) func(rec *history.Recorder) {
 	start := time.Now()
 	want := 0
 	if r.Group != nil {
@@ -208,11 +208,11 @@ func (r *Etcd) CheckReady(ctx context.Context) func(rec *report.Recorder) {
 	}
 	n, err := r.countReady(ctx)
 	end := time.Now()
-	return func(rec *report.Recorder) {
-		op := report.Op{Caller: report.ReadyOp, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(end),
-			Count: n, Value: fmt.Sprint(want), Outcome: report.OK}
+	return func(rec *history.Recorder) {
+		op := history.Op{Caller: history.ReadyOp, Kind: history.OpGate, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(end),
+			Count: n, Value: fmt.Sprint(want), Outcome: history.OK}
 		if err != nil {
-			op.Outcome, op.Err = report.Fail, err.Error()
+			op.Outcome, op.Err = history.Fail, err.Error()
 		}
 		rec.Add(op)
 	}

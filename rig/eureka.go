@@ -8,8 +8,8 @@ import (
 	"sdchaos/caller"
 	"sdchaos/clock"
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/ports"
-	"sdchaos/report"
 )
 
 // Eureka is the world of the Eureka experiments: clusters of 3 model
@@ -215,7 +215,7 @@ type ModelClock struct {
 }
 
 // NewModelClock returns the clock of scale relative to rec's time zero.
-func NewModelClock(scale eureka.Scale, rec *report.Recorder) ModelClock {
+func NewModelClock(scale eureka.Scale, rec *history.Recorder) ModelClock {
 	return ModelClock{Factor: scale.Factor, T0: scale.At(rec.T0())}
 }
 

@@ -14,7 +14,7 @@ import (
 	"sdchaos/childproc"
 	"sdchaos/clock"
 	"sdchaos/fakeservice"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // The line protocol of a user's client (--client 'exec:CMD ARGS'): the
@@ -47,7 +47,7 @@ const (
 // ExecClientOp is the op that records how the client went: Count the
 // malformed lines, Value the number of lines read, Outcome fail (Err the
 // exit status) when it exited before the end of the run.
-const ExecClientOp = report.ClientOp
+const ExecClientOp = history.ClientOp
 
 // ExecConfig describes a user's client.
 type ExecConfig struct {
@@ -84,7 +84,7 @@ func (r *Etcd) NewExecClient(cfg ExecConfig) *ExecClient {
 // Run starts the program at time zero, reads its lines until the end of the
 // run (+ one call timeout), kills it, and records every call and the
 // ExecClientOp summary.
-func (c *ExecClient) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+func (c *ExecClient) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	sup, err := c.env.Supervisor()
 	if err != nil {
 		return err
@@ -107,10 +107,10 @@ func (c *ExecClient) Run(ctx context.Context, rec *report.Recorder, d time.Durat
 	child.Kill()
 	res := <-lines
 	out.Close()
-	op := report.Op{Caller: ExecClientOp, Count: res.bad, Value: fmt.Sprint(res.lines), Outcome: report.OK,
+	op := history.Op{Caller: ExecClientOp, Kind: history.OpGate, Count: res.bad, Value: fmt.Sprint(res.lines), Outcome: history.OK,
 		Scheduled: d, Start: d, End: d}
 	if early {
-		op.Outcome, op.Err = report.Fail, "exited before the end of the run: "+exitText(child.Err())
+		op.Outcome, op.Err = history.Fail, "exited before the end of the run: "+exitText(child.Err())
 	}
 	rec.Add(op)
 	return nil
@@ -157,7 +157,7 @@ func (c *ExecClient) environ(t0, end time.Time) []string {
 type readResult struct{ lines, bad int }
 
 // read turns each line into an op; a line that does not parse is counted.
-func (c *ExecClient) read(out io.Reader, rec *report.Recorder) readResult {
+func (c *ExecClient) read(out io.Reader, rec *history.Recorder) readResult {
 	var res readResult
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -173,19 +173,19 @@ func (c *ExecClient) read(out io.Reader, rec *report.Recorder) readResult {
 	return res
 }
 
-func (c *ExecClient) parse(b []byte, k int, rec *report.Recorder) (report.Op, error) {
+func (c *ExecClient) parse(b []byte, k int, rec *history.Recorder) (history.Op, error) {
 	var l execLine
 	if err := json.Unmarshal(b, &l); err != nil {
-		return report.Op{}, err
+		return history.Op{}, err
 	}
 	if l.Start.IsZero() || l.End.Before(l.Start) {
-		return report.Op{}, errors.New("start missing or after end")
+		return history.Op{}, errors.New("start missing or after end")
 	}
-	var o report.Outcome
+	var o history.Outcome
 	if err := o.UnmarshalText([]byte(l.Outcome)); err != nil {
-		return report.Op{}, err
+		return history.Op{}, err
 	}
-	op := report.Op{Caller: c.cfg.Name, Seq: k, Scheduled: rec.Offset(l.Start), Start: rec.Offset(l.Start),
+	op := history.Op{Caller: c.cfg.Name, Kind: history.OpCall, Seq: k, Scheduled: rec.Offset(l.Start), Start: rec.Offset(l.Start),
 		End: rec.Offset(l.End), Target: l.Target, Outcome: o, Err: l.Err}
 	if l.Scheduled != nil {
 		op.Scheduled, op.Paced = rec.Offset(*l.Scheduled), true

@@ -13,8 +13,8 @@ import (
 
 	"sdchaos/cluster"
 	"sdchaos/etcdcli"
+	"sdchaos/history"
 	"sdchaos/nemesis"
-	"sdchaos/report"
 )
 
 // ErrTarget marks an external target the run cannot use (unreachable,
@@ -170,10 +170,10 @@ func (e *Env) recordNemesis(run nemesis.Run) {
 	if rec == nil {
 		return
 	}
-	op := report.Op{Caller: "nemesis/" + string(run.Request.Action), Target: run.Request.Member.Name, Scheduled: rec.Offset(run.Start),
-		Start: rec.Offset(run.Start), End: rec.Offset(run.End), Value: run.Output, Outcome: report.OK}
+	op := history.Op{Caller: "nemesis/" + string(run.Request.Action), Kind: history.OpNemesis, Target: run.Request.Member.Name, Scheduled: rec.Offset(run.Start),
+		Start: rec.Offset(run.Start), End: rec.Offset(run.End), Value: run.Output, Outcome: history.OK}
 	if run.Err != "" {
-		op.Outcome, op.Err = report.Fail, run.Err
+		op.Outcome, op.Err = history.Fail, run.Err
 	}
 	rec.Add(op)
 }

@@ -2,12 +2,11 @@ package rig
 
 import (
 	"fmt"
+	"sdchaos/history"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-
-	"sdchaos/report"
 )
 
 // live prints one progress line per second while a recorder runs: the
@@ -21,8 +20,8 @@ type live struct {
 // NewRecorder returns a recorder whose time zero is StartLead from now.
 // Unless env.Quiet, progress is printed to env.Progress every second until
 // env.Close; real is the real length of the timeline (0: env.Duration).
-func NewRecorder(env *Env, real time.Duration) *report.Recorder {
-	rec := report.NewRecorder(time.Now().Add(StartLead))
+func NewRecorder(env *Env, real time.Duration) *history.Recorder {
+	rec := history.NewRecorder(time.Now().Add(StartLead))
 	if env != nil {
 		env.supMu.Lock()
 		env.rec = rec
@@ -34,7 +33,7 @@ func NewRecorder(env *Env, real time.Duration) *report.Recorder {
 	if real <= 0 {
 		real = env.Duration
 	}
-	rec.Watch(func(e report.Event) {
+	rec.Watch(func(e history.Event) {
 		line := fmt.Sprintf("  ! %7.2f s  %s", e.At.Seconds(), e.Label)
 		if e.Err != "" {
 			line += " — DID NOT TAKE EFFECT: " + e.Err
@@ -48,7 +47,7 @@ func NewRecorder(env *Env, real time.Duration) *report.Recorder {
 	return rec
 }
 
-func (l *live) run(env *Env, rec *report.Recorder, real time.Duration) {
+func (l *live) run(env *Env, rec *history.Recorder, real time.Duration) {
 	defer l.done.Done()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()

@@ -9,7 +9,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // StartLead is how far in the future time zero is set once everything is
@@ -22,7 +22,7 @@ const SchedSlack = 50 * time.Millisecond
 
 // RunTraffic runs every traffic source for d from rec's time zero while the
 // timeline fires, and waits for all of them.
-func RunTraffic(ctx context.Context, rec *report.Recorder, ts []caller.Traffic, tl fault.Timeline, d time.Duration) error {
+func RunTraffic(ctx context.Context, rec *history.Recorder, ts []caller.Traffic, tl fault.Timeline, d time.Duration) error {
 	g, gctx := errgroup.WithContext(ctx)
 	for _, t := range ts {
 		g.Go(func() error { return t.Run(gctx, rec, d) })
@@ -50,12 +50,12 @@ type Plan struct {
 	Timeline func(r *Etcd) (fault.Timeline, error)
 	// After, if set, runs once the traffic has ended, before the rig is
 	// torn down, to record what only the rig knows (as ops).
-	After func(ctx context.Context, r *Etcd, rec *report.Recorder) error
+	After func(ctx context.Context, r *Etcd, rec *history.Recorder) error
 }
 
 // RunPlan starts the rig, primes the callers, runs traffic for env.Duration
 // while the timeline fires, and returns the recorded history.
-func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.History, error) {
+func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
 	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
 	r, err := StartEtcd(ctx, env, o)
 	if err != nil {
@@ -114,14 +114,14 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*report.H
 // Op runs f with a deadline of timeout and records it as an op of caller
 // name against target: ok, fail, or unknown when the deadline passed. f
 // returns a count (keys seen, seconds left) and what it read.
-func Op(ctx context.Context, rec *report.Recorder, name, target string, timeout time.Duration,
-	f func(ctx context.Context) (int, string, error)) report.Op {
+func Op(ctx context.Context, rec *history.Recorder, name, target string, timeout time.Duration,
+	f func(ctx context.Context) (int, string, error)) history.Op {
 	start := time.Now()
 	c, cancel := context.WithTimeout(ctx, timeout)
 	n, v, err := f(c)
 	cancel()
-	op := report.Op{Caller: name, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()),
-		Target: target, Count: n, Value: v, Outcome: report.OK}
+	op := history.Op{Caller: name, Kind: history.OpProbe, Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()),
+		Target: target, Count: n, Value: v, Outcome: history.OK}
 	if err != nil {
 		op.Outcome, op.Err = caller.Classify(err), err.Error()
 	}

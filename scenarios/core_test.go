@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -24,10 +25,10 @@ func (f *fake) Validate(Common) error {
 	return nil
 }
 func (f *fake) Defaults(c *Common) { c.Duration = time.Duration(f.Size) * time.Second }
-func (f *fake) Run(context.Context, *Env) (*report.History, error) {
-	return &report.History{}, nil
+func (f *fake) Run(context.Context, *Env) (*history.History, error) {
+	return &history.History{}, nil
 }
-func (f *fake) Judge(*report.History) *report.Result { return report.NewResult("") }
+func (f *fake) Judge(*history.History) *report.Result { return report.NewResult("") }
 
 var fakeSpec = Spec{Name: "fake", Summary: "a test scenario", New: func() Config { return &fake{Size: 3} },
 	Without: []string{"port-base", "keep"}}

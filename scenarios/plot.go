@@ -5,6 +5,7 @@ import (
 	"image/color"
 
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -14,7 +15,7 @@ import (
 type Plotter interface {
 	// Plots returns the run's figures; an error means the history cannot
 	// be drawn (it holds no data of this scenario).
-	Plots(h *report.History) ([]figure.Plot, error)
+	Plots(h *history.History) ([]figure.Plot, error)
 }
 
 // Curve is one headline number a sweep plots against the swept parameter:
@@ -43,7 +44,7 @@ type Sweeper interface {
 
 // AttachPlots renders the plots of cfg (when it is a Plotter) from h and
 // attaches each to res as <name>.svg and <name>.png.
-func AttachPlots(res *report.Result, cfg Config, h *report.History) error {
+func AttachPlots(res *report.Result, cfg Config, h *history.History) error {
 	p, ok := cfg.(Plotter)
 	if !ok || h == nil {
 		return nil
@@ -80,7 +81,7 @@ func AttachFigures(res *report.Result, plots []figure.Plot) error {
 // prefixes (probes, key-value traffic) as lanes of bars coloured by
 // outcome over the run's fault windows: the figure "operations" of the
 // scenarios that judge single operations rather than rates.
-func OperationsPlot(scenario, title string, h *report.History, prefixes ...string) ([]figure.Plot, error) {
+func OperationsPlot(scenario, title string, h *history.History, prefixes ...string) ([]figure.Plot, error) {
 	ws, ms := figure.RunWindows(h.Events, h.Timeline.Seconds())
 	lanes := figure.LanesOf(h.Ops, prefixes, nil)
 	if len(lanes) == 0 {
@@ -98,7 +99,7 @@ func OperationsPlot(scenario, title string, h *report.History, prefixes ...strin
 // PerSecondPlot is the per-second figure of a traffic scenario: each row's
 // ok and failed requests per second from series, with the run's fault
 // windows shaded and its marks drawn; errors name the scenario.
-func PerSecondPlot(scenario string, h *report.History, series map[string]report.Series, rows ...report.Row) ([]figure.Plot, error) {
+func PerSecondPlot(scenario string, h *history.History, series map[string]report.Series, rows ...report.Row) ([]figure.Plot, error) {
 	ws, ms := figure.RunWindows(h.Events, float64(report.Seconds(h.Timeline)))
 	f, err := figure.PerSecond("per-second", figure.Callers(series, rows...), ws, ms)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -103,12 +104,12 @@ type Config interface {
 	Validate(c Common) error
 	// Run performs the experiment and returns what it recorded. A setup
 	// failure that is the user's to fix (port in use) wraps ErrUsage.
-	Run(ctx context.Context, env *Env) (*report.History, error)
+	Run(ctx context.Context, env *Env) (*history.History, error)
 	// Judge turns a recorded history into the result (tables, metrics,
 	// checks, conclusion; without Scenario/Seed/Params/WallSeconds, which
 	// the caller fills in). It is pure: the same history gives the same
 	// result, so it is tested without running anything.
-	Judge(h *report.History) *report.Result
+	Judge(h *history.History) *report.Result
 }
 
 // Defaulter is implemented by a Config that wants other defaults for the

@@ -4,17 +4,19 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"sdchaos/fakeservice"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Record is one registry call, with times as offsets from the log's zero.
@@ -22,7 +24,7 @@ type Record struct {
 	Call    fakeservice.Call `json:"call"`
 	Start   time.Duration    `json:"start_ns"`
 	End     time.Duration    `json:"end_ns"`
-	Outcome report.Outcome   `json:"outcome"`
+	Outcome history.Outcome  `json:"outcome"`
 	// Kind names a failed call's error (ErrKind); "" when it succeeded.
 	Kind string `json:"kind,omitempty"`
 }
@@ -64,12 +66,12 @@ func (l *Log) Observe(call fakeservice.Call, start, end time.Time, err error) {
 	if !l.armed || start.Before(l.t0) {
 		return
 	}
-	o := report.OK
+	o := history.OK
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		o = report.Unknown
+		o = history.Unknown
 	case err != nil:
-		o = report.Fail
+		o = history.Fail
 	}
 	l.recs = append(l.recs, Record{Call: call, Start: start.Sub(l.t0), End: end.Sub(l.t0), Outcome: o, Kind: ErrKind(err)})
 }
@@ -174,18 +176,29 @@ func Summarize(recs []Record) Summary {
 	s := Summary{Calls: len(recs)}
 	lat := make([]float64, 0, len(recs))
 	for _, r := range recs {
-		lat = append(lat, report.Ms(r.End-r.Start))
-		if r.Outcome != report.OK {
+		lat = append(lat, float64(r.End-r.Start)/float64(time.Millisecond))
+		if r.Outcome != history.OK {
 			s.Errors++
 			if s.ErrKinds == nil {
 				s.ErrKinds = map[string]int{}
 			}
 			s.ErrKinds[cmp.Or(r.Kind, "unknown")]++
 		}
-		if r.Outcome == report.Unknown {
+		if r.Outcome == history.Unknown {
 			s.Timeouts++
 		}
 	}
-	s.P50ms, s.P99ms = report.Percentile(lat, 50), report.Percentile(lat, 99)
+	s.P50ms, s.P99ms = nearestRank(lat, 0.50), nearestRank(lat, 0.99)
 	return s
+}
+
+// nearestRank returns the p-quantile (0 < p ≤ 1) of xs by the nearest-rank
+// method (gonum's empirical quantile: the smallest x with CDF(x) ≥ p), NaN
+// for none. xs is sorted in place.
+func nearestRank(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(xs)
+	return stat.Quantile(p, stat.Empirical, xs, nil)
 }

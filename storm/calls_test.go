@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sdchaos/history"
+	"sdchaos/report"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"sdchaos/report"
 )
 
 const ms = time.Millisecond
@@ -36,11 +36,11 @@ func TestBuckets(t *testing.T) {
 func TestSummarize(t *testing.T) {
 	var recs []Record
 	for i := 1; i <= 100; i++ {
-		o := report.OK
+		o := history.OK
 		if i == 100 {
-			o = report.Unknown
+			o = history.Unknown
 		} else if i == 99 {
-			o = report.Fail
+			o = history.Fail
 		}
 		recs = append(recs, Record{Start: 0, End: time.Duration(i) * ms, Outcome: o})
 	}
@@ -96,8 +96,19 @@ func TestErrKind(t *testing.T) {
 			t.Errorf("ErrKind(%v) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
-	s := Summarize([]Record{{Outcome: report.OK}, {Outcome: report.Unknown, Kind: "timeout"}, {Outcome: report.Fail, Kind: "EOF"}, {Outcome: report.Fail, Kind: "EOF"}})
+	s := Summarize([]Record{{Outcome: history.OK}, {Outcome: history.Unknown, Kind: "timeout"}, {Outcome: history.Fail, Kind: "EOF"}, {Outcome: history.Fail, Kind: "EOF"}})
 	if s.Errors != 3 || s.Timeouts != 1 || s.ErrKinds["EOF"] != 2 || s.ErrKinds["timeout"] != 1 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+func TestNearestRankIsReportsPercentile(t *testing.T) {
+	for _, xs := range [][]float64{{1}, {2, 1}, {3, 1, 2}, {5, 1, 4, 2, 3, 9, 7, 8, 6, 10}, {1, 1, 1, 2}} {
+		for _, p := range []float64{0.5, 0.99} {
+			want := report.Percentile(xs, 100*p)
+			if got := nearestRank(append([]float64(nil), xs...), p); got != want {
+				t.Errorf("nearestRank(%v, %g) = %g, report.Percentile gives %g", xs, p, got, want)
+			}
+		}
 	}
 }

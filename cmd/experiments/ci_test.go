@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -114,10 +115,10 @@ func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &report.History{Timeline: 10 * time.Second} // no outage recorded: an invalid run
+	h := &history.History{Timeline: 10 * time.Second} // no outage recorded: an invalid run
 	res := judge(spec, cfg, h, 1, params, 0, time.Now())
 	rr := &repeated{name: "cache-on-failure", result: res,
-		histories: []savedHistory{{header: report.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
+		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
 	if err := writeOut(dir, rr); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -29,8 +30,8 @@ var shardFlags = []string{"shard", "shard-endpoints"}
 type shardHistory struct {
 	path    string
 	k, n    int
-	header  report.HistoryHeader
-	history *report.History
+	header  history.HistoryHeader
+	history *history.History
 }
 
 // merge is `experiments merge [--format F] [--out DIR] DIR...`: it reads
@@ -166,7 +167,7 @@ func mergeShards(shards []shardHistory) (*repeated, error) {
 	}
 	res := judge(spec, cfg, h, hdr.Seed, params, 0, time.Now())
 	res.Conclude(fmt.Sprintf("Merged from %d shards' histories (%s).", len(shards), shardPaths(shards)))
-	saved := savedHistory{header: report.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(common, params), Seed: hdr.Seed}, history: h}
+	saved := savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(common, params), Seed: hdr.Seed}, history: h}
 	return &repeated{name: spec.Name, result: res, histories: []savedHistory{saved}}, nil
 }
 
@@ -182,8 +183,8 @@ func shardPaths(shards []shardHistory) string {
 // each event once (the same kind, phase and label within eventSlack of an
 // earlier one is the same event seen by another shard), takes the longest
 // timeline and merges the scenario's data.
-func mergeHistories(shards []shardHistory, dm dataMerger) (*report.History, error) {
-	h := &report.History{}
+func mergeHistories(shards []shardHistory, dm dataMerger) (*history.History, error) {
+	h := &history.History{}
 	var datas []json.RawMessage
 	for _, sh := range shards {
 		h.Ops = append(h.Ops, sh.history.Ops...)
@@ -204,9 +205,9 @@ func mergeHistories(shards []shardHistory, dm dataMerger) (*report.History, erro
 // eventSlack is how far apart two shards may see one scheduled event.
 const eventSlack = 2 * time.Second
 
-func dedupEvents(es report.Events) report.Events {
+func dedupEvents(es history.Events) history.Events {
 	sort.SliceStable(es, func(i, j int) bool { return es[i].At < es[j].At })
-	var out report.Events
+	var out history.Events
 	for _, e := range es {
 		dup := false
 		for k := len(out) - 1; k >= 0 && e.At-out[k].At <= eventSlack; k-- {

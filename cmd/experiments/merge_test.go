@@ -11,17 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
 
 func TestDedupEventsKeepsEachScheduledEventOnce(t *testing.T) {
-	ev := func(at time.Duration, p report.Phase) report.Event {
-		return report.Event{At: at, Kind: report.BlackholeLinks, Phase: p, Label: "blackhole client links to 3 etcd members"}
+	ev := func(at time.Duration, p history.Phase) history.Event {
+		return history.Event{At: at, Kind: history.BlackholeLinks, Phase: p, Label: "blackhole client links to 3 etcd members"}
 	}
-	in := report.Events{ev(10*time.Second, report.Inject), ev(10*time.Second+3*time.Millisecond, report.Inject),
-		ev(15*time.Second, report.Heal), ev(15*time.Second+time.Millisecond, report.Heal), ev(40*time.Second, report.Inject)}
+	in := history.Events{ev(10*time.Second, history.Inject), ev(10*time.Second+3*time.Millisecond, history.Inject),
+		ev(15*time.Second, history.Heal), ev(15*time.Second+time.Millisecond, history.Heal), ev(40*time.Second, history.Inject)}
 	got := dedupEvents(in)
 	if len(got) != 3 || got[0].At != 10*time.Second || got[1].At != 15*time.Second || got[2].At != 40*time.Second {
 		t.Fatalf("dedup = %+v", got)
@@ -36,8 +37,8 @@ func writeShardHistory(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &report.History{Data: json.RawMessage(`{"t0_unix_ns":1,"settle_ns":1,"phases":[]}`)}
-	if err := report.WriteHistory(fh, report.HistoryHeader{Scenario: "reregistration-storm", Args: args, Seed: 1}, h); err != nil {
+	h := &history.History{Data: json.RawMessage(`{"t0_unix_ns":1,"settle_ns":1,"phases":[]}`)}
+	if err := history.WriteHistory(fh, history.HistoryHeader{Scenario: "reregistration-storm", Args: args, Seed: 1}, h); err != nil {
 		t.Fatal(err)
 	}
 	fh.Close()

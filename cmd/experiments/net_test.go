@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"sdchaos/history"
 	"sdchaos/netns"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -28,11 +29,11 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	}
 	tests := []struct {
 		args []string
-		cut  report.EventKind
+		cut  history.EventKind
 	}{
-		{[]string{"minority-partition", "--cut", "packets"}, report.PacketDropPeers},
+		{[]string{"minority-partition", "--cut", "packets"}, history.PacketDropPeers},
 		// The storm's link loss drops the registrants' packets: no proxy in the way.
-		{[]string{"reregistration-storm", "--instances", "200", "--ttl", "3s", "--renew", "1s", "--backoff-base", "2s"}, report.PacketDropClients},
+		{[]string{"reregistration-storm", "--instances", "200", "--ttl", "3s", "--renew", "1s", "--backoff-base", "2s"}, history.PacketDropClients},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args[0], func(t *testing.T) { runPrivate(t, tc.args, tc.cut) })
@@ -41,7 +42,7 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 
 // runPrivate runs args with --net private and requires it reproduced, its
 // cut made of packets (an event of kind cut), and no child left behind.
-func runPrivate(t *testing.T, args []string, cut report.EventKind) {
+func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, append(args, "--net", "private", "--quiet", "--format", "json", "--port-base", strconv.Itoa(10700))...)
 	cmd.Env = append(os.Environ(), envRunMain+"=1") // the test binary runs the command, in and out of the namespace
@@ -52,8 +53,8 @@ func runPrivate(t *testing.T, args []string, cut report.EventKind) {
 		t.Fatalf("exit code %d, want %d\n%s", code, exitReproduced, errb.String())
 	}
 	var r struct {
-		Verdict report.Verdict `json:"verdict"`
-		Marks   []report.Event `json:"marks"`
+		Verdict report.Verdict  `json:"verdict"`
+		Marks   []history.Event `json:"marks"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("report: %v\n%s", err, out.String())

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -63,7 +64,7 @@ func writeHistories(dir string, rr *repeated) error {
 			name = fmt.Sprintf("%s.seed%d", rr.name, s.header.Seed)
 		}
 		path := filepath.Join(dir, name+historySuffix)
-		if err := writeFile(path, func(w io.Writer) error { return report.WriteHistory(w, s.header, s.history) }); err != nil {
+		if err := writeFile(path, func(w io.Writer) error { return history.WriteHistory(w, s.header, s.history) }); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -115,13 +116,13 @@ func rejudgeOne(path string) (*report.Result, error) {
 }
 
 // readHistoryFile reads one saved history (<name>.history.jsonl.gz).
-func readHistoryFile(path string) (report.HistoryHeader, *report.History, error) {
+func readHistoryFile(path string) (history.HistoryHeader, *history.History, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return report.HistoryHeader{}, nil, err
+		return history.HistoryHeader{}, nil, err
 	}
 	defer fh.Close()
-	hdr, h, err := report.ReadHistory(fh)
+	hdr, h, err := history.ReadHistory(fh)
 	if err != nil {
 		return hdr, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -130,7 +131,7 @@ func readHistoryFile(path string) (report.HistoryHeader, *report.History, error)
 
 // savedConfig rebuilds the spec, config and parameters a saved history was
 // run with (scenarios.ParseSaved: the run's environment is not required).
-func savedConfig(hdr report.HistoryHeader) (scenarios.Spec, scenarios.Config, map[string]any, error) {
+func savedConfig(hdr history.HistoryHeader) (scenarios.Spec, scenarios.Config, map[string]any, error) {
 	spec, err := lookup(hdr.Scenario)
 	if err != nil {
 		return spec, nil, nil, err

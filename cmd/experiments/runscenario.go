@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -67,8 +68,8 @@ type repeated struct {
 
 // savedHistory is one valid run's history with what rebuilds its judge.
 type savedHistory struct {
-	header  report.HistoryHeader
-	history *report.History
+	header  history.HistoryHeader
+	history *history.History
 }
 
 // repeat runs the scenario common.Runs times with seeds Seed … Seed+Runs−1,
@@ -128,7 +129,7 @@ func combine(valid []*report.Result, sums []report.RunSummary, want int) *report
 	}
 	agg := report.Aggregate(valid, sums)
 	agg.Gates = []report.Gate{validRunsGate(len(valid), want)}
-	agg.Meta = report.NewMeta(time.Now())
+	agg.Meta = history.NewMeta(time.Now())
 	agg.Finish()
 	return agg
 }
@@ -150,14 +151,14 @@ func runOnce(ctx context.Context, r plannedRun, seed int64, stderr io.Writer) (*
 	if err != nil {
 		return nil, savedHistory{}, err
 	}
-	hdr := report.HistoryHeader{Scenario: r.spec.Name, Args: scenarios.SavedArgs(common, params), Seed: seed}
+	hdr := history.HistoryHeader{Scenario: r.spec.Name, Args: scenarios.SavedArgs(common, params), Seed: seed}
 	return res, savedHistory{header: hdr, history: h}, nil
 }
 
 // execute runs the plan, cleans up everything the run started, and judges
 // the recorded history (checks and the generic validity gates).
 func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common, cfg scenarios.Config,
-	params map[string]any, stderr io.Writer) (*report.Result, *report.History, error) {
+	params map[string]any, stderr io.Writer) (*report.Result, *history.History, error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	env := scenarios.NewEnv(*common, log, stderr)
 	defer env.Close()
@@ -185,7 +186,7 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 }
 
 // judge turns a history into the finished result.
-func judge(spec scenarios.Spec, cfg scenarios.Config, h *report.History, seed int64, params map[string]any,
+func judge(spec scenarios.Spec, cfg scenarios.Config, h *history.History, seed int64, params map[string]any,
 	wall time.Duration, start time.Time) *report.Result {
 	res := cfg.Judge(h)
 	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, seed, params, wall.Seconds()
@@ -193,7 +194,7 @@ func judge(spec scenarios.Spec, cfg scenarios.Config, h *report.History, seed in
 		res.Title = spec.Article + ": " + spec.Summary
 	}
 	res.Gates = append(res.Gates, report.Gates(h)...)
-	res.Meta = report.NewMeta(start)
+	res.Meta = history.NewMeta(start)
 	res.AddSamples()
 	res.Finish()
 	return res

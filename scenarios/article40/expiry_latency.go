@@ -9,8 +9,8 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/fault"
+	"sdchaos/history"
 	"sdchaos/registry"
-	"sdchaos/report"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -128,7 +128,7 @@ func (s *expiryLatency) phaseSpan(a latencyArm) time.Duration {
 
 // Run is the plan: a timeline with one crash and one watch probe per run,
 // and the deregister control at time zero.
-func (s *expiryLatency) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *expiryLatency) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	var regs []*registry.Registry
 	defer func() {
 		for _, r := range regs {
@@ -187,8 +187,8 @@ type crash struct {
 }
 
 // Describe returns the crash's event.
-func (c *crash) Describe() report.Event {
-	return report.Event{Kind: report.CrashInstance, Targets: []string{c.target},
+func (c *crash) Describe() history.Event {
+	return history.Event{Kind: history.CrashInstance, Targets: []string{c.target},
 		Label: "last heartbeat of " + c.target + ", then silence"}
 }
 
@@ -209,8 +209,8 @@ func (c *crash) Inject(context.Context) error {
 // heartbeat it polls Lookup until the instance is gone (or gives up one
 // second after the latest the rule allows) and records the run as an op.
 func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
-	ev := report.Event{Kind: report.Probe, Targets: []string{c.target}, Label: "watch Lookup of " + c.target}
-	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *report.Recorder) error {
+	ev := history.Event{Kind: history.Probe, Targets: []string{c.target}, Label: "watch Lookup of " + c.target}
+	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *history.Recorder) error {
 		select {
 		case <-c.done:
 		case <-ctx.Done():
@@ -220,9 +220,9 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 		if clock.SleepUntil(ctx, wake) != nil {
 			return nil
 		}
-		pace := report.Op{Caller: opPace, Seq: j, Target: a.key, Scheduled: rec.Offset(wake), Start: rec.Offset(time.Now()), Outcome: report.OK}
-		op := report.Op{Caller: a.key, Seq: j, Target: a.strategy.String(), Scheduled: rec.Offset(c.last),
-			Start: rec.Offset(c.last), Outcome: report.OK}
+		pace := history.Op{Caller: opPace, Kind: history.OpSample, Seq: j, Target: a.key, Scheduled: rec.Offset(wake), Start: rec.Offset(time.Now()), Outcome: history.OK}
+		op := history.Op{Caller: a.key, Kind: history.OpSample, Seq: j, Target: a.strategy.String(), Scheduled: rec.Offset(c.last),
+			Start: rec.Offset(c.last), Outcome: history.OK}
 		giveUp := c.last.Add(s.TTL + a.interval + time.Second)
 		prev := time.Now()
 		for {
@@ -235,7 +235,7 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 				break
 			}
 			if time.Now().After(giveUp) {
-				op.End, op.Count, op.Outcome, op.Err = rec.Offset(time.Now()), n, report.Fail, "still listed at give-up"
+				op.End, op.Count, op.Outcome, op.Err = rec.Offset(time.Now()), n, history.Fail, "still listed at give-up"
 				break
 			}
 			if clock.SleepUntil(ctx, time.Now().Add(latencyPoll)) != nil {
@@ -252,9 +252,9 @@ func (s *expiryLatency) watch(a latencyArm, j int, c *crash) fault.Probe {
 // deregisterProbe times --crashes explicit deregistrations, each until a
 // Lookup no longer lists the instance, one after another.
 func (s *expiryLatency) deregisterProbe() fault.Probe {
-	ev := report.Event{Kind: report.Probe, Targets: []string{opDeregister},
+	ev := history.Event{Kind: history.Probe, Targets: []string{opDeregister},
 		Label: fmt.Sprintf("%d explicit deregistrations", s.Runs)}
-	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: ev, Func: func(ctx context.Context, rec *history.Recorder) error {
 		for i := range s.Runs {
 			if err := s.deregisterOnce(rec, i); err != nil {
 				return fmt.Errorf("deregister run %d: %w", i+1, err)
@@ -265,7 +265,7 @@ func (s *expiryLatency) deregisterProbe() fault.Probe {
 }
 
 // deregisterOnce records one Deregister plus the Lookup that confirms it.
-func (s *expiryLatency) deregisterOnce(rec *report.Recorder, i int) error {
+func (s *expiryLatency) deregisterOnce(rec *history.Recorder, i int) error {
 	r, err := newRegistered(registry.Scan, s.ScanSlow, s.TTL)
 	if err != nil {
 		return err
@@ -275,10 +275,10 @@ func (s *expiryLatency) deregisterOnce(rec *report.Recorder, i int) error {
 	ok := r.Deregister(instanceID)
 	left := len(r.Lookup(service))
 	end := time.Now()
-	op := report.Op{Caller: opDeregister, Seq: i, Target: "scan", Scheduled: rec.Offset(start), Start: rec.Offset(start),
-		End: rec.Offset(end), Count: left, Outcome: report.OK}
+	op := history.Op{Caller: opDeregister, Kind: history.OpSample, Seq: i, Target: "scan", Scheduled: rec.Offset(start), Start: rec.Offset(start),
+		End: rec.Offset(end), Count: left, Outcome: history.OK}
 	if !ok || left > 0 {
-		op.Outcome, op.Err = report.Fail, fmt.Sprintf("Deregister returned %v; Lookup still lists %d", ok, left)
+		op.Outcome, op.Err = history.Fail, fmt.Sprintf("Deregister returned %v; Lookup still lists %d", ok, left)
 	}
 	rec.Add(op)
 	return nil

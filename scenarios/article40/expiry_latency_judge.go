@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -28,13 +29,13 @@ type latencyMeasure struct {
 }
 
 // measure fills the measurement from the history's ops.
-func (s *expiryLatency) measure(h *report.History) latencyMeasure {
+func (s *expiryLatency) measure(h *history.History) latencyMeasure {
 	var m latencyMeasure
 	for _, a := range s.arms() {
 		am := armMeasure{arm: a, min: math.NaN(), median: math.NaN(), max: math.NaN(), spread: math.NaN()}
-		for _, op := range report.Filter(h.Ops, a.key) {
+		for _, op := range history.Filter(h.Ops, a.key) {
 			am.lat = append(am.lat, op.Latency().Seconds())
-			if op.Outcome != report.OK {
+			if op.Outcome != history.OK {
 				am.gaveUp++
 			}
 			if op.Count > 0 {
@@ -47,9 +48,9 @@ func (s *expiryLatency) measure(h *report.History) latencyMeasure {
 		}
 		m.arms = append(m.arms, am)
 	}
-	for _, op := range report.Filter(h.Ops, opDeregister) {
+	for _, op := range history.Filter(h.Ops, opDeregister) {
 		m.dereg = append(m.dereg, float64(op.Latency())/float64(time.Microsecond))
-		if op.Outcome != report.OK {
+		if op.Outcome != history.OK {
 			m.deregLeft++
 		}
 	}
@@ -62,7 +63,7 @@ func (s *expiryLatency) articleSetup() bool {
 }
 
 // Judge turns the recorded runs into the result (pure).
-func (s *expiryLatency) Judge(h *report.History) *report.Result {
+func (s *expiryLatency) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.Title = fmt.Sprintf("article 40.1: time for a crashed instance to disappear (ttl %s, %d runs each)", s.TTL, s.Runs)
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
@@ -93,10 +94,10 @@ const paceLimit = latencySlack / 2
 // paceGate judges the watches' timing: a starved machine (a loaded CI) wakes
 // timers late, and a latency measured then says nothing about the expiry
 // strategy. False when the history has no pace ops (saved before them).
-func paceGate(ops []report.Op) (report.Gate, bool) {
+func paceGate(ops []history.Op) (report.Gate, bool) {
 	var worst time.Duration
 	n := 0
-	for _, op := range report.Filter(ops, opPace) {
+	for _, op := range history.Filter(ops, opPace) {
 		n++
 		worst = max(worst, op.Start-op.Scheduled, time.Duration(op.Count)*time.Microsecond)
 	}

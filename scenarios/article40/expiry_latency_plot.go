@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Plots draws, per expiry strategy, how long after the ttl each crashed
 // instance disappeared from Lookup: every run as a dot, a box plot, the
 // band of the rule (a scan adds up to one interval) and the article's
 // figures.
-func (s *expiryLatency) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *expiryLatency) Plots(h *history.History) ([]figure.Plot, error) {
 	m := s.measure(h)
 	ttl := s.TTL.Seconds()
 	var groups []figure.Group

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
@@ -52,8 +53,8 @@ func TestExpiryLatencyPaceGate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := latencyHistory(articleLatencies(), false, 40, 59)
-			h.Ops = append(h.Ops, report.Op{Caller: opPace, Scheduled: time.Second, Start: time.Second + tc.wake,
-				Count: int(tc.poll / time.Microsecond), Outcome: report.OK})
+			h.Ops = append(h.Ops, history.Op{Caller: opPace, Scheduled: time.Second, Start: time.Second + tc.wake,
+				Count: int(tc.poll / time.Microsecond), Outcome: history.OK})
 			res := scentest.Judge(s, h)
 			if want := map[bool]report.Verdict{true: report.Reproduced, false: report.Invalid}[tc.ok]; res.Verdict != want {
 				t.Errorf("verdict %s, want %s (gates %v)", res.Verdict, want, res.Gates)
@@ -78,8 +79,8 @@ func articleLatencies() latencyRuns {
 
 // latencyHistory records the runs as the plan does, lazy with a stale Len
 // unless freshLen, plus deregister calls of the given µs.
-func latencyHistory(runs latencyRuns, freshLen bool, deregUs ...int) *report.History {
-	var ops []report.Op
+func latencyHistory(runs latencyRuns, freshLen bool, deregUs ...int) *history.History {
+	var ops []history.Op
 	for key, lats := range runs {
 		for j, ms := range lats {
 			n := 0
@@ -87,14 +88,14 @@ func latencyHistory(runs latencyRuns, freshLen bool, deregUs ...int) *report.His
 				n = 1
 			}
 			at := time.Duration(j) * time.Second
-			ops = append(ops, report.Op{Caller: key, Seq: j, Start: at, End: at + time.Duration(ms)*time.Millisecond,
-				Count: n, Outcome: report.OK})
+			ops = append(ops, history.Op{Caller: key, Seq: j, Start: at, End: at + time.Duration(ms)*time.Millisecond,
+				Count: n, Outcome: history.OK})
 		}
 	}
 	for i, us := range deregUs {
-		ops = append(ops, report.Op{Caller: opDeregister, Seq: i, End: time.Duration(us) * time.Microsecond, Outcome: report.OK})
+		ops = append(ops, history.Op{Caller: opDeregister, Seq: i, End: time.Duration(us) * time.Microsecond, Outcome: history.OK})
 	}
-	return &report.History{Ops: ops, Timeline: 10 * time.Second}
+	return &history.History{Ops: ops, Timeline: 10 * time.Second}
 }
 
 func TestExpiryLatencyJudge(t *testing.T) {
@@ -141,7 +142,7 @@ func TestExpiryLatencyJudge(t *testing.T) {
 func TestExpiryLatencyJudgeDeregisterStillListed(t *testing.T) {
 	s := scentest.MustConfigure(t, "expiry-latency").(*expiryLatency)
 	h := latencyHistory(articleLatencies(), false, 40, 59)
-	h.Ops[len(h.Ops)-1].Outcome = report.Fail
+	h.Ops[len(h.Ops)-1].Outcome = history.Fail
 	res := scentest.Judge(s, h)
 	if v := scentest.Verdict(res, "deregister: calls after which Lookup still listed the instance"); v != report.Outside {
 		t.Errorf("an instance listed after Deregister: %s, want outside", v)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"sdchaos/clock"
+	"sdchaos/history"
 	"sdchaos/registry"
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -120,8 +120,8 @@ func (s *expiryScanCost) Validate(scenarios.Common) error {
 // Run is the plan: for each strategy, the registries of every size are
 // built, then timed in interleaved rounds (see rounds); the scan's rounds
 // are followed by the control's.
-func (s *expiryScanCost) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
-	rec := report.NewRecorder(time.Now())
+func (s *expiryScanCost) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
+	rec := history.NewRecorder(time.Now())
 	sizes := slices.Sorted(slices.Values(s.Sizes))
 	for _, st := range []registry.Strategy{registry.Scan, registry.Heap} {
 		if err := s.strategy(ctx, env, rec, st, sizes); err != nil {
@@ -140,7 +140,7 @@ type sized struct {
 }
 
 // strategy builds one registry per size for st and records the passes.
-func (s *expiryScanCost) strategy(ctx context.Context, env *scenarios.Env, rec *report.Recorder, st registry.Strategy, sizes []int) error {
+func (s *expiryScanCost) strategy(ctx context.Context, env *scenarios.Env, rec *history.Recorder, st registry.Strategy, sizes []int) error {
 	regs := make([]sized, 0, len(sizes))
 	for _, n := range sizes {
 		if err := ctx.Err(); err != nil {
@@ -186,7 +186,7 @@ func (s *expiryScanCost) build(st registry.Strategy, n int) (sized, error) {
 // work) then touches every size alike instead of all passes of one size,
 // which would tilt the slope (the random interleaving of Google
 // Benchmark and asv, on the same grounds).
-func (s *expiryScanCost) rounds(ctx context.Context, rec *report.Recorder, regs []sized, caller string, due bool) error {
+func (s *expiryScanCost) rounds(ctx context.Context, rec *history.Recorder, regs []sized, caller string, due bool) error {
 	for p := range s.Passes {
 		for k := range regs {
 			if err := ctx.Err(); err != nil {
@@ -206,12 +206,12 @@ func (s *expiryScanCost) rounds(ctx context.Context, rec *report.Recorder, regs 
 }
 
 // timePass times one expiry pass and records it as an op of caller at size n.
-func timePass(rec *report.Recorder, r *registry.Registry, caller string, n, p int) {
+func timePass(rec *history.Recorder, r *registry.Registry, caller string, n, p int) {
 	start := time.Now()
 	removed := r.Expire()
 	end := time.Now()
-	rec.Add(report.Op{Caller: caller, Target: strconv.Itoa(n), Seq: p, Scheduled: rec.Offset(start),
-		Start: rec.Offset(start), End: rec.Offset(end), Count: removed, Outcome: report.OK})
+	rec.Add(history.Op{Caller: caller, Kind: history.OpSample, Target: strconv.Itoa(n), Seq: p, Scheduled: rec.Offset(start),
+		Start: rec.Offset(start), End: rec.Offset(end), Count: removed, Outcome: history.OK})
 }
 
 // fill registers the n − due instances that never fall due.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -87,8 +88,8 @@ type costMeasure struct {
 }
 
 // measure fills the measurement from the history's ops.
-func (s *expiryScanCost) measure(h *report.History) costMeasure {
-	passes := map[string]map[int][]report.Op{opScan: {}, opHeap: {}, opWalk: {}}
+func (s *expiryScanCost) measure(h *history.History) costMeasure {
+	passes := map[string]map[int][]history.Op{opScan: {}, opHeap: {}, opWalk: {}}
 	var ns []int
 	for _, op := range h.Ops {
 		n, err := strconv.Atoi(op.Target)
@@ -112,7 +113,7 @@ func (s *expiryScanCost) measure(h *report.History) costMeasure {
 }
 
 // cost summarises the passes of one strategy at one size, each meant to remove want.
-func (s *expiryScanCost) cost(ops []report.Op, want int) strategyCost {
+func (s *expiryScanCost) cost(ops []history.Op, want int) strategyCost {
 	c := strategyCost{passes: len(ops), ms: math.NaN(), removed: want}
 	if len(ops) == 0 {
 		return c
@@ -143,7 +144,7 @@ func fitOf(sizes []sizeCost, pick func(sizeCost) strategyCost) (ns []float64, sl
 func abs(x int) int { return max(x, -x) }
 
 // Judge turns the recorded passes into the result (pure).
-func (s *expiryScanCost) Judge(h *report.History) *report.Result {
+func (s *expiryScanCost) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.Title = fmt.Sprintf("article 40.3: cost of one expiry pass (%d instances due)", s.Due)
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events

@@ -7,14 +7,14 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Plots draws the cost of one expiry pass against the registry's size on
 // log–log axes: the median pass of the full scan, of the min-heap and of
 // the control walk (nothing due), each with its fitted power line (the
 // slope and its band in the legend), and the article's Python timings.
-func (s *expiryScanCost) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *expiryScanCost) Plots(h *history.History) ([]figure.Plot, error) {
 	m := s.measure(h)
 	if len(m.sizes) == 0 {
 		return nil, fmt.Errorf("expiry-scan-cost: no pass was recorded")

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
@@ -39,8 +40,8 @@ type passCost struct {
 
 // costHistory records three passes per size and strategy, each of the
 // given cost, and the control's walk passes (nil: none).
-func costHistory(sizes []int, scan, heap, walk []passCost) *report.History {
-	var ops []report.Op
+func costHistory(sizes []int, scan, heap, walk []passCost) *history.History {
+	var ops []history.Op
 	at := time.Duration(0)
 	for i, n := range sizes {
 		for _, st := range []struct {
@@ -52,13 +53,13 @@ func costHistory(sizes []int, scan, heap, walk []passCost) *report.History {
 			}
 			for p := range 3 {
 				d := time.Duration(st.c.ms * float64(time.Millisecond))
-				ops = append(ops, report.Op{Caller: st.name, Target: strconv.Itoa(n), Seq: p, Start: at, End: at + d,
-					Count: st.c.removed, Outcome: report.OK})
+				ops = append(ops, history.Op{Caller: st.name, Target: strconv.Itoa(n), Seq: p, Start: at, End: at + d,
+					Count: st.c.removed, Outcome: history.OK})
 				at += time.Second
 			}
 		}
 	}
-	return &report.History{Ops: ops}
+	return &history.History{Ops: ops}
 }
 
 func at0(cs []passCost, i int) passCost {
@@ -163,7 +164,7 @@ func TestExpiryScanCostJudgeNeedsFourSizes(t *testing.T) {
 	if res.Verdict != report.Invalid {
 		t.Errorf("verdict %s, want invalid", res.Verdict)
 	}
-	if res := scentest.Judge(s, &report.History{}); res.Verdict != report.Invalid {
+	if res := scentest.Judge(s, &history.History{}); res.Verdict != report.Invalid {
 		t.Errorf("no passes: verdict %s, want invalid", res.Verdict)
 	}
 }

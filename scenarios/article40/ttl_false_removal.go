@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"sdchaos/clock"
+	"sdchaos/history"
 	"sdchaos/registry"
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -147,7 +147,7 @@ type registryCount struct {
 
 // Run is the plan: the simulation, then the real registry on its own loss
 // pattern; both go into the history's Data.
-func (s *ttlFalseRemoval) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *ttlFalseRemoval) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	ticks := int(env.Duration / s.Heartbeat)
 	simSeed, regSeed := env.Rand.Uint64(), env.Rand.Uint64()
 	env.Printf("simulating %d instances × %d heartbeats at %g loss", s.Instances, ticks, s.Loss)
@@ -163,7 +163,7 @@ func (s *ttlFalseRemoval) Run(ctx context.Context, env *scenarios.Env) (*report.
 	}
 	env.Printf("registry: %.3g heartbeats in %.3f s", float64(s.RegistryInstances)*float64(ticks), reg.Wall.Seconds())
 	// No Timeline: it is virtual, so wall ÷ timeline means nothing here.
-	h := &report.History{}
+	h := &history.History{}
 	if err := h.SetData(removalRecord{Sim: sim, Registry: reg}); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/registry"
 	"sdchaos/report"
 	"sdchaos/scenarios"
@@ -43,7 +44,7 @@ type removalMeasure struct {
 }
 
 // measure fills the measurement from the history's Data.
-func (s *ttlFalseRemoval) measure(h *report.History) (removalMeasure, string) {
+func (s *ttlFalseRemoval) measure(h *history.History) (removalMeasure, string) {
 	var m removalMeasure
 	if err := h.DataInto(&m.rec); err != nil {
 		return m, err.Error()
@@ -80,7 +81,7 @@ func (s *ttlFalseRemoval) articleSetup(n, ticks int) bool {
 }
 
 // Judge turns the recorded counts into the result (pure).
-func (s *ttlFalseRemoval) Judge(h *report.History) *report.Result {
+func (s *ttlFalseRemoval) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.Events = h.Events
 	m, why := s.measure(h)

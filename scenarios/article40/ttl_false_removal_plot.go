@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/registry"
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
 // Plots draws false removals against ttl on a log axis: both counts, the
 // exact expectation of the rule (a staircase: a ttl counts only through
 // k = ⌈ttl / heartbeat⌉) and the article's approximation and figures.
-func (s *ttlFalseRemoval) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *ttlFalseRemoval) Plots(h *history.History) ([]figure.Plot, error) {
 	m, why := s.measure(h)
 	if why != "" {
 		return nil, fmt.Errorf("ttl-false-removal: %s", why)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/registry"
 	"sdchaos/report"
 	"sdchaos/scenarios"
@@ -75,7 +76,7 @@ func TestTTLFalseRemovalMillionInstancesHour(t *testing.T) {
 
 // removalHistory is a ttl-false-removal history at the article's setup: the
 // simulation's loss runs and the registry's counts per ttl (1.5, 2, 3, 5 s).
-func removalHistory(t *testing.T, byLength []int64, reg [4]int64) *report.History {
+func removalHistory(t *testing.T, byLength []int64, reg [4]int64) *history.History {
 	t.Helper()
 	ttls := []time.Duration{1500 * time.Millisecond, 2 * time.Second, 3 * time.Second, 5 * time.Second}
 	rec := removalRecord{
@@ -85,7 +86,7 @@ func removalHistory(t *testing.T, byLength []int64, reg [4]int64) *report.Histor
 	for i, ttl := range ttls {
 		rec.Registry.PerTTL = append(rec.Registry.PerTTL, registryCount{TTL: ttl, Removals: reg[i], Reregistrations: reg[i]})
 	}
-	h := &report.History{}
+	h := &history.History{}
 	if err := h.SetData(rec); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestTTLFalseRemovalJudge(t *testing.T) {
 
 func TestTTLFalseRemovalJudgeInvalidAndReregistration(t *testing.T) {
 	s := scentest.MustConfigure(t, "ttl-false-removal").(*ttlFalseRemoval)
-	if res := scentest.Judge(s, &report.History{}); res.Verdict != report.Invalid {
+	if res := scentest.Judge(s, &history.History{}); res.Verdict != report.Invalid {
 		t.Errorf("no data: verdict %s, want invalid", res.Verdict)
 	}
 	h := removalHistory(t, articleRuns, [4]int64{2700, 2700, 270, 2})

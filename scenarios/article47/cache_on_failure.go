@@ -8,7 +8,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -81,7 +81,7 @@ func (s *cacheOnFailure) Validate(c scenarios.Common) error {
 
 // Run is the plan: both callers against the rig while every member is
 // SIGKILLed at --outage-at.
-func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	phase := s.Call.Phase(env)
 	env.Printf("refresh phase of both callers: %s", phase.Round(time.Millisecond))
 	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{

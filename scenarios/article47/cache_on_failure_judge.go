@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -14,13 +15,13 @@ import (
 type cacheMeasure struct {
 	secs   int
 	series map[string]report.Series
-	outage report.Event
+	outage history.Event
 	// keepBad and clearBad count the seconds that were not all ok (for
 	// clear, before the outage); the texts describe the first one.
 	keepBad, clearBad int
 	keepWhy, clearWhy string
 	clearFailed       bool
-	firstFail         report.Op
+	firstFail         history.Op
 	firstFailDelay    time.Duration // from the outage
 	okAfterFirst      int
 	keepTotal, keepOK int
@@ -28,10 +29,10 @@ type cacheMeasure struct {
 
 // measure fills the measurement from the history; false when the outage
 // never happened (the run cannot judge).
-func (s *cacheOnFailure) measure(h *report.History) (cacheMeasure, bool) {
+func (s *cacheOnFailure) measure(h *history.History) (cacheMeasure, bool) {
 	m := cacheMeasure{secs: report.Seconds(h.Timeline)}
 	m.series = report.PerSecond(h.Ops, append(append([]string{"keep", "clear"}, realNames(s.Real.On)...), userNames(s.Client)...), m.secs)
-	outage, ok := h.Events.First(report.KillMembers, report.Inject)
+	outage, ok := h.Events.First(history.KillMembers, history.Inject)
 	if !ok {
 		return m, false
 	}
@@ -50,10 +51,10 @@ func (s *cacheOnFailure) measure(h *report.History) (cacheMeasure, bool) {
 }
 
 // okOnly returns the successful ops.
-func okOnly(ops []report.Op) []report.Op {
-	var out []report.Op
+func okOnly(ops []history.Op) []history.Op {
+	var out []history.Op
 	for _, op := range ops {
-		if op.Outcome == report.OK {
+		if op.Outcome == history.OK {
 			out = append(out, op)
 		}
 	}
@@ -80,7 +81,7 @@ func (s *cacheOnFailure) articleSetup() bool {
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *cacheOnFailure) Judge(h *report.History) *report.Result {
+func (s *cacheOnFailure) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, ok := s.measure(h)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -11,7 +12,7 @@ import (
 // Plots draws each caller's ok and failed requests per second with the
 // registry's outage shaded: keep serves on, clear fails from its first
 // failed refresh after the outage.
-func (s *cacheOnFailure) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *cacheOnFailure) Plots(h *history.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
 	return scenarios.PerSecondPlot("cache-on-failure", h, m.series, append([]report.Row{
 		{Key: "keep", Label: fmt.Sprintf("(a) keep the old list when a refresh fails — %g requests/s", s.Call.Rate)},

@@ -4,16 +4,17 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
 
-func history(ops []report.Op, d time.Duration, evs ...report.Event) *report.History {
-	return &report.History{Ops: ops, Events: evs, Timeline: d}
+func mkHistory(ops []history.Op, d time.Duration, evs ...history.Event) *history.History {
+	return &history.History{Ops: ops, Events: evs, Timeline: d}
 }
 
-var killAll = report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
+var killAll = history.Event{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
 
 func TestCacheOnFailureJudge(t *testing.T) {
 	grpc := scentest.MustConfigure(t, "cache-on-failure")
@@ -46,14 +47,14 @@ func TestCacheOnFailureJudge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ops := scentest.Synth([]string{"keep", "clear", scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 10*time.Second, tc.fail)
-			res := scentest.Judge(tc.judge, history(ops, 10*time.Second, killAll))
+			res := scentest.Judge(tc.judge, mkHistory(ops, 10*time.Second, killAll))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
 			}
 			scentest.NoUnexplainedDifference(t, res)
 		})
 	}
-	res := scentest.Judge(grpc, history(nil, 10*time.Second))
+	res := scentest.Judge(grpc, mkHistory(nil, 10*time.Second))
 	if res.Verdict != report.Invalid {
 		t.Errorf("a run without the outage: verdict %s, want invalid", res.Verdict)
 	}
@@ -61,8 +62,8 @@ func TestCacheOnFailureJudge(t *testing.T) {
 
 func TestPassiveEjectionJudge(t *testing.T) {
 	s := scentest.MustConfigure(t, "passive-ejection").(*passiveEjection)
-	outage := report.Event{At: time.Second, Kind: report.KillMembers, Phase: report.Inject}
-	crash := report.Event{At: 4 * time.Second, Kind: report.CrashInstance, Phase: report.Inject, Targets: []string{"j2"}}
+	outage := history.Event{At: time.Second, Kind: history.KillMembers, Phase: history.Inject}
+	crash := history.Event{At: 4 * time.Second, Kind: history.CrashInstance, Phase: history.Inject, Targets: []string{"j2"}}
 	third := func(at time.Duration) bool { return at >= 4*time.Second && int(at/(25*time.Millisecond))%3 == 1 }
 	tests := []struct {
 		name    string
@@ -85,7 +86,7 @@ func TestPassiveEjectionJudge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ops := scentest.Synth([]string{"none", "eject", scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 10*time.Second, tc.fail)
-			res := scentest.Judge(s, history(ops, 10*time.Second, outage, crash))
+			res := scentest.Judge(s, mkHistory(ops, 10*time.Second, outage, crash))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
 			}
@@ -95,43 +96,43 @@ func TestPassiveEjectionJudge(t *testing.T) {
 
 // minorityHistory is a minority run as the article saw it: each probe fails
 // at the 2 s deadline but the serializable read, keys present and TTLs reset.
-func minorityHistory(lin report.Outcome, ttl int) *report.History {
-	kill := report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n2", "n3"}}
-	heal := report.Event{At: 10 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n2", "n3"}}
+func minorityHistory(lin history.Outcome, ttl int) *history.History {
+	kill := history.Event{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n2", "n3"}}
+	heal := history.Event{At: 10 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n2", "n3"}}
 	at := 3 * time.Second
-	op := func(name string, d time.Duration, o report.Outcome, n int) report.Op {
-		return report.Op{Caller: name, Target: "n1", Scheduled: at, Start: at, End: at + d, Outcome: o, Count: n}
+	op := func(name string, d time.Duration, o history.Outcome, n int) history.Op {
+		return history.Op{Caller: name, Target: "n1", Scheduled: at, Start: at, End: at + d, Outcome: o, Count: n}
 	}
 	linD := 2002 * time.Millisecond
-	if lin == report.OK {
+	if lin == history.OK {
 		linD = 3 * time.Millisecond
 	}
-	ops := []report.Op{
-		{Caller: opLeaderless, Target: "n1", Start: 2 * time.Second, End: at, Outcome: report.OK},
-		op(opLinRead, linD, lin, 3), op(opSerRead, time.Millisecond, report.OK, 3),
-		op(opPut, 2002*time.Millisecond, report.Unknown, 0), op(opKeepalive, 2003*time.Millisecond, report.Fail, 0),
-		{Caller: opLeader, Start: 10 * time.Second, End: 10800 * time.Millisecond, Outcome: report.OK},
-		{Caller: opKeys, Start: 10800 * time.Millisecond, End: 10810 * time.Millisecond, Outcome: report.OK, Count: 3},
+	ops := []history.Op{
+		{Caller: opLeaderless, Target: "n1", Start: 2 * time.Second, End: at, Outcome: history.OK},
+		op(opLinRead, linD, lin, 3), op(opSerRead, time.Millisecond, history.OK, 3),
+		op(opPut, 2002*time.Millisecond, history.Unknown, 0), op(opKeepalive, 2003*time.Millisecond, history.Fail, 0),
+		{Caller: opLeader, Start: 10 * time.Second, End: 10800 * time.Millisecond, Outcome: history.OK},
+		{Caller: opKeys, Start: 10800 * time.Millisecond, End: 10810 * time.Millisecond, Outcome: history.OK, Count: 3},
 	}
 	for range 3 {
-		ops = append(ops, report.Op{Caller: opTTL, Start: 10810 * time.Millisecond, End: 10820 * time.Millisecond, Outcome: report.OK, Count: ttl})
+		ops = append(ops, history.Op{Caller: opTTL, Start: 10810 * time.Millisecond, End: 10820 * time.Millisecond, Outcome: history.OK, Count: ttl})
 	}
-	return history(ops, 12*time.Second, kill, heal)
+	return mkHistory(ops, 12*time.Second, kill, heal)
 }
 
 func TestMinorityJudge(t *testing.T) {
 	s := scentest.MustConfigure(t, "minority").(*minority)
 	tests := []struct {
 		name    string
-		h       *report.History
+		h       *history.History
 		verdict report.Verdict
 		check   string
 	}{
-		{"article", minorityHistory(report.Unknown, 19), report.Differs, "serializable read: instance keys seen"},
+		{"article", minorityHistory(history.Unknown, 19), report.Differs, "serializable read: instance keys seen"},
 		// Must fail: a linearizable read that succeeds without quorum; leases not reset.
-		{"linearizable read succeeded", minorityHistory(report.OK, 19), report.Outside, "linearizable read on the survivor"},
-		{"leases kept their old expiry", minorityHistory(report.Unknown, 11), report.Outside, "lowest remaining lease TTL after recovery"},
-		{"leases mass-expired and re-granted short", minorityHistory(report.Unknown, 3), report.Outside, "highest remaining lease TTL after recovery"},
+		{"linearizable read succeeded", minorityHistory(history.OK, 19), report.Outside, "linearizable read on the survivor"},
+		{"leases kept their old expiry", minorityHistory(history.Unknown, 11), report.Outside, "lowest remaining lease TTL after recovery"},
+		{"leases mass-expired and re-granted short", minorityHistory(history.Unknown, 3), report.Outside, "highest remaining lease TTL after recovery"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,7 +147,7 @@ func TestMinorityJudge(t *testing.T) {
 		})
 	}
 	short := scentest.MustConfigure(t, "minority", "--outage", "1500ms", "--op-timeout", "1s").(*minority)
-	res := scentest.Judge(short, minorityHistory(report.Unknown, 19))
+	res := scentest.Judge(short, minorityHistory(history.Unknown, 19))
 	if v := scentest.Verdict(res, "lowest remaining lease TTL after recovery"); v != report.Invalid {
 		t.Errorf("a 1.5 s outage cannot tell a reset lease from a kept one: verdict %s, want invalid", v)
 	}

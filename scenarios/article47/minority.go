@@ -13,7 +13,7 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -117,7 +117,7 @@ const (
 // Run is the plan: kill two members for --outage; probe the survivor once
 // it has no leader; after the restart read the keys and their TTLs; read
 // the keys once more at the end.
-func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()})
 	if err != nil {
 		return nil, err
@@ -188,12 +188,12 @@ func (p *minorityProbes) close() { p.survCli.Close(); p.allCli.Close() }
 // survivor waits until the survivor has no leader, then runs the four
 // operations on it at the same moment.
 func (p *minorityProbes) survivor() fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: []string{p.survivorN},
-		Label: "probe the survivor " + p.survivorN}, Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Targets: []string{p.survivorN},
+		Label: "probe the survivor " + p.survivorN}, Func: func(ctx context.Context, rec *history.Recorder) error {
 		op := rig.Op(ctx, rec, opLeaderless, p.survivorN, 10*time.Second, func(c context.Context) (int, string, error) {
 			return 0, "", cluster.WaitLeaderless(c, p.surv, p.survCli, 10*time.Second)
 		})
-		if op.Outcome != report.OK {
+		if op.Outcome != history.OK {
 			return fmt.Errorf("survivor %s: %s", p.survivorN, op.Err)
 		}
 		done := make(chan struct{}, 4)
@@ -235,12 +235,12 @@ func (p *minorityProbes) survivorOps() map[string]func(context.Context) (int, st
 // recovery waits until the killed members run again and a leader exists,
 // then reads the instance keys and each lease's remaining TTL.
 func (p *minorityProbes) recovery() fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "read keys and TTLs once a leader is back"},
-		Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "read keys and TTLs once a leader is back"},
+		Func: func(ctx context.Context, rec *history.Recorder) error {
 			op := rig.Op(ctx, rec, opLeader, "", 30*time.Second, func(c context.Context) (int, string, error) {
 				return 0, "", p.waitLeader(c)
 			})
-			if op.Outcome != report.OK {
+			if op.Outcome != history.OK {
 				return fmt.Errorf("waiting for a leader after the restart: %s", op.Err)
 			}
 			return p.readLeases(ctx, rec)
@@ -270,7 +270,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // readLeases records the keys seen and one op per lease with its remaining TTL (Count, seconds).
-func (p *minorityProbes) readLeases(ctx context.Context, rec *report.Recorder) error {
+func (p *minorityProbes) readLeases(ctx context.Context, rec *history.Recorder) error {
 	var kvs []*mvccKV
 	rig.Op(ctx, rec, opKeys, "", p.s.OpTimeout, func(c context.Context) (int, string, error) {
 		resp, err := p.allCli.Get(c, p.prefix, clientv3.WithPrefix())
@@ -302,8 +302,8 @@ type mvccKV struct {
 
 // end counts the instance keys at the end of the timeline.
 func (p *minorityProbes) end() fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "count the keys at the end"},
-		Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "count the keys at the end"},
+		Func: func(ctx context.Context, rec *history.Recorder) error {
 			rig.Op(ctx, rec, opEndKeys, "", p.s.OpTimeout, func(c context.Context) (int, string, error) {
 				n, err := cluster.CountPrefix(c, p.allCli, p.prefix, p.s.OpTimeout, false)
 				return n, "", err

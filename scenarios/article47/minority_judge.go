@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
 // minorityMeasure is what a minority run measured.
 type minorityMeasure struct {
 	survivor   string
-	kill, heal report.Event
+	kill, heal history.Event
 	// leaderless is how long after the kill the survivor reported no leader.
 	leaderless time.Duration
 	// probes on the survivor, by op name (found false if missing).
-	probes map[string]report.Op
+	probes map[string]history.Op
 	// leaderAfter is the time from the restart to an agreed leader.
 	leaderAfter time.Duration
 	present     int
@@ -29,49 +30,55 @@ type minorityMeasure struct {
 	endPresent int
 }
 
-func (s *minority) measure(h *report.History) (minorityMeasure, string) {
-	m := minorityMeasure{probes: map[string]report.Op{}, endPresent: -1}
+// survivorProbes are the four operations on the survivor and the metric
+// each one's outcome and latency are stored under.
+var survivorProbes = []struct{ op, metric string }{
+	{opLinRead, "lin_read"}, {opSerRead, "ser_read"}, {opPut, "put"}, {opKeepalive, "keepalive"},
+}
+
+func (s *minority) measure(h *history.History) (minorityMeasure, string) {
+	m := minorityMeasure{probes: map[string]history.Op{}, endPresent: -1}
 	var ok bool
-	if m.kill, ok = h.Events.First(report.KillMembers, report.Inject); !ok {
+	if m.kill, ok = h.Events.First(history.KillMembers, history.Inject); !ok {
 		return m, "no SIGKILL of the two members was recorded"
 	}
-	if m.heal, ok = h.Events.First(report.KillMembers, report.Heal); !ok {
+	if m.heal, ok = h.Events.First(history.KillMembers, history.Heal); !ok {
 		return m, "the killed members were not restarted"
 	}
-	lf, ok := report.FindOp(h.Ops, opLeaderless)
-	if !ok || lf.Outcome != report.OK {
+	lf, ok := history.FindOp(h.Ops, opLeaderless)
+	if !ok || lf.Outcome != history.OK {
 		return m, "the survivor never reported losing its leader"
 	}
 	m.survivor, m.leaderless = lf.Target, lf.End-m.kill.At
-	for _, name := range []string{opLinRead, opSerRead, opPut, opKeepalive} {
-		op, ok := report.FindOp(h.Ops, name)
+	for _, p := range survivorProbes {
+		op, ok := history.FindOp(h.Ops, p.op)
 		if !ok {
-			return m, "probe " + name + " was not recorded"
+			return m, "probe " + p.op + " was not recorded"
 		}
-		m.probes[name] = op
+		m.probes[p.op] = op
 	}
-	leader, ok := report.FindOp(h.Ops, opLeader)
-	if !ok || leader.Outcome != report.OK {
+	leader, ok := history.FindOp(h.Ops, opLeader)
+	if !ok || leader.Outcome != history.OK {
 		return m, "no leader after the restart"
 	}
 	m.leaderAfter = leader.End - m.heal.At
-	if keys, ok := report.FindOp(h.Ops, opKeys); ok && keys.Outcome == report.OK {
+	if keys, ok := history.FindOp(h.Ops, opKeys); ok && keys.Outcome == history.OK {
 		m.present, m.presentOK = keys.Count, true
 	}
-	for _, op := range report.Filter(h.Ops, opTTL) {
-		if op.Outcome == report.OK {
+	for _, op := range history.Filter(h.Ops, opTTL) {
+		if op.Outcome == history.OK {
 			m.ttls = append(m.ttls, float64(op.Count))
 			m.ttlDelay = max(m.ttlDelay, op.End-leader.End)
 		}
 	}
-	if end, ok := report.FindOp(h.Ops, opEndKeys); ok && end.Outcome == report.OK {
+	if end, ok := history.FindOp(h.Ops, opEndKeys); ok && end.Outcome == history.OK {
 		m.endPresent = end.Count
 	}
 	return m, ""
 }
 
 // Judge turns a minority run into the result (pure).
-func (s *minority) Judge(h *report.History) *report.Result {
+func (s *minority) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
@@ -89,9 +96,9 @@ func (s *minority) Judge(h *report.History) *report.Result {
 }
 
 func (s *minority) metrics(mt report.Metrics, m minorityMeasure) {
-	for _, name := range []string{opLinRead, opSerRead, opPut, opKeepalive} {
-		op, key := m.probes[name], strings.TrimPrefix(name, "survivor/")
-		mt[key+".ok"], mt[key+".ms"] = report.B2F(op.Outcome == report.OK), report.Ms(op.Latency())
+	for _, p := range survivorProbes {
+		op, key := m.probes[p.op], p.metric
+		mt[key+".ok"], mt[key+".ms"] = report.B2F(op.Outcome == history.OK), report.Ms(op.Latency())
 	}
 	mt["ser_read.keys"] = float64(m.probes[opSerRead].Count)
 	mt["survivor.leaderless_ms"] = report.Ms(m.leaderless)
@@ -115,7 +122,7 @@ func (s *minority) failsAtDeadline(name, article string, v float64) report.Expec
 
 func (s *minority) probeChecks(m minorityMeasure) []report.Check {
 	lin, ser, put, ka := m.probes[opLinRead], m.probes[opSerRead], m.probes[opPut], m.probes[opKeepalive]
-	ok := func(op report.Op) bool { return op.Outcome == report.OK }
+	ok := func(op history.Op) bool { return op.Outcome == history.OK }
 	return []report.Check{
 		report.No("linearizable read on the survivor", "succeeds", "fails").From("ReadIndex needs a quorum").
 			Says(report.SaysNo("fails (timeout)")).JudgeBool(ok(lin)),
@@ -169,9 +176,9 @@ func (s *minority) recoveryChecks(m minorityMeasure) []report.Check {
 }
 
 func (s *minority) table(m minorityMeasure) report.Table {
-	row := func(op, article string, p report.Op, extra string) []string {
+	row := func(op, article string, p history.Op, extra string) []string {
 		got := "succeeds"
-		if p.Outcome != report.OK {
+		if p.Outcome != history.OK {
 			got = "fails: " + report.ShortErr(p.Err)
 		}
 		return []string{op, article, fmt.Sprintf("%s (%.0f ms)%s", got, report.Ms(p.Latency()), extra)}
@@ -194,7 +201,7 @@ func (s *minority) table(m minorityMeasure) report.Table {
 func (s *minority) conclude(res *report.Result, m minorityMeasure) {
 	var failed []string
 	for name, what := range map[string]string{opLinRead: "linearizable reads", opPut: "writes", opKeepalive: "keepalives"} {
-		if m.probes[name].Outcome != report.OK {
+		if m.probes[name].Outcome != history.OK {
 			failed = append(failed, what)
 		}
 	}
@@ -202,7 +209,7 @@ func (s *minority) conclude(res *report.Result, m minorityMeasure) {
 	if len(failed) > 0 {
 		res.Conclude(fmt.Sprintf("With only %s left, %s failed on it (no quorum, no leader).", m.survivor, strings.Join(failed, ", ")))
 	}
-	if ser := m.probes[opSerRead]; ser.Outcome == report.OK {
+	if ser := m.probes[opSerRead]; ser.Outcome == history.OK {
 		res.Conclude(fmt.Sprintf("Serializable reads still served local data in %.1f ms (%d keys): a client that reads serializably keeps discovering instances, possibly stale ones.",
 			report.Ms(ser.Latency()), ser.Count))
 	}

@@ -1,6 +1,7 @@
 package article47
 
 import (
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 )
@@ -10,7 +11,7 @@ import (
 // serializable gets are added and reported, not judged (no put can be
 // acknowledged during the outage). A history without key-value traffic
 // (recorded before it existed) is said so, not judged.
-func (s *minority) judgeKV(res *report.Result, h *report.History, m minorityMeasure) {
+func (s *minority) judgeKV(res *report.Result, h *history.History, m minorityMeasure) {
 	j, ok := linearize.JudgeOps(h.Ops, []string{m.survivor}, linearize.DefaultTimeout)
 	if !ok {
 		res.Conclude("This history holds no key-value traffic (it was recorded before the traffic existed): linearizability was not checked.")

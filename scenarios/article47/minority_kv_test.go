@@ -4,15 +4,16 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
 
 // kvOp is a recorded key-value op of member, [from, to] in ms.
-func kvOp(member string, k linearize.Kind, key, value string, from, to int, o report.Outcome) report.Op {
+func kvOp(member string, k linearize.Kind, key, value string, from, to int, o history.Outcome) history.Op {
 	ms := time.Millisecond
-	return report.Op{Caller: linearize.CallerName(member, k), Target: key, Value: value, Scheduled: time.Duration(from) * ms,
+	return history.Op{Caller: linearize.CallerName(member, k), Kind: k, Via: member, Target: key, Value: value, Scheduled: time.Duration(from) * ms,
 		Start: time.Duration(from) * ms, End: time.Duration(to) * ms, Outcome: o, Paced: member != linearize.Final}
 }
 
@@ -20,14 +21,14 @@ func kvOp(member string, k linearize.Kind, key, value string, from, to int, o re
 // from 2 s to 10 s, n1 survives): puts before the kill, every op on the
 // survivor and the dead members timing out during the outage, a put
 // after the restart, and the reads at the end (finalA for /kv/a).
-func minorityKV(finalA string) []report.Op {
-	return []report.Op{
-		kvOp("n1", linearize.Put, "/kv/a", "n1-0", 0, 4, report.OK), kvOp("n2", linearize.Get, "/kv/a", "n1-0", 100, 103, report.OK),
-		kvOp("n3", linearize.Put, "/kv/a", "n3-3", 1000, 1004, report.OK),
-		kvOp("n1", linearize.Put, "/kv/a", "n1-9", 3000, 5000, report.Unknown), kvOp("n1", linearize.Get, "/kv/a", "", 3300, 5300, report.Unknown),
-		kvOp("n1", linearize.SerGet, "/kv/a", "n3-3", 3600, 3601, report.OK), kvOp("n2", linearize.Put, "/kv/b", "n2-9", 3100, 5100, report.Unknown),
-		kvOp("n2", linearize.Put, "/kv/b", "n2-36", 11000, 11005, report.OK),
-		kvOp(linearize.Final, linearize.Get, "/kv/a", finalA, 12100, 12102, report.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", "n2-36", 12100, 12102, report.OK),
+func minorityKV(finalA string) []history.Op {
+	return []history.Op{
+		kvOp("n1", linearize.Put, "/kv/a", "n1-0", 0, 4, history.OK), kvOp("n2", linearize.Get, "/kv/a", "n1-0", 100, 103, history.OK),
+		kvOp("n3", linearize.Put, "/kv/a", "n3-3", 1000, 1004, history.OK),
+		kvOp("n1", linearize.Put, "/kv/a", "n1-9", 3000, 5000, history.Unknown), kvOp("n1", linearize.Get, "/kv/a", "", 3300, 5300, history.Unknown),
+		kvOp("n1", linearize.SerGet, "/kv/a", "n3-3", 3600, 3601, history.OK), kvOp("n2", linearize.Put, "/kv/b", "n2-9", 3100, 5100, history.Unknown),
+		kvOp("n2", linearize.Put, "/kv/b", "n2-36", 11000, 11005, history.OK),
+		kvOp(linearize.Final, linearize.Get, "/kv/a", finalA, 12100, 12102, history.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", "n2-36", 12100, 12102, history.OK),
 	}
 }
 
@@ -36,7 +37,7 @@ func TestMinorityJudgeKV(t *testing.T) {
 	const lin, lost = "linearizable: puts + linearizable gets (porcupine)", "acknowledged puts lost after healing"
 	tests := []struct {
 		name    string
-		kv      []report.Op
+		kv      []history.Op
 		verdict report.Verdict
 		check   string
 	}{
@@ -48,7 +49,7 @@ func TestMinorityJudgeKV(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := minorityHistory(report.Unknown, 19)
+			h := minorityHistory(history.Unknown, 19)
 			h.Ops = append(h.Ops, tc.kv...)
 			res := scentest.Judge(s, h)
 			if v := scentest.Verdict(res, tc.check); v != tc.verdict {

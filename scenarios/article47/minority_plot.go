@@ -2,8 +2,8 @@ package article47
 
 import (
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/linearize"
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -13,7 +13,7 @@ import (
 // survivor only the serializable read succeeds; the linearizable read, the
 // put and the renewal run to their deadline (unknown); after the restart
 // everything is ok again.
-func (s *minority) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *minority) Plots(h *history.History) ([]figure.Plot, error) {
 	return scenarios.OperationsPlot("minority", "Probes and key-value operations, each a bar from start to end (2 of 3 members SIGKILLed)",
 		h, "survivor/", "recovery/", "end/", linearize.Prefix)
 }

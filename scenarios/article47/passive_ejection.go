@@ -8,7 +8,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -81,7 +81,7 @@ func (s *passiveEjection) Validate(c scenarios.Common) error {
 }
 
 // Run is the plan: both callers; the registry dies, then an instance crashes.
-func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	phase := s.Call.Phase(env)
 	victim := env.Rand.IntN(s.Svc.Instances)
 	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{

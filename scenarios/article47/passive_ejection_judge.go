@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -13,7 +14,7 @@ import (
 // ejectMeasure is what a passive-ejection run measured.
 type ejectMeasure struct {
 	series        map[string]report.Series
-	outage, crash report.Event
+	outage, crash history.Event
 	// early counts each caller's failures scheduled before the crash.
 	early map[string]int
 	// firstFull and lastFull bound the whole seconds after the crash;
@@ -30,13 +31,13 @@ type ejectMeasure struct {
 	realFail map[string]int
 }
 
-func (s *passiveEjection) measure(h *report.History) (ejectMeasure, bool) {
+func (s *passiveEjection) measure(h *history.History) (ejectMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
 	m := ejectMeasure{series: report.PerSecond(h.Ops, append(append([]string{"none", "eject"}, realNames(s.Real.On)...), userNames(s.Client)...), secs),
 		early: map[string]int{}, realFail: map[string]int{}}
 	var ok1, ok2 bool
-	m.outage, ok1 = h.Events.First(report.KillMembers, report.Inject)
-	m.crash, ok2 = h.Events.First(report.CrashInstance, report.Inject)
+	m.outage, ok1 = h.Events.First(history.KillMembers, history.Inject)
+	m.crash, ok2 = h.Events.First(history.CrashInstance, history.Inject)
 	if !ok1 || !ok2 {
 		return m, false
 	}
@@ -63,12 +64,12 @@ func (s *passiveEjection) measure(h *report.History) (ejectMeasure, bool) {
 }
 
 // articleSetup reports whether the run has the article's callers and crash (40/s, 3 instances, crash at 4 s of 10).
-func (s *passiveEjection) articleSetup(h *report.History) bool {
+func (s *passiveEjection) articleSetup(h *history.History) bool {
 	return s.Call.Rate == 40 && s.Svc.Instances == 3 && s.CrashAt == 4*time.Second && h.Timeline == 10*time.Second
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *passiveEjection) Judge(h *report.History) *report.Result {
+func (s *passiveEjection) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, ok := s.measure(h)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -11,7 +12,7 @@ import (
 // Plots draws each caller's ok and failed requests per second with the
 // registry's outage and the instance's crash shaded: without ejection one
 // request in N keeps failing, with it only the call that ejects.
-func (s *passiveEjection) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *passiveEjection) Plots(h *history.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
 	return scenarios.PerSecondPlot("passive-ejection", h, m.series, append([]report.Row{
 		{Key: "none", Label: fmt.Sprintf("(a) no passive ejection — %g requests/s over %d instances", s.Call.Rate, s.Svc.Instances)},

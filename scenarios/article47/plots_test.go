@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/figure/figuretest"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
@@ -13,19 +13,19 @@ import (
 // TestPlotsOfArticle47 renders each scenario's plot from a synthetic
 // history: every caller's panel, and the faults shaded and labelled.
 func TestPlotsOfArticle47(t *testing.T) {
-	kill := report.Event{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
-	crash := report.Event{At: 4 * time.Second, Kind: report.CrashInstance, Phase: report.Inject, Targets: []string{"j2"}, Label: "crash instance j2"}
+	kill := history.Event{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
+	crash := history.Event{At: 4 * time.Second, Kind: history.CrashInstance, Phase: history.Inject, Targets: []string{"j2"}, Label: "crash instance j2"}
 	tests := []struct {
 		name, scenario string
 		callers        []string
-		events         report.Events
+		events         history.Events
 		texts          []string
 		shaded         int
 	}{
-		{"cache-on-failure", "cache-on-failure", []string{"keep", "clear"}, report.Events{kill},
+		{"cache-on-failure", "cache-on-failure", []string{"keep", "clear"}, history.Events{kill},
 			[]string{"(a) keep the old list when a refresh fails — 40 requests/s", "(b) clear the list when a refresh fails — 40 requests/s",
 				"ok", "failed", "SIGKILL etcd n1,n2,n3", "calls per second"}, 4},
-		{"passive-ejection", "passive-ejection", []string{"none", "eject"}, report.Events{kill, crash},
+		{"passive-ejection", "passive-ejection", []string{"none", "eject"}, history.Events{kill, crash},
 			[]string{"(a) no passive ejection — 40 requests/s over 3 instances", "(b) eject an instance locally for 30s after a failed call",
 				"SIGKILL etcd n1,n2,n3", "crash instance j2"}, 8},
 	}
@@ -33,7 +33,7 @@ func TestPlotsOfArticle47(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := scentest.MustConfigure(t, tc.scenario)
 			ops := scentest.Synth(tc.callers, 40, 10*time.Second, func(c string, at time.Duration) bool { return c == tc.callers[1] && at >= 3*time.Second })
-			plots, err := cfg.(scenarios.Plotter).Plots(&report.History{Ops: ops, Events: tc.events, Timeline: 10 * time.Second})
+			plots, err := cfg.(scenarios.Plotter).Plots(&history.History{Ops: ops, Events: tc.events, Timeline: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,18 +48,18 @@ func TestPlotsOfArticle47(t *testing.T) {
 // history: the survivor's probes and a member's key-value operations, each
 // outcome in the legend, the kill shaded until the restart.
 func TestPlotOfMinority(t *testing.T) {
-	evs := report.Events{
-		{At: 2 * time.Second, Kind: report.KillMembers, Phase: report.Inject, Targets: []string{"n1", "n2"}, Label: "SIGKILL etcd n1,n2"},
-		{At: 10 * time.Second, Kind: report.KillMembers, Phase: report.Heal, Targets: []string{"n1", "n2"}, Label: "healed: SIGKILL etcd n1,n2"},
+	evs := history.Events{
+		{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1", "n2"}, Label: "SIGKILL etcd n1,n2"},
+		{At: 10 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n1", "n2"}, Label: "healed: SIGKILL etcd n1,n2"},
 	}
-	ops := []report.Op{
-		{Caller: opSerRead, Start: 3 * time.Second, End: 3*time.Second + time.Millisecond, Outcome: report.OK},
-		{Caller: opLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: report.Unknown},
-		{Caller: opLeader, Start: 10 * time.Second, End: 11 * time.Second, Outcome: report.OK},
-		{Caller: "kv/n1/put", Start: 2 * time.Second, End: 2*time.Second + time.Millisecond, Outcome: report.Fail},
-		{Caller: "gate/ready", Start: 0, End: time.Second, Outcome: report.OK},
+	ops := []history.Op{
+		{Caller: opSerRead, Start: 3 * time.Second, End: 3*time.Second + time.Millisecond, Outcome: history.OK},
+		{Caller: opLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: history.Unknown},
+		{Caller: opLeader, Start: 10 * time.Second, End: 11 * time.Second, Outcome: history.OK},
+		{Caller: "kv/n1/put", Start: 2 * time.Second, End: 2*time.Second + time.Millisecond, Outcome: history.Fail},
+		{Caller: "gate/ready", Start: 0, End: time.Second, Outcome: history.OK},
 	}
-	plots, err := scentest.MustConfigure(t, "minority").(scenarios.Plotter).Plots(&report.History{Ops: ops, Events: evs, Timeline: 12 * time.Second})
+	plots, err := scentest.MustConfigure(t, "minority").(scenarios.Plotter).Plots(&history.History{Ops: ops, Events: evs, Timeline: 12 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -142,7 +142,7 @@ func (s *clockSkew) grid() []skewCase {
 
 // Run is the plan: the clusters run side by side; s1 of each steps its
 // clock --lead before an eviction run; the histories are read at the end.
-func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, err := rig.NewEureka(env, s.eu.Scale)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -34,12 +35,12 @@ type skewMeasure struct {
 
 // measure fills the measurement: each cluster's step is the clock-step
 // event whose target is its stepped server.
-func (s *clockSkew) measure(h *report.History) (skewMeasure, error) {
+func (s *clockSkew) measure(h *history.History) (skewMeasure, error) {
 	var m skewMeasure
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err
 	}
-	steps := h.Events.All(report.StepEurekaClock, report.Inject)
+	steps := h.Events.All(history.StepEurekaClock, history.Inject)
 	for _, c := range m.data.Cases {
 		o := skewOutcome{c: c}
 		for _, e := range steps {
@@ -114,7 +115,7 @@ func metricPrefix(c skewCase) string {
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *clockSkew) Judge(h *report.History) *report.Result {
+func (s *clockSkew) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, err := s.measure(h)

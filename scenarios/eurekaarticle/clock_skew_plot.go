@@ -10,14 +10,14 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // Plots draws what the step does to each cluster: the false evictions on
 // the stepped server against the band its lease rule predicts, and the
 // evictions on its peers (none: evictions are not replicated); and each
 // stepped server's registry size over model time with the steps marked.
-func (s *clockSkew) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *clockSkew) Plots(h *history.History) ([]figure.Plot, error) {
 	m, err := s.measure(h)
 	if err != nil || len(m.outs) == 0 {
 		return nil, fmt.Errorf("clock-skew: no cluster was recorded (%v)", err)
@@ -67,7 +67,7 @@ func (s *clockSkew) evictionBars(m skewMeasure) (*plot.Plot, error) {
 }
 
 // sizeSeries is each stepped server's registry size after each eviction run.
-func (s *clockSkew) sizeSeries(h *report.History, m skewMeasure) (*plot.Plot, error) {
+func (s *clockSkew) sizeSeries(h *history.History, m skewMeasure) (*plot.Plot, error) {
 	ws, ms := m.data.modelWindows(h, time.Minute)
 	ws = oneStep(ws, s.Skew, len(m.outs))
 	var lines []figure.Line
@@ -95,7 +95,7 @@ func oneStep(ws []figure.Window, skew time.Duration, clusters int) []figure.Wind
 	first, last := math.Inf(1), math.Inf(-1)
 	at := -1
 	for _, w := range ws {
-		if w.Kind != report.StepEurekaClock {
+		if w.Kind != history.StepEurekaClock {
 			out = append(out, w)
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -117,7 +117,7 @@ func retryName(r int) string { return fmt.Sprintf("R=%d", r) }
 // Run is the plan: one scheduler per R, all stuck to one server; at
 // --fault-at that server dies, the dead workers crash and the other
 // servers slow down, while the schedulers dispatch tasks.
-func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -40,14 +41,14 @@ type drillRow struct {
 
 // measure fills the measurement; the text says what is missing when the
 // run cannot be judged.
-func (s *eurekaDrill) measure(h *report.History) (drillMeasure, string) {
+func (s *eurekaDrill) measure(h *history.History) (drillMeasure, string) {
 	var m drillMeasure
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err.Error()
 	}
-	kill, at, ok1 := m.data.eventAt(h, report.KillEurekaServer, report.Inject)
-	crash, _, ok2 := m.data.eventAt(h, report.CrashEurekaWorkers, report.Inject)
-	_, _, ok3 := m.data.eventAt(h, report.DelayEurekaServers, report.Inject)
+	kill, at, ok1 := m.data.eventAt(h, history.KillEurekaServer, history.Inject)
+	crash, _, ok2 := m.data.eventAt(h, history.CrashEurekaWorkers, history.Inject)
+	_, _, ok3 := m.data.eventAt(h, history.DelayEurekaServers, history.Inject)
 	if !ok1 || !ok2 || !ok3 || len(kill.Targets) == 0 || len(crash.Targets) == 0 {
 		return m, "the kill, the workers' crash or the latency was not recorded"
 	}
@@ -96,7 +97,7 @@ func (s *eurekaDrill) theory(m drillMeasure, r int) (exact, independent float64)
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *eurekaDrill) Judge(h *report.History) *report.Result {
+func (s *eurekaDrill) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, missing := s.measure(h)
@@ -207,7 +208,7 @@ func (s *eurekaDrill) successTable(m drillMeasure) report.Table {
 	return t
 }
 
-func (s *eurekaDrill) windowTable(h *report.History, m drillMeasure) report.Table {
+func (s *eurekaDrill) windowTable(h *history.History, m drillMeasure) report.Table {
 	header := []string{"retries R", fmt.Sprintf("before (0–%.0f s)", m.faultAt.Seconds())}
 	var edges []time.Duration
 	for at := m.faultAt; at < m.data.Duration; at += drillWindow {

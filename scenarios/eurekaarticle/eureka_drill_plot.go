@@ -11,6 +11,7 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -22,7 +23,7 @@ const drillPlotWindow = 10 * time.Second
 // its Wilson 95 % interval) beside the exact theory of distinct picks, the
 // independent-pick approximation and the article's ≥ 99 %; and each
 // scheduler's failed share per 10 model seconds with the faults shaded.
-func (s *eurekaDrill) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *eurekaDrill) Plots(h *history.History) ([]figure.Plot, error) {
 	m, missing := s.measure(h)
 	if missing != "" {
 		return nil, fmt.Errorf("eureka-drill: %s", missing)
@@ -80,7 +81,7 @@ func (s *eurekaDrill) successPanel(m drillMeasure) (*plot.Plot, error) {
 }
 
 // failedPanel is each scheduler's failed share per 10 model seconds.
-func (s *eurekaDrill) failedPanel(h *report.History, m drillMeasure) (*plot.Plot, error) {
+func (s *eurekaDrill) failedPanel(h *history.History, m drillMeasure) (*plot.Plot, error) {
 	ws, ms := m.data.modelWindows(h, time.Second)
 	n := int(math.Ceil(float64(m.data.Duration) / float64(drillPlotWindow)))
 	var lines []figure.Line

@@ -10,7 +10,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -119,7 +119,7 @@ func schedName(fetch time.Duration) string { return "fetch " + eureka.FormatMode
 
 // Run is the plan: one scheduler per fetch interval, all stuck to one
 // server, which is SIGKILLed at --kill-at while they dispatch tasks.
-func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
 	if err != nil {
 		return nil, err

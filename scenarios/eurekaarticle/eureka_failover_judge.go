@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -45,12 +46,12 @@ type schedMeasure struct {
 }
 
 // measure fills the measurement; false when the run recorded no kill.
-func (s *eurekaFailover) measure(h *report.History) (failoverMeasure, bool, error) {
+func (s *eurekaFailover) measure(h *history.History) (failoverMeasure, bool, error) {
 	var m failoverMeasure
 	if err := h.DataInto(&m.data); err != nil {
 		return m, false, err
 	}
-	kill, at, ok := m.data.eventAt(h, report.KillEurekaServer, report.Inject)
+	kill, at, ok := m.data.eventAt(h, history.KillEurekaServer, history.Inject)
 	if !ok || len(kill.Targets) == 0 {
 		return m, false, nil
 	}
@@ -116,9 +117,9 @@ func wantFailedAttempts(stuck bool, order []string, killed string) int {
 }
 
 // countTasks counts a scheduler's successful and failed tasks.
-func countTasks(ops []report.Op, name string) (ok, fail int) {
-	for _, op := range report.Filter(ops, name) {
-		if op.Outcome == report.OK {
+func countTasks(ops []history.Op, name string) (ok, fail int) {
+	for _, op := range history.Filter(ops, name) {
+		if op.Outcome == history.OK {
 			ok++
 		} else {
 			fail++
@@ -129,7 +130,7 @@ func countTasks(ops []report.Op, name string) (ok, fail int) {
 
 // emptyWindows counts the whole windows after the kill and names the
 // first without a successful task of some scheduler.
-func (s *eurekaFailover) emptyWindows(h *report.History, m failoverMeasure) (int, string) {
+func (s *eurekaFailover) emptyWindows(h *history.History, m failoverMeasure) (int, string) {
 	n := int(m.data.Duration / failoverWindow)
 	first := int(m.killAt / failoverWindow)
 	empty := ""
@@ -145,7 +146,7 @@ func (s *eurekaFailover) emptyWindows(h *report.History, m failoverMeasure) (int
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *eurekaFailover) Judge(h *report.History) *report.Result {
+func (s *eurekaFailover) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, ok, err := s.measure(h)
@@ -254,7 +255,7 @@ func fmtSizes(sizes map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (s *eurekaFailover) windowTable(h *report.History, m failoverMeasure) report.Table {
+func (s *eurekaFailover) windowTable(h *history.History, m failoverMeasure) report.Table {
 	n := int(math.Ceil(float64(m.data.Duration) / float64(failoverWindow)))
 	header := []string{"scheduler"}
 	for i := range n {

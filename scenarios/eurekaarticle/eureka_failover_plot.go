@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/scenarios"
 )
 
@@ -19,7 +19,7 @@ import (
 // attempt, failed) with the kill shaded; the tasks per 10 model seconds;
 // and the switch time against the fetch interval beside the band of the
 // source's rule and the article's 15–30 s.
-func (s *eurekaFailover) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *eurekaFailover) Plots(h *history.History) ([]figure.Plot, error) {
 	m, ok, err := s.measure(h)
 	switch {
 	case err != nil:
@@ -77,7 +77,7 @@ func (s *eurekaFailover) fetchPanel(m failoverMeasure, ws []figure.Window, ms []
 }
 
 // taskPanel is each scheduler's ok and failed tasks per 10 model seconds.
-func (s *eurekaFailover) taskPanel(h *report.History, m failoverMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
+func (s *eurekaFailover) taskPanel(h *history.History, m failoverMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
 	n := int(math.Ceil(float64(m.data.Duration) / float64(failoverWindow)))
 	var lines []figure.Line
 	for i, sd := range m.data.Schedulers {

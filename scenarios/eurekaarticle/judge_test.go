@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 	"sdchaos/scenarios/scentest"
 )
 
 // synth returns a history of ops and events (real offsets) over real, with data.
-func synth(t *testing.T, real time.Duration, data any, ops []report.Op, evs ...report.Event) *report.History {
+func synth(t *testing.T, real time.Duration, data any, ops []history.Op, evs ...history.Event) *history.History {
 	t.Helper()
-	h := &report.History{Ops: ops, Events: evs, Timeline: real}
+	h := &history.History{Ops: ops, Events: evs, Timeline: real}
 	if err := h.SetData(data); err != nil {
 		t.Fatal(err)
 	}
@@ -27,19 +28,19 @@ func clockOf(factor float64, d time.Duration) modelRun {
 }
 
 // event returns an injected event of kind at model time at (real = at / factor).
-func event(m modelRun, kind report.EventKind, phase report.Phase, at time.Duration, targets ...string) report.Event {
-	return report.Event{At: m.Clock.Real(at), Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
+func event(m modelRun, kind history.EventKind, phase history.Phase, at time.Duration, targets ...string) history.Event {
+	return history.Event{At: m.Clock.Real(at), Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
 }
 
 // tasks returns n tasks of caller every step from real offset from; fail(k)
 // decides the outcome of task k, tries(k) its tries.
-func tasks(caller string, from, step time.Duration, n int, fail func(k int) bool, tries func(k int) int) []report.Op {
-	ops := make([]report.Op, n)
+func tasks(caller string, from, step time.Duration, n int, fail func(k int) bool, tries func(k int) int) []history.Op {
+	ops := make([]history.Op, n)
 	for k := range n {
 		at := from + time.Duration(k)*step
-		ops[k] = report.Op{Caller: caller, Seq: k, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: report.OK, Count: 1}
+		ops[k] = history.Op{Caller: caller, Seq: k, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: history.OK, Count: 1}
 		if fail(k) {
-			ops[k].Outcome = report.Fail
+			ops[k].Outcome = history.Fail
 		}
 		if tries != nil {
 			ops[k].Count = tries(k)
@@ -53,8 +54,8 @@ func never(int) bool { return false }
 // judgeWant judges h and requires the run's verdict and, if check is set,
 // that check's verdict.
 func judgeWant(t *testing.T, cfg interface {
-	Judge(*report.History) *report.Result
-}, h *report.History, want report.Verdict, check string, checkWant report.Verdict) *report.Result {
+	Judge(*history.History) *report.Result
+}, h *history.History, want report.Verdict, check string, checkWant report.Verdict) *report.Result {
 	t.Helper()
 	res := cfg.Judge(h)
 	res.Finish()
@@ -92,11 +93,11 @@ func ids(n int) []string {
 	return out
 }
 
-func failoverHistory(t *testing.T, c failoverCase) *report.History {
+func failoverHistory(t *testing.T, c failoverCase) *history.History {
 	m := clockOf(5, 80*time.Second)
 	data := failoverData{modelRun: m, Servers: map[string]string{"s1": url1, "s2": url2, "s3": url3}, FinalSizes: map[string]int{"s2": 50, "s3": 50}}
 	kill := 20 * time.Second
-	var ops []report.Op
+	var ops []history.Op
 	for i, f := range []time.Duration{15 * time.Second, 30 * time.Second} {
 		var bad []eureka.Attempt
 		for range c.attempts {
@@ -113,7 +114,7 @@ func failoverHistory(t *testing.T, c failoverCase) *report.History {
 		}, nil)...)
 	}
 	if c.gap {
-		var kept []report.Op
+		var kept []history.Op
 		for _, op := range ops {
 			if at := m.Clock.OfReal(op.Scheduled); at < 40*time.Second || at >= 50*time.Second {
 				kept = append(kept, op)
@@ -121,7 +122,7 @@ func failoverHistory(t *testing.T, c failoverCase) *report.History {
 		}
 		ops = kept
 	}
-	return synth(t, 16*time.Second, data, ops, event(m, report.KillEurekaServer, report.Inject, kill, "s1"))
+	return synth(t, 16*time.Second, data, ops, event(m, history.KillEurekaServer, history.Inject, kill, "s1"))
 }
 
 func TestEurekaFailoverJudge(t *testing.T) {
@@ -191,7 +192,7 @@ const (
 	spFactor = 40
 )
 
-func spHistory(t *testing.T, c spCase) *report.History {
+func spHistory(t *testing.T, c spCase) *history.History {
 	m := clockOf(spFactor, 1710*time.Second) // 28.5 min: the defaults' timeline
 	data := spData{modelRun: m, On: map[string]eureka.History{}, Off: map[string]eureka.History{}}
 	for _, name := range []string{"s1", "s2", "s3"} {
@@ -206,7 +207,7 @@ func spHistory(t *testing.T, c spCase) *report.History {
 		data.R0Fetches = append(data.R0Fetches, eureka.FetchEvent{At: at, OK: true, IDs: listed})
 	}
 	real := m.Clock.Real(m.Duration)
-	var ops []report.Op
+	var ops []history.Op
 	if !c.noR0 {
 		ops = tasks(schedR0, 0, 50*time.Millisecond, int(real/(50*time.Millisecond)), func(k int) bool {
 			at := m.Clock.OfReal(time.Duration(k) * 50 * time.Millisecond)
@@ -215,11 +216,11 @@ func spHistory(t *testing.T, c spCase) *report.History {
 	}
 	ops = append(ops, tasks(schedR3, 0, 50*time.Millisecond, int(real/(50*time.Millisecond)), func(k int) bool { return c.r3Fails && k == 400 }, nil)...)
 	return synth(t, real, data, ops,
-		event(m, report.PartitionEurekaClients, report.Inject, spPart, "'on' workers"),
-		event(m, report.PartitionEurekaClients, report.Inject, spPart, "'off' workers"),
-		event(m, report.CrashEurekaWorkers, report.Inject, spDeath, "w01"),
-		event(m, report.PartitionEurekaClients, report.Heal, spHeal, "'on' workers"),
-		event(m, report.PartitionEurekaClients, report.Heal, spHeal, "'off' workers"))
+		event(m, history.PartitionEurekaClients, history.Inject, spPart, "'on' workers"),
+		event(m, history.PartitionEurekaClients, history.Inject, spPart, "'off' workers"),
+		event(m, history.CrashEurekaWorkers, history.Inject, spDeath, "w01"),
+		event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'on' workers"),
+		event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'off' workers"))
 }
 
 // onServer runs its eviction task every minute: refused from engageAfter
@@ -306,10 +307,10 @@ func every(f, n, from int) func(k int) bool {
 	return func(k int) bool { return k >= from && (k*f)/n != ((k+1)*f)/n }
 }
 
-func drillHistory(t *testing.T, c drillCase) *report.History {
+func drillHistory(t *testing.T, c drillCase) *history.History {
 	m := clockOf(4, 160*time.Second)
 	data := drillData{modelRun: m, Fetches: map[string][]eureka.FetchEvent{}, Servers: map[string]eureka.ControlStats{}}
-	var ops []report.Op
+	var ops []history.Op
 	for _, r := range []int{0, 1, 3} {
 		fail := c.fail[r]
 		tries := func(k int) int {
@@ -329,9 +330,9 @@ func drillHistory(t *testing.T, c drillCase) *report.History {
 	}
 	fault := 40 * time.Second
 	return synth(t, 40*time.Second, data, ops,
-		event(m, report.KillEurekaServer, report.Inject, fault, "s1"),
-		event(m, report.CrashEurekaWorkers, report.Inject, fault, ids(10)...),
-		event(m, report.DelayEurekaServers, report.Inject, fault, "s2", "s3"))
+		event(m, history.KillEurekaServer, history.Inject, fault, "s1"),
+		event(m, history.CrashEurekaWorkers, history.Inject, fault, ids(10)...),
+		event(m, history.DelayEurekaServers, history.Inject, fault, "s2", "s3"))
 }
 
 func TestEurekaDrillJudge(t *testing.T) {
@@ -394,11 +395,11 @@ type lagCase struct {
 	noOps       bool
 }
 
-func lagHistory(t *testing.T, c lagCase) *report.History {
+func lagHistory(t *testing.T, c lagCase) *history.History {
 	m := clockOf(5, 130*time.Second)
 	data := lagData{modelRun: m, Origin: "s1", Servers: map[string]eureka.History{}, Fetchers: map[string][]eureka.FetchEvent{}}
 	var s1, s2, s3 eureka.History
-	var ops []report.Op
+	var ops []history.Op
 	reg := map[string]time.Duration{}
 	for i := range 10 {
 		id := fmt.Sprintf("r%02d", i+1)
@@ -410,7 +411,7 @@ func lagHistory(t *testing.T, c lagCase) *report.History {
 			s3.Events = append(s3.Events, eureka.Event{At: at + c.peerDelay, Kind: eureka.EventRegister, ID: "REG/" + id, Replicated: true})
 		}
 		r := m.Clock.Real(at)
-		ops = append(ops, report.Op{Caller: opRegister, Target: id, Scheduled: r, Start: r, End: r + time.Millisecond, Outcome: report.OK})
+		ops = append(ops, history.Op{Caller: opRegister, Target: id, Scheduled: r, Start: r, End: r + time.Millisecond, Outcome: history.OK})
 	}
 	data.Servers["s1"], data.Servers["s2"], data.Servers["s3"] = s1, s2, s3
 	for _, client := range []string{"client 1 → s2", "client 2 → s3"} {
@@ -473,10 +474,10 @@ type skewSynth struct {
 	noStep   string // a cluster whose step is missing
 }
 
-func skewHistory(t *testing.T, s *clockSkew, c skewSynth) *report.History {
+func skewHistory(t *testing.T, s *clockSkew, c skewSynth) *history.History {
 	m := clockOf(12, 390*time.Second)
 	data := skewData{modelRun: m}
-	var evs []report.Event
+	var evs []history.Event
 	step := 175 * time.Second
 	for _, sc := range s.grid() {
 		sc.Server = sc.Label + "-s1"
@@ -495,7 +496,7 @@ func skewHistory(t *testing.T, s *clockSkew, c skewSynth) *report.History {
 		}
 		data.Cases = append(data.Cases, sc)
 		if sc.Label != c.noStep {
-			evs = append(evs, event(m, report.StepEurekaClock, report.Inject, step, sc.Server))
+			evs = append(evs, event(m, history.StepEurekaClock, history.Inject, step, sc.Server))
 		}
 	}
 	return synth(t, m.Clock.Real(m.Duration), data, nil, evs...)

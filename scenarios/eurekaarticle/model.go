@@ -10,6 +10,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -23,12 +24,12 @@ type modelRun struct {
 }
 
 // newModelRun returns the model run of rec on r's scale.
-func newModelRun(r *rig.Eureka, rec *report.Recorder, d time.Duration) modelRun {
+func newModelRun(r *rig.Eureka, rec *history.Recorder, d time.Duration) modelRun {
 	return modelRun{Clock: rig.NewModelClock(r.Scale, rec), Duration: d}
 }
 
 // eventAt returns the model time of the first event of kind in phase.
-func (m modelRun) eventAt(h *report.History, kind report.EventKind, phase report.Phase) (report.Event, time.Duration, bool) {
+func (m modelRun) eventAt(h *history.History, kind history.EventKind, phase history.Phase) (history.Event, time.Duration, bool) {
 	e, ok := h.Events.First(kind, phase)
 	if !ok {
 		return e, 0, false
@@ -38,14 +39,14 @@ func (m modelRun) eventAt(h *report.History, kind report.EventKind, phase report
 
 // tasksIn counts a caller's tasks scheduled in [from, to) of model time,
 // the failed ones, and those that needed more than one try.
-func (m modelRun) tasksIn(ops []report.Op, name string, from, to time.Duration) (n, fail, retried int) {
-	for _, op := range report.Filter(ops, name) {
+func (m modelRun) tasksIn(ops []history.Op, name string, from, to time.Duration) (n, fail, retried int) {
+	for _, op := range history.Filter(ops, name) {
 		at := m.Clock.OfReal(op.Scheduled)
 		if at < from || at >= to {
 			continue
 		}
 		n++
-		if op.Outcome != report.OK {
+		if op.Outcome != history.OK {
 			fail++
 		}
 		if op.Count > 1 {
@@ -57,14 +58,14 @@ func (m modelRun) tasksIn(ops []report.Op, name string, from, to time.Duration) 
 
 // okPerWindow counts a caller's successful and failed tasks per model
 // window of the given length, over n windows.
-func (m modelRun) okPerWindow(ops []report.Op, name string, window time.Duration, n int) (ok, fail []int) {
+func (m modelRun) okPerWindow(ops []history.Op, name string, window time.Duration, n int) (ok, fail []int) {
 	ok, fail = make([]int, n), make([]int, n)
-	for _, op := range report.Filter(ops, name) {
+	for _, op := range history.Filter(ops, name) {
 		w := int(m.Clock.OfReal(op.Scheduled) / window)
 		if w < 0 || w >= n {
 			continue
 		}
-		if op.Outcome == report.OK {
+		if op.Outcome == history.OK {
 			ok[w]++
 		} else {
 			fail[w]++
@@ -74,7 +75,7 @@ func (m modelRun) okPerWindow(ops []report.Op, name string, window time.Duration
 }
 
 // finish stores data in the history of rec, whose timeline lasted real.
-func finish(rec *report.Recorder, real time.Duration, data any) (*report.History, error) {
+func finish(rec *history.Recorder, real time.Duration, data any) (*history.History, error) {
 	h := rec.History()
 	h.Timeline = real
 	if err := h.SetData(data); err != nil {
@@ -86,7 +87,7 @@ func finish(rec *report.Recorder, real time.Duration, data any) (*report.History
 // runTimeline runs traffic (possibly none) for the model duration while the
 // timeline fires; with no traffic, a last probe step keeps the timeline
 // running until the end, so the servers are read after the whole span.
-func runTimeline(ctx context.Context, rec *report.Recorder, m modelRun, ts []caller.Traffic, tl fault.Timeline) error {
+func runTimeline(ctx context.Context, rec *history.Recorder, m modelRun, ts []caller.Traffic, tl fault.Timeline) error {
 	real := m.Clock.Real(m.Duration)
 	if len(ts) == 0 {
 		tl = append(tl, fault.Step{At: real, Probe: endOfRun()})
@@ -96,8 +97,8 @@ func runTimeline(ctx context.Context, rec *report.Recorder, m modelRun, ts []cal
 
 // endOfRun is the probe step that marks the end of the observation.
 func endOfRun() fault.ProbeFunc {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "end of the observation"},
-		Func: func(context.Context, *report.Recorder) error { return nil }}
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "end of the observation"},
+		Func: func(context.Context, *history.Recorder) error { return nil }}
 }
 
 // histories reads the servers' histories with times relative to the

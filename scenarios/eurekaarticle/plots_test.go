@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/figure/figuretest"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
@@ -18,27 +18,27 @@ func TestPlotsOfTheEurekaRoom(t *testing.T) {
 	tests := []struct {
 		scenario, figure string
 		args             []string
-		history          func(t *testing.T) *report.History
+		history          func(t *testing.T) *history.History
 		texts            []string
 		shaded           int // every window's shading and its bar, on every panel
 	}{
-		{"eureka-failover", "failover", nil, func(t *testing.T) *report.History {
+		{"eureka-failover", "failover", nil, func(t *testing.T) *history.History {
 			return failoverHistory(t, failoverCase{switchAfter: [2]time.Duration{9 * time.Second, 24 * time.Second}, attempts: 2, listed: 50})
 		}, []string{"Registry fetches of each scheduler around the kill", "fetch 15s", "fetch 30s", "answered by its server",
 			"answered by the next server after a failed attempt", "fetch 15s: ok", "fetch 30s: failed", "kill-eureka-server",
 			"band: next fetch tick, 0 … fetch + 1 s", "article: about 15–30 s", "measured"}, 4},
-		{"self-preservation", "self-preservation", nil, func(t *testing.T) *report.History {
+		{"self-preservation", "self-preservation", nil, func(t *testing.T) *history.History {
 			return spHistory(t, spCase{engageAfter: time.Minute, deadGoneAt: spHeal + 150*time.Second})
 		}, []string{"renewals in the last full minute", "threshold (expected × 0.85)", "self-preservation: eviction refused",
 			"partition-eureka-clients…", "crash-eureka-workers", "on-s1", "off-s3", "Workers evicted by each eviction run…"}, 18},
-		{"eureka-drill", "drill", []string{"--workers", "50"}, func(t *testing.T) *report.History {
+		{"eureka-drill", "drill", []string{"--workers", "50"}, func(t *testing.T) *history.History {
 			return drillHistory(t, drillCase{fail: map[int]func(int) bool{0: every(240, 1200, 0), 1: every(44, 1200, 0), 3: every(1, 1200, 0)}})
 		}, []string{"exact: 1 − C(10, R+1)/C(50, R+1)", "independent picks: 1 − (10/50)^(R+1)", "article: above 99 % with at least 3 retries",
 			"measured (Wilson 95 % interval)", "R = 0", "R = 3", "kill-eureka-server", "crash-eureka-workers", "delay-eureka-servers"}, 6},
-		{"replication-lag", "visibility", nil, func(t *testing.T) *report.History {
+		{"replication-lag", "visibility", nil, func(t *testing.T) *history.History {
 			return lagHistory(t, lagCase{peerDelay: 600 * time.Millisecond, cacheDelay: 40 * time.Second})
 		}, []string{"peer s2", "peer s3", "client 1 → s2", "client 2 → s3", "band: batching delay + 250 ms", "article: a delta every 30 s"}, 0},
-		{"clock-skew", "false-evictions", nil, func(t *testing.T) *report.History {
+		{"clock-skew", "false-evictions", nil, func(t *testing.T) *history.History {
 			return skewHistory(t, skew, skewSynth{evicted: map[string]int{"bug-on": 0, "bug-off": 0, "fixed-on": 8, "fixed-off": 8}})
 		}, []string{"evicted by the stepped s1", "evicted or cancelled on its peers", "predicted by the lease rule",
 			"the clock of each cluster's s1 steps +2m (4 clusters, within 0.0 model s)", "fixed-on s1"}, 2},

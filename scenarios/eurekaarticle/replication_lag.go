@@ -8,7 +8,7 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -129,7 +129,7 @@ func (s *replicationLag) Validate(c scenarios.Common) error {
 
 // Run is the plan: the fetchers run; the registrations on s1 are probe
 // steps at seeded moments; the servers' histories are read at the end.
-func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
 	if err != nil {
 		return nil, err
@@ -187,8 +187,8 @@ func (s *replicationLag) registrations(env *scenarios.Env, r *rig.Eureka, cl *ri
 		cc.Instance = eureka.Instance{App: "REG", ID: fmt.Sprintf("r%02d", i+1), Addr: "127.0.0.1:9"}
 		c, id := eureka.NewClient(cc), cc.Instance.ID
 		tl = append(tl, fault.Step{At: m.Clock.Real(at), Probe: fault.ProbeFunc{
-			Event: report.Event{Kind: report.Probe, Targets: []string{id}, Label: "register " + id + " on " + cl.Servers[0].Name},
-			Func: func(ctx context.Context, rec *report.Recorder) error {
+			Event: history.Event{Kind: history.Probe, Targets: []string{id}, Label: "register " + id + " on " + cl.Servers[0].Name},
+			Func: func(ctx context.Context, rec *history.Recorder) error {
 				rig.Op(ctx, rec, opRegister, id, registerTimeout, func(ctx context.Context) (int, string, error) {
 					return 1, "", c.Register(ctx)
 				})

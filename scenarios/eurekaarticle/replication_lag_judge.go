@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -47,13 +48,13 @@ func firstListing(evs []eureka.FetchEvent, id string, from time.Duration) (time.
 
 // measure fills the measurement from the registration ops and the stored
 // histories and fetches.
-func (s *replicationLag) measure(h *report.History) (lagMeasure, error) {
+func (s *replicationLag) measure(h *history.History) (lagMeasure, error) {
 	m := lagMeasure{peer: map[string][]float64{}, client: map[string][]float64{}}
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err
 	}
-	for _, op := range report.Filter(h.Ops, opRegister) {
-		if op.Outcome != report.OK {
+	for _, op := range history.Filter(h.Ops, opRegister) {
+		if op.Outcome != history.OK {
 			m.failed++
 			continue
 		}
@@ -96,7 +97,7 @@ func (s *replicationLag) measureOne(m *lagMeasure, id string) {
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *replicationLag) Judge(h *report.History) *report.Result {
+func (s *replicationLag) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, err := s.measure(h)

@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -15,7 +16,7 @@ import (
 // became visible: on each peer's registry (ms; the batching band) and to
 // each client fetching from a peer (s; the band of batching, response
 // cache and fetch interval, and the article's 30 s).
-func (s *replicationLag) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *replicationLag) Plots(h *history.History) ([]figure.Plot, error) {
 	m, err := s.measure(h)
 	if err != nil {
 		return nil, fmt.Errorf("replication-lag: %w", err)

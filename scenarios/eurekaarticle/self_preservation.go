@@ -9,7 +9,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -126,7 +126,7 @@ func (s *selfPreservation) Validate(c scenarios.Common) error {
 // Run is the plan: both clusters partitioned from their workers at once;
 // one worker of "on" dies during the partition; r0 and r3 dispatch tasks
 // over the "on" registry throughout.
-func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, err := rig.NewEureka(env, s.eu.Scale)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
@@ -40,15 +41,15 @@ type spMeasure struct {
 
 // measure fills the measurement; the text says what is missing when the
 // run cannot be judged.
-func (s *selfPreservation) measure(h *report.History) (spMeasure, string) {
+func (s *selfPreservation) measure(h *history.History) (spMeasure, string) {
 	var m spMeasure
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err.Error()
 	}
 	var ok1, ok2, ok3 bool
-	_, m.partAt, ok1 = m.data.eventAt(h, report.PartitionEurekaClients, report.Inject)
-	_, m.partEnd, ok2 = m.data.eventAt(h, report.PartitionEurekaClients, report.Heal)
-	death, deathAt, ok3 := m.data.eventAt(h, report.CrashEurekaWorkers, report.Inject)
+	_, m.partAt, ok1 = m.data.eventAt(h, history.PartitionEurekaClients, history.Inject)
+	_, m.partEnd, ok2 = m.data.eventAt(h, history.PartitionEurekaClients, history.Heal)
+	death, deathAt, ok3 := m.data.eventAt(h, history.CrashEurekaWorkers, history.Inject)
 	if !ok1 || !ok2 || !ok3 || len(death.Targets) == 0 {
 		return m, "the partition, its heal or the worker's death was not recorded"
 	}
@@ -145,7 +146,7 @@ func listedUntil(fetches []eureka.FetchEvent, id string, from time.Duration) (ti
 }
 
 // Judge turns the recorded run into the result (pure).
-func (s *selfPreservation) Judge(h *report.History) *report.Result {
+func (s *selfPreservation) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, missing := s.measure(h)

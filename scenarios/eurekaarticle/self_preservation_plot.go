@@ -10,17 +10,17 @@ import (
 
 	"sdchaos/eureka"
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 )
 
 // selfPreservationKind marks the spans in which a server refused to evict.
-const selfPreservationKind report.EventKind = "self-preservation"
+const selfPreservationKind history.EventKind = "self-preservation"
 
 // Plots draws the partition in model minutes: the renewals of the last
 // minute against the threshold on each cluster's s1 (self-preservation
 // shaded where it refused to evict), every server's registry size, and the
 // workers evicted by each eviction run.
-func (s *selfPreservation) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *selfPreservation) Plots(h *history.History) ([]figure.Plot, error) {
 	m, missing := s.measure(h)
 	if missing != "" {
 		return nil, fmt.Errorf("self-preservation: %s", missing)

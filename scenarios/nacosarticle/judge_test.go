@@ -6,6 +6,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
@@ -14,12 +15,12 @@ import (
 
 const ms = time.Millisecond
 
-func history(ops []report.Op, d time.Duration, evs ...report.Event) *report.History {
-	return &report.History{Ops: ops, Events: evs, Timeline: d}
+func mkHistory(ops []history.Op, d time.Duration, evs ...history.Event) *history.History {
+	return &history.History{Ops: ops, Events: evs, Timeline: d}
 }
 
-func ev(at time.Duration, kind report.EventKind, phase report.Phase, targets ...string) report.Event {
-	return report.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
+func ev(at time.Duration, kind history.EventKind, phase history.Phase, targets ...string) history.Event {
+	return history.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
 }
 
 func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check string) {
@@ -36,8 +37,8 @@ func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check st
 }
 
 // within keeps the ops of caller scheduled in [from, to) (other callers' ops pass).
-func within(ops []report.Op, caller string, from, to time.Duration) []report.Op {
-	var out []report.Op
+func within(ops []history.Op, caller string, from, to time.Duration) []history.Op {
+	var out []history.Op
 	for _, op := range ops {
 		if op.Caller != caller || (op.Scheduled >= from && op.Scheduled < to) {
 			out = append(out, op)
@@ -48,11 +49,11 @@ func within(ops []report.Op, caller string, from, to time.Duration) []report.Op 
 
 func TestSnapshotAtStartJudge(t *testing.T) {
 	s := scentest.MustConfigure(t, "snapshot-at-start").(*snapshotAtStart)
-	evs := []report.Event{ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(4*time.Second, report.CallerStop, report.Once, "before"),
-		ev(4*time.Second, report.CallerStart, report.Once, "nosnap"), ev(4*time.Second, report.CallerStart, report.Once, "snap"),
-		ev(8*time.Second, report.BlackholeLinks, report.Heal)}
+	evs := []history.Event{ev(2*time.Second, history.BlackholeLinks, history.Inject), ev(4*time.Second, history.CallerStop, history.Once, "before"),
+		ev(4*time.Second, history.CallerStart, history.Once, "nosnap"), ev(4*time.Second, history.CallerStart, history.Once, "snap"),
+		ev(8*time.Second, history.BlackholeLinks, history.Heal)}
 	real := []string{scenarios.RealRoundRobin, scenarios.RealPickFirst}
-	mk := func(fail func(c string, at time.Duration) bool) []report.Op {
+	mk := func(fail func(c string, at time.Duration) bool) []history.Op {
 		ops := scentest.Synth(append([]string{callerBefore, callerNoSnap, callerSnap}, real...), 40, 12*time.Second, fail)
 		ops = within(ops, callerBefore, 0, 4*time.Second)
 		for _, name := range append([]string{callerNoSnap, callerSnap}, real...) {
@@ -67,7 +68,7 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 	tests := []struct {
 		name    string
 		fail    func(c string, at time.Duration) bool
-		evs     []report.Event
+		evs     []history.Event
 		verdict report.Verdict
 		check   string
 	}{
@@ -78,7 +79,7 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 			"nosnap: first success after the registry is back"},
 		{"nosnap serves during the outage", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 6*time.Second }, evs, report.Outside,
 			"nosnap: failed share from its start until the registry is back"},
-		{"no restart recorded", nosnap, []report.Event{evs[0], evs[4]}, report.Invalid, "snap: failures"},
+		{"no restart recorded", nosnap, []history.Event{evs[0], evs[4]}, report.Invalid, "snap: failures"},
 		{"the restarted real client serves during the outage", func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*ms }, evs,
 			report.Outside, scenarios.RealRoundRobin + ": failed share of the calls due to end before the registry is back"},
 		{"the restarted real client never recovers", func(c string, at time.Duration) bool {
@@ -87,20 +88,20 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantVerdict(t, scentest.Judge(s, history(mk(tc.fail), 12*time.Second, tc.evs...)), tc.verdict, tc.check)
+			wantVerdict(t, scentest.Judge(s, mkHistory(mk(tc.fail), 12*time.Second, tc.evs...)), tc.verdict, tc.check)
 		})
 	}
 }
 
 // jitterOps builds the four callers at 40/s for d; refreshes are keep's
 // refresh answers (end time and instances listed).
-func jitterOps(d time.Duration, fail func(c string, at time.Duration) bool, refreshes map[time.Duration]int, registrations ...int) []report.Op {
+func jitterOps(d time.Duration, fail func(c string, at time.Duration) bool, refreshes map[time.Duration]int, registrations ...int) []history.Op {
 	ops := scentest.Synth(append(jitterNames(), scenarios.RealRoundRobin, scenarios.RealPickFirst), 40, d, fail)
 	for end, n := range refreshes {
-		ops = append(ops, report.Op{Caller: "keep" + caller.RefreshSuffix, Scheduled: end - 5*ms, Start: end - 5*ms, End: end, Count: n})
+		ops = append(ops, history.Op{Caller: "keep" + caller.RefreshSuffix, Scheduled: end - 5*ms, Start: end - 5*ms, End: end, Count: n})
 	}
 	for i, n := range registrations {
-		ops = append(ops, report.Op{Caller: opRegistrations, Target: string(rune('a' + i)), Count: n, Scheduled: d, Start: d, End: d})
+		ops = append(ops, history.Op{Caller: opRegistrations, Target: string(rune('a' + i)), Count: n, Scheduled: d, Start: d, End: d})
 	}
 	return ops
 }
@@ -108,7 +109,7 @@ func jitterOps(d time.Duration, fail func(c string, at time.Duration) bool, refr
 func TestRegistryJitterJudge(t *testing.T) {
 	def := scentest.MustConfigure(t, "registry-jitter").(*registryJitter)
 	ttl10 := scentest.MustConfigure(t, "registry-jitter", "--ttl", "10s").(*registryJitter)
-	start, end := ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(20*time.Second, report.BlackholeLinks, report.Heal)
+	start, end := ev(2*time.Second, history.BlackholeLinks, history.Inject), ev(20*time.Second, history.BlackholeLinks, history.Heal)
 	const d = 27 * time.Second
 	naive := func(c string, at time.Duration) bool {
 		return c == "naive" && at >= 3*time.Second && at < 20*time.Second
@@ -120,7 +121,7 @@ func TestRegistryJitterJudge(t *testing.T) {
 	tests := []struct {
 		name    string
 		s       *registryJitter
-		ops     []report.Op
+		ops     []history.Op
 		verdict report.Verdict
 		check   string
 	}{
@@ -146,47 +147,47 @@ func TestRegistryJitterJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantVerdict(t, scentest.Judge(tc.s, history(tc.ops, d, start, end)), tc.verdict, tc.check)
+			wantVerdict(t, scentest.Judge(tc.s, mkHistory(tc.ops, d, start, end)), tc.verdict, tc.check)
 		})
 	}
-	if res := scentest.Judge(def, history(jitterOps(d, naive, nil), d, start)); res.Verdict != report.Invalid {
+	if res := scentest.Judge(def, mkHistory(jitterOps(d, naive, nil), d, start)); res.Verdict != report.Invalid {
 		t.Errorf("a jitter that never healed: verdict %s, want invalid", res.Verdict)
 	}
 }
 
 // partitionHistory is a minority-partition run as etcd's rules predict it.
-func partitionHistory(lin report.Outcome, linTook time.Duration, serKeys int) *report.History {
+func partitionHistory(lin history.Outcome, linTook time.Duration, serKeys int) *history.History {
 	at := 3200 * ms
-	op := func(name string, took time.Duration, o report.Outcome, n int) report.Op {
-		return report.Op{Caller: name, Scheduled: at, Start: at, End: at + took, Outcome: o, Count: n}
+	op := func(name string, took time.Duration, o history.Outcome, n int) history.Op {
+		return history.Op{Caller: name, Scheduled: at, Start: at, End: at + took, Outcome: o, Count: n}
 	}
-	ops := []report.Op{
-		{Caller: opMajLeader, Start: 2 * time.Second, End: at, Outcome: report.OK, Value: "n2"},
-		op(opMajPut, 5*ms, report.OK, 0), op(opMajKeepalive, 3*ms, report.OK, 0),
-		op(opIsoSerRead, ms, report.OK, serKeys), op(opIsoLinRead, linTook, lin, 0), op(opIsoPut, 2002*ms, report.Unknown, 0),
-		{Caller: opCaughtUp, Start: 8 * time.Second, End: 8150 * ms, Outcome: report.OK, Count: 1},
+	ops := []history.Op{
+		{Caller: opMajLeader, Start: 2 * time.Second, End: at, Outcome: history.OK, Value: "n2"},
+		op(opMajPut, 5*ms, history.OK, 0), op(opMajKeepalive, 3*ms, history.OK, 0),
+		op(opIsoSerRead, ms, history.OK, serKeys), op(opIsoLinRead, linTook, lin, 0), op(opIsoPut, 2002*ms, history.Unknown, 0),
+		{Caller: opCaughtUp, Start: 8 * time.Second, End: 8150 * ms, Outcome: history.OK, Count: 1},
 	}
-	return history(ops, 8150*ms, ev(2*time.Second, report.PartitionMember, report.Inject, "n1"), ev(8*time.Second, report.PartitionMember, report.Heal, "n1"))
+	return mkHistory(ops, 8150*ms, ev(2*time.Second, history.PartitionMember, history.Inject, "n1"), ev(8*time.Second, history.PartitionMember, history.Heal, "n1"))
 }
 
 func TestMinorityPartitionJudge(t *testing.T) {
 	s := scentest.MustConfigure(t, "minority-partition").(*minorityPartition)
 	tests := []struct {
 		name    string
-		h       *report.History
+		h       *history.History
 		verdict report.Verdict
 		check   string
 	}{
-		{"article shape", partitionHistory(report.Unknown, 2002*ms, 0), report.Reproduced, ""},
+		{"article shape", partitionHistory(history.Unknown, 2002*ms, 0), report.Reproduced, ""},
 		// Must fail: an instant error is not a timeout; a read that succeeds without quorum; a current serializable read.
-		{"linearizable read fails at once", partitionHistory(report.Fail, 10*ms, 0), report.Outside, "isolated: linearizable read: time to fail"},
-		{"linearizable read succeeds", partitionHistory(report.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
-		{"serializable read is current", partitionHistory(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+		{"linearizable read fails at once", partitionHistory(history.Fail, 10*ms, 0), report.Outside, "isolated: linearizable read: time to fail"},
+		{"linearizable read succeeds", partitionHistory(history.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
+		{"serializable read is current", partitionHistory(history.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { wantVerdict(t, scentest.Judge(s, tc.h), tc.verdict, tc.check) })
 	}
-	h := partitionHistory(report.Unknown, 2002*ms, 0)
+	h := partitionHistory(history.Unknown, 2002*ms, 0)
 	h.Events = h.Events[:1]
 	if res := scentest.Judge(s, h); res.Verdict != report.Invalid {
 		t.Errorf("a partition never mended: verdict %s, want invalid", res.Verdict)
@@ -225,10 +226,10 @@ type stormShape struct {
 }
 
 // stormHistory builds a storm run at n with the two strategies' shapes.
-func stormHistory(n int, imm, jit stormShape) *report.History {
+func stormHistory(n int, imm, jit stormShape) *history.History {
 	rec := stormRecord{T0: stormT0.UnixNano(), Settle: time.Minute}
-	var ops []report.Op
-	var evs report.Events
+	var ops []history.Op
+	var evs history.Events
 	for i, sh := range []stormShape{imm, jit} {
 		strategy := []string{"immediate", "jitter"}[i]
 		start := time.Duration(3+30*i) * time.Second
@@ -239,13 +240,13 @@ func stormHistory(n int, imm, jit stormShape) *report.History {
 			p.Members = append(p.Members, stormMember("n"+string(rune('0'+j)), heal, end, sh.perBucket, sh.errFrac, sh.changes))
 		}
 		rec.Phases = append(rec.Phases, p)
-		evs = append(evs, ev(start, report.BlackholeLinks, report.Inject), ev(heal, report.BlackholeLinks, report.Heal))
+		evs = append(evs, ev(start, history.BlackholeLinks, history.Inject), ev(heal, history.BlackholeLinks, history.Heal))
 		for _, name := range []string{opListed, opLeft, opKeysAfter} {
 			c := map[string]int{opListed: n, opKeysAfter: n}[name]
-			ops = append(ops, report.Op{Caller: name, Target: p.id(), Start: heal, End: heal, Count: c, Outcome: report.OK})
+			ops = append(ops, history.Op{Caller: name, Target: p.id(), Start: heal, End: heal, Count: c, Outcome: history.OK})
 		}
 	}
-	h := history(ops, 60*time.Second, evs...)
+	h := mkHistory(ops, 60*time.Second, evs...)
 	if err := h.SetData(rec); err != nil {
 		panic(err)
 	}
@@ -333,7 +334,7 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 	short := scentest.MustConfigure(t, "registry-jitter", "--jitter", "6s", "--after", "7s").(*registryJitter)
 	short.Loss = 0.3
 	const d = 27 * time.Second
-	start, end := ev(2*time.Second, report.PacketDropClients, report.Inject), ev(20*time.Second, report.PacketDropClients, report.Heal)
+	start, end := ev(2*time.Second, history.PacketDropClients, history.Inject), ev(20*time.Second, history.PacketDropClients, history.Heal)
 	naiveAll := func(c string, at time.Duration) bool {
 		return c == "naive" && at >= 3*time.Second && at < 20*time.Second
 	}
@@ -345,7 +346,7 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 	tests := []struct {
 		name    string
 		s       *registryJitter
-		ops     []report.Op
+		ops     []history.Op
 		verdict report.Verdict
 		check   string
 	}{
@@ -366,7 +367,7 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := scentest.Judge(tc.s, history(tc.ops, d, start, end))
+			res := scentest.Judge(tc.s, mkHistory(tc.ops, d, start, end))
 			wantVerdict(t, res, tc.verdict, tc.check)
 			if tc.s.lossy() && scentest.Verdict(res, "naive: failed share of the jitter after its first failed refresh") != "" {
 				t.Error("naive's share judged under partial loss")
@@ -374,13 +375,13 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 		})
 	}
 	// A lease that expired where none may (6 s of loss, ttl 20 s): outside, even under partial loss.
-	res := scentest.Judge(short, history(jitterOps(15*time.Second, func(string, time.Duration) bool { return false }, nil, 2, 1, 1), 15*time.Second,
-		ev(2*time.Second, report.PacketDropClients, report.Inject), ev(8*time.Second, report.PacketDropClients, report.Heal)))
+	res := scentest.Judge(short, mkHistory(jitterOps(15*time.Second, func(string, time.Duration) bool { return false }, nil, 2, 1, 1), 15*time.Second,
+		ev(2*time.Second, history.PacketDropClients, history.Inject), ev(8*time.Second, history.PacketDropClients, history.Heal)))
 	wantVerdict(t, res, report.Outside, "instances that registered again")
 }
 
 // withKind returns h with every event of kind from turned into kind to.
-func withKind(h *report.History, from, to report.EventKind) *report.History {
+func withKind(h *history.History, from, to history.EventKind) *history.History {
 	for i, e := range h.Events {
 		if e.Kind == from {
 			h.Events[i].Kind = to
@@ -390,7 +391,7 @@ func withKind(h *report.History, from, to report.EventKind) *report.History {
 }
 
 // caughtUpAt moves the healed member's catch-up to end at t (the run's end).
-func caughtUpAt(h *report.History, t time.Duration) *report.History {
+func caughtUpAt(h *history.History, t time.Duration) *history.History {
 	for i, op := range h.Ops {
 		if op.Caller == opCaughtUp {
 			h.Ops[i].End = t
@@ -407,33 +408,33 @@ func caughtUpAt(h *report.History, t time.Duration) *report.History {
 func TestMinorityPartitionJudgeWithPackets(t *testing.T) {
 	s := scentest.MustConfigure(t, "minority-partition").(*minorityPartition)
 	oneWay := scentest.MustConfigure(t, "minority-partition", "--one-way").(*minorityPartition)
-	packets := func(lin report.Outcome, linTook time.Duration, serKeys int) *report.History {
-		return withKind(partitionHistory(lin, linTook, serKeys), report.PartitionMember, report.PacketDropPeers)
+	packets := func(lin history.Outcome, linTook time.Duration, serKeys int) *history.History {
+		return withKind(partitionHistory(lin, linTook, serKeys), history.PartitionMember, history.PacketDropPeers)
 	}
 	tests := []struct {
 		name    string
 		s       *minorityPartition
-		h       *report.History
+		h       *history.History
 		verdict report.Verdict
 		check   string
 	}{
-		{"packets: article shape", s, packets(report.Unknown, 2002*ms, 0), report.Reproduced, ""},
-		{"packets: rejoined 5 s after a 6 s cut (TCP back-off)", s, caughtUpAt(packets(report.Unknown, 2002*ms, 0), 13*time.Second), report.Reproduced, ""},
-		{"packets one way: the member saw the new key (not judged)", oneWay, packets(report.Unknown, 2002*ms, 1), report.Reproduced, ""},
+		{"packets: article shape", s, packets(history.Unknown, 2002*ms, 0), report.Reproduced, ""},
+		{"packets: rejoined 5 s after a 6 s cut (TCP back-off)", s, caughtUpAt(packets(history.Unknown, 2002*ms, 0), 13*time.Second), report.Reproduced, ""},
+		{"packets one way: the member saw the new key (not judged)", oneWay, packets(history.Unknown, 2002*ms, 1), report.Reproduced, ""},
 		// Must fail: the same rejoin after CutPeer, a rejoin beyond the back-off, a read served without quorum.
-		{"raft: rejoined 5 s after the mend", s, caughtUpAt(partitionHistory(report.Unknown, 2002*ms, 0), 13*time.Second), report.Outside,
+		{"raft: rejoined 5 s after the mend", s, caughtUpAt(partitionHistory(history.Unknown, 2002*ms, 0), 13*time.Second), report.Outside,
 			"healed: time until the isolated member serves the new key"},
-		{"packets: rejoined 9.5 s after a 6 s cut", s, caughtUpAt(packets(report.Unknown, 2002*ms, 0), 17500*ms), report.Outside,
+		{"packets: rejoined 9.5 s after a 6 s cut", s, caughtUpAt(packets(history.Unknown, 2002*ms, 0), 17500*ms), report.Outside,
 			"healed: time until the isolated member serves the new key"},
-		{"packets one way: linearizable read succeeds", oneWay, packets(report.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
-		{"packets: serializable read is current", s, packets(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
-		{"raft one way: serializable read is current", oneWay, partitionHistory(report.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+		{"packets one way: linearizable read succeeds", oneWay, packets(history.OK, 3*ms, 0), report.Outside, "isolated: linearizable read"},
+		{"packets: serializable read is current", s, packets(history.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
+		{"raft one way: serializable read is current", oneWay, partitionHistory(history.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := scentest.Judge(tc.s, tc.h)
 			wantVerdict(t, res, tc.verdict, tc.check)
-			if tc.s.OneWay && tc.h.Events[0].Kind == report.PacketDropPeers && scentest.Verdict(res, "isolated: serializable read is stale") != "" {
+			if tc.s.OneWay && tc.h.Events[0].Kind == history.PacketDropPeers && scentest.Verdict(res, "isolated: serializable read is stale") != "" {
 				t.Error("a one-way packet drop's serializable read judged stale")
 			}
 		})

@@ -9,7 +9,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -165,7 +165,7 @@ func (s *minorityPartition) Validate(c scenarios.Common) error {
 
 // Run is the plan: cut the member off for --partition; probe both sides
 // once the cut is in place; after the mend, wait for the member to catch up.
-func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()})
 	if err != nil {
 		return nil, err
@@ -204,7 +204,7 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*repor
 	}
 	h := rec.History()
 	h.Timeline = env.Duration
-	if op, ok := report.FindOp(h.Ops, opCaughtUp); ok && op.Outcome == report.OK {
+	if op, ok := history.FindOp(h.Ops, opCaughtUp); ok && op.Outcome == history.OK {
 		h.Timeline = op.End // the run ends once the member caught up
 	}
 	return &h, nil
@@ -229,11 +229,11 @@ func (s *minorityPartition) cutFault(env *scenarios.Env, c *cluster.Cluster, iso
 }
 
 // cutKind is the event kind of the cut.
-func (s *minorityPartition) cutKind() report.EventKind {
+func (s *minorityPartition) cutKind() history.EventKind {
 	if s.Cut == cutPackets {
-		return report.PacketDropPeers
+		return history.PacketDropPeers
 	}
-	return report.PartitionMember
+	return history.PartitionMember
 }
 
 // pick returns the member to isolate and the others.

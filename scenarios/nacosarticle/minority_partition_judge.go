@@ -6,17 +6,18 @@ import (
 	"time"
 
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/report"
 )
 
 // partitionMeasure is what a minority-partition run measured.
 type partitionMeasure struct {
 	iso       string
-	cut, mend report.Event
+	cut, mend history.Event
 	// packets says the cut was made of dropped packets (--cut packets).
 	packets bool
 	// probes by op name.
-	probes map[string]report.Op
+	probes map[string]history.Op
 	// leaderAfter is the time from the cut to the majority's agreed leader.
 	leaderAfter time.Duration
 	caughtUp    bool
@@ -27,21 +28,21 @@ type partitionMeasure struct {
 var partitionOps = []string{opMajLeader, opMajPut, opMajKeepalive, opIsoSerRead, opIsoLinRead, opIsoPut, opCaughtUp}
 
 // measure fills the measurement; why is non-empty when the run cannot judge.
-func (s *minorityPartition) measure(h *report.History) (m partitionMeasure, why string) {
-	m.probes = map[string]report.Op{}
+func (s *minorityPartition) measure(h *history.History) (m partitionMeasure, why string) {
+	m.probes = map[string]history.Op{}
 	var ok bool
-	if m.cut, ok = firstOf(h.Events, cutKinds, report.Inject); !ok {
+	if m.cut, ok = firstOf(h.Events, cutKinds, history.Inject); !ok {
 		return m, "the member was not cut off"
 	}
-	if m.mend, ok = h.Events.First(m.cut.Kind, report.Heal); !ok {
+	if m.mend, ok = h.Events.First(m.cut.Kind, history.Heal); !ok {
 		return m, "the partition was not mended"
 	}
-	m.packets = m.cut.Kind == report.PacketDropPeers
+	m.packets = m.cut.Kind == history.PacketDropPeers
 	if len(m.cut.Targets) > 0 {
 		m.iso = m.cut.Targets[0]
 	}
 	for _, name := range partitionOps {
-		op, ok := report.FindOp(h.Ops, name)
+		op, ok := history.FindOp(h.Ops, name)
 		if !ok {
 			return m, "probe " + name + " was not recorded"
 		}
@@ -49,22 +50,22 @@ func (s *minorityPartition) measure(h *report.History) (m partitionMeasure, why 
 	}
 	m.leaderAfter = m.probes[opMajLeader].End - m.cut.At
 	cu := m.probes[opCaughtUp]
-	m.caughtUp, m.catchUp = cu.Outcome == report.OK, cu.End-m.mend.At
+	m.caughtUp, m.catchUp = cu.Outcome == history.OK, cu.End-m.mend.At
 	return m, ""
 }
 
 // cutKinds are the faults that cut the member off: etcd's CutPeer, or its
 // packets dropped (--cut packets).
-var cutKinds = []report.EventKind{report.PartitionMember, report.PacketDropPeers}
+var cutKinds = []history.EventKind{history.PartitionMember, history.PacketDropPeers}
 
 // firstOf returns the first event in phase of the first kind that has one.
-func firstOf(es report.Events, kinds []report.EventKind, phase report.Phase) (report.Event, bool) {
+func firstOf(es history.Events, kinds []history.EventKind, phase history.Phase) (history.Event, bool) {
 	for _, k := range kinds {
 		if e, ok := es.First(k, phase); ok {
 			return e, true
 		}
 	}
-	return report.Event{}, false
+	return history.Event{}, false
 }
 
 // staleJudged reports whether the cut forces the member's serializable
@@ -87,7 +88,7 @@ func catchUpMax(packets bool, cut time.Duration) time.Duration {
 }
 
 // Judge turns a minority-partition run into the result (pure).
-func (s *minorityPartition) Judge(h *report.History) *report.Result {
+func (s *minorityPartition) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
@@ -104,7 +105,7 @@ func (s *minorityPartition) Judge(h *report.History) *report.Result {
 	return res
 }
 
-func okOf(op report.Op) bool { return op.Outcome == report.OK }
+func okOf(op history.Op) bool { return op.Outcome == history.OK }
 
 func (s *minorityPartition) metrics(mt report.Metrics, m partitionMeasure) {
 	ser, lin, put := m.probes[opIsoSerRead], m.probes[opIsoLinRead], m.probes[opIsoPut]
@@ -178,7 +179,7 @@ func (s *minorityPartition) majorityChecks(m partitionMeasure) []report.Check {
 	return append(cs, catchUp.Judge(report.Ms(m.catchUp)))
 }
 
-func word(p report.Op) string {
+func word(p history.Op) string {
 	if okOf(p) {
 		return fmt.Sprintf("succeeds (%.0f ms)", report.Ms(p.Latency()))
 	}

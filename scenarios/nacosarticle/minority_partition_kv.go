@@ -3,6 +3,7 @@ package nacosarticle
 import (
 	"fmt"
 
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 )
@@ -12,7 +13,7 @@ import (
 // linearizability (a stale read; judged unless --one-way), (c) no
 // acknowledged put lost after healing. A history without key-value
 // traffic (recorded before it existed) is said so, not judged.
-func (s *minorityPartition) judgeKV(res *report.Result, h *report.History, m partitionMeasure) {
+func (s *minorityPartition) judgeKV(res *report.Result, h *history.History, m partitionMeasure) {
 	j, ok := linearize.JudgeOps(h.Ops, []string{m.iso}, linearize.DefaultTimeout)
 	if !ok {
 		res.Conclude("This history holds no key-value traffic (it was recorded before the traffic existed): linearizability was not checked.")

@@ -4,14 +4,15 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
 
 // kvOp is a recorded key-value op of member, [from, to] in ms.
-func kvOp(member string, k linearize.Kind, key, value string, from, to int, o report.Outcome) report.Op {
-	return report.Op{Caller: linearize.CallerName(member, k), Target: key, Value: value, Scheduled: time.Duration(from) * ms,
+func kvOp(member string, k linearize.Kind, key, value string, from, to int, o history.Outcome) history.Op {
+	return history.Op{Caller: linearize.CallerName(member, k), Kind: k, Via: member, Target: key, Value: value, Scheduled: time.Duration(from) * ms,
 		Start: time.Duration(from) * ms, End: time.Duration(to) * ms, Outcome: o, Paced: member != linearize.Final}
 }
 
@@ -21,18 +22,18 @@ func kvOp(member string, k linearize.Kind, key, value string, from, to int, o re
 // serializable get returning the value from before it (isoRead), n1's
 // linearizable get and put timing out, and the reads after healing
 // (finalA for /kv/a).
-func partitionKV(isoRead, finalA string, linRead report.Op) []report.Op {
-	return []report.Op{
-		kvOp("n2", linearize.Put, "/kv/a", "n2-0", 100, 105, report.OK), kvOp("n3", linearize.Get, "/kv/a", "n2-0", 200, 203, report.OK),
-		kvOp("n1", linearize.SerGet, "/kv/a", "n2-0", 300, 301, report.OK),
-		kvOp("n2", linearize.Put, "/kv/a", "n2-3", 3300, 3310, report.OK), kvOp("n3", linearize.Put, "/kv/b", "n3-3", 3400, 3410, report.OK),
-		kvOp("n1", linearize.SerGet, "/kv/a", isoRead, 4000, 4001, report.OK), linRead,
-		kvOp("n1", linearize.Put, "/kv/b", "n1-5", 4100, 6101, report.Unknown),
-		kvOp(linearize.Final, linearize.Get, "/kv/a", finalA, 8300, 8302, report.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", "n3-3", 8300, 8302, report.OK),
+func partitionKV(isoRead, finalA string, linRead history.Op) []history.Op {
+	return []history.Op{
+		kvOp("n2", linearize.Put, "/kv/a", "n2-0", 100, 105, history.OK), kvOp("n3", linearize.Get, "/kv/a", "n2-0", 200, 203, history.OK),
+		kvOp("n1", linearize.SerGet, "/kv/a", "n2-0", 300, 301, history.OK),
+		kvOp("n2", linearize.Put, "/kv/a", "n2-3", 3300, 3310, history.OK), kvOp("n3", linearize.Put, "/kv/b", "n3-3", 3400, 3410, history.OK),
+		kvOp("n1", linearize.SerGet, "/kv/a", isoRead, 4000, 4001, history.OK), linRead,
+		kvOp("n1", linearize.Put, "/kv/b", "n1-5", 4100, 6101, history.Unknown),
+		kvOp(linearize.Final, linearize.Get, "/kv/a", finalA, 8300, 8302, history.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", "n3-3", 8300, 8302, history.OK),
 	}
 }
 
-var isoLinTimesOut = kvOp("n1", linearize.Get, "/kv/a", "", 4000, 6001, report.Unknown)
+var isoLinTimesOut = kvOp("n1", linearize.Get, "/kv/a", "", 4000, 6001, history.Unknown)
 
 func TestMinorityPartitionJudgeKV(t *testing.T) {
 	s := scentest.MustConfigure(t, "minority-partition").(*minorityPartition)
@@ -41,21 +42,21 @@ func TestMinorityPartitionJudgeKV(t *testing.T) {
 	tests := []struct {
 		name    string
 		s       *minorityPartition
-		kv      []report.Op
+		kv      []history.Op
 		verdict report.Verdict
 		check   string
 	}{
 		{"etcd's rules: linearizable, a stale serializable read, nothing lost", s, partitionKV("n2-0", "n2-3", isoLinTimesOut), report.Reproduced, linearize.StaleCheckName},
 		// Must fail: a current serializable read on the cut-off member, a stale linearizable read, a lost acknowledged put.
 		{"the cut-off member's serializable read is current", s, partitionKV("n2-3", "n2-3", isoLinTimesOut), report.Outside, linearize.StaleCheckName},
-		{"a stale linearizable read on the cut-off member", s, partitionKV("n2-0", "n2-3", kvOp("n1", linearize.Get, "/kv/a", "n2-0", 4000, 4003, report.OK)),
+		{"a stale linearizable read on the cut-off member", s, partitionKV("n2-0", "n2-3", kvOp("n1", linearize.Get, "/kv/a", "n2-0", 4000, 4003, history.OK)),
 			report.Outside, lin},
 		{"an acknowledged put lost after healing", s, partitionKV("n2-0", "n2-0", isoLinTimesOut), report.Outside, lost},
 		{"no serializable read after a put made after the cut", s, partitionKV("n2-0", "n2-3", isoLinTimesOut)[:4], report.Invalid, linearize.StaleCheckName},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := partitionHistory(report.Unknown, 2002*ms, 0)
+			h := partitionHistory(history.Unknown, 2002*ms, 0)
 			h.Ops = append(h.Ops, tc.kv...)
 			res := scentest.Judge(tc.s, h)
 			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
@@ -66,15 +67,15 @@ func TestMinorityPartitionJudgeKV(t *testing.T) {
 			}
 		})
 	}
-	res := scentest.Judge(oneWay, func() *report.History {
-		h := partitionHistory(report.Unknown, 2002*ms, 0)
+	res := scentest.Judge(oneWay, func() *history.History {
+		h := partitionHistory(history.Unknown, 2002*ms, 0)
 		h.Ops = append(h.Ops, partitionKV("n2-3", "n2-3", isoLinTimesOut)...)
 		return h
 	}())
 	if v := scentest.Verdict(res, linearize.StaleCheckName); v != "" {
 		t.Errorf("--one-way: the stale read is judged (%s), want it reported only", v)
 	}
-	if v := scentest.Verdict(scentest.Judge(s, partitionHistory(report.Unknown, 2002*ms, 0)), lin); v != "" {
+	if v := scentest.Verdict(scentest.Judge(s, partitionHistory(history.Unknown, 2002*ms, 0)), lin); v != "" {
 		t.Errorf("a history without key-value traffic got a linearizability check (%s)", v)
 	}
 }

@@ -2,8 +2,8 @@ package nacosarticle
 
 import (
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/linearize"
-	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
@@ -12,7 +12,7 @@ import (
 // coloured by outcome, over the window in which one member is cut off from
 // its peers: the majority keeps writing; the isolated member answers
 // serializable reads (stale) and times out on the rest until it catches up.
-func (s *minorityPartition) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *minorityPartition) Plots(h *history.History) ([]figure.Plot, error) {
 	return scenarios.OperationsPlot("minority-partition", "Probes and key-value operations, each a bar from start to end (one member cut off from its peers)",
 		h, "majority/", "isolated/", "healed/", linearize.Prefix)
 }

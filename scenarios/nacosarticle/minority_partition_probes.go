@@ -12,7 +12,7 @@ import (
 	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 )
 
@@ -46,7 +46,7 @@ const eventWait = 10 * time.Second
 // waitEvent waits until the recorder holds an event of kind in phase (the
 // timeline records a fault once it took effect), so a probe scheduled with
 // its fault starts after it.
-func waitEvent(ctx context.Context, rec *report.Recorder, kind report.EventKind, phase report.Phase) error {
+func waitEvent(ctx context.Context, rec *history.Recorder, kind history.EventKind, phase history.Phase) error {
 	deadline := time.Now().Add(eventWait)
 	for {
 		if _, ok := rec.Events().First(kind, phase); ok {
@@ -65,9 +65,9 @@ func waitEvent(ctx context.Context, rec *report.Recorder, kind report.EventKind,
 // keepalive) and, once the new key is written, the isolated member.
 func (p *partitionProbes) during() fault.Probe {
 	targets := append([]string{p.iso.Name}, cluster.NodeNames(p.majority)...)
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: targets,
-		Label: "probe the majority, then the isolated " + p.iso.Name}, Func: func(ctx context.Context, rec *report.Recorder) error {
-		if err := waitEvent(ctx, rec, p.s.cutKind(), report.Inject); err != nil {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Targets: targets,
+		Label: "probe the majority, then the isolated " + p.iso.Name}, Func: func(ctx context.Context, rec *history.Recorder) error {
+		if err := waitEvent(ctx, rec, p.s.cutKind(), history.Inject); err != nil {
 			return err
 		}
 		p.probeMajority(ctx, rec)
@@ -82,7 +82,7 @@ func majorityElection() time.Duration {
 	return 2*time.Duration(cluster.DefaultConfig().ElectionMs)*time.Millisecond + time.Second
 }
 
-func (p *partitionProbes) probeMajority(ctx context.Context, rec *report.Recorder) {
+func (p *partitionProbes) probeMajority(ctx context.Context, rec *history.Recorder) {
 	names := strings.Join(cluster.NodeNames(p.majority), ",")
 	rig.Op(ctx, rec, opMajLeader, names, majorityElection(), func(c context.Context) (int, string, error) {
 		l, err := p.r.Cluster.WaitLeader(c, p.majority...)
@@ -103,7 +103,7 @@ func (p *partitionProbes) probeMajority(ctx context.Context, rec *report.Recorde
 }
 
 // probeIsolated runs the three probes on the isolated member at once.
-func (p *partitionProbes) probeIsolated(ctx context.Context, rec *report.Recorder) {
+func (p *partitionProbes) probeIsolated(ctx context.Context, rec *history.Recorder) {
 	read := func(opts ...clientv3.OpOption) func(context.Context) (int, string, error) {
 		return func(c context.Context) (int, string, error) {
 			resp, err := p.isoCli.Get(c, probeKey, opts...)
@@ -132,9 +132,9 @@ func (p *partitionProbes) probeIsolated(ctx context.Context, rec *report.Recorde
 // healed waits for the mend, then polls the isolated member until it
 // serves the new key (at most until end, the timeline's length).
 func (p *partitionProbes) healed(end time.Duration) fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Targets: []string{p.iso.Name},
-		Label: "wait until " + p.iso.Name + " serves the new key"}, Func: func(ctx context.Context, rec *report.Recorder) error {
-		if err := waitEvent(ctx, rec, p.s.cutKind(), report.Heal); err != nil {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Targets: []string{p.iso.Name},
+		Label: "wait until " + p.iso.Name + " serves the new key"}, Func: func(ctx context.Context, rec *history.Recorder) error {
+		if err := waitEvent(ctx, rec, p.s.cutKind(), history.Heal); err != nil {
 			return err
 		}
 		deadline := rec.T0().Add(end)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/figure/figuretest"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 )
@@ -15,15 +15,15 @@ import (
 // restart and the heal marked.
 func TestPlotsOfTheNacosRoom(t *testing.T) {
 	t.Run("snapshot-at-start", func(t *testing.T) {
-		evs := report.Events{
-			{At: 2 * time.Second, Kind: report.BlackholeLinks, Phase: report.Inject, Targets: []string{"a"}, Label: "blackhole client links"},
-			{At: 4 * time.Second, Kind: report.CallerStop, Phase: report.Once, Targets: []string{callerBefore}, Label: "caller before stops"},
-			{At: 4 * time.Second, Kind: report.CallerStart, Phase: report.Once, Targets: []string{callerNoSnap}, Label: "caller nosnap starts"},
-			{At: 8 * time.Second, Kind: report.BlackholeLinks, Phase: report.Heal, Targets: []string{"a"}, Label: "healed: blackhole client links"},
+		evs := history.Events{
+			{At: 2 * time.Second, Kind: history.BlackholeLinks, Phase: history.Inject, Targets: []string{"a"}, Label: "blackhole client links"},
+			{At: 4 * time.Second, Kind: history.CallerStop, Phase: history.Once, Targets: []string{callerBefore}, Label: "caller before stops"},
+			{At: 4 * time.Second, Kind: history.CallerStart, Phase: history.Once, Targets: []string{callerNoSnap}, Label: "caller nosnap starts"},
+			{At: 8 * time.Second, Kind: history.BlackholeLinks, Phase: history.Heal, Targets: []string{"a"}, Label: "healed: blackhole client links"},
 		}
 		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap, scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 12*time.Second,
 			func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*time.Millisecond })
-		d := plotsOf(t, "snapshot-at-start", &report.History{Ops: ops, Events: evs, Timeline: 12 * time.Second}, "per-second")
+		d := plotsOf(t, "snapshot-at-start", &history.History{Ops: ops, Events: evs, Timeline: 12 * time.Second}, "per-second")
 		d.Has(t, "before the restart (writes the snapshot)", "nosnap: restarts with an empty list", "snap: restarts from the disk snapshot",
 			"real client restarted: etcd resolver + round_robin", "real client restarted: etcd resolver + pick_first",
 			"blackhole client links", "caller before stops; caller nosnap starts")
@@ -40,7 +40,7 @@ func TestPlotsOfTheNacosRoom(t *testing.T) {
 }
 
 // plotsOf draws a scenario's plots from h and returns the one called name.
-func plotsOf(t *testing.T, scenario string, h *report.History, name string) figuretest.Doc {
+func plotsOf(t *testing.T, scenario string, h *history.History, name string) figuretest.Doc {
 	t.Helper()
 	plots, err := scentest.MustConfigure(t, scenario).(scenarios.Plotter).Plots(h)
 	if err != nil {
@@ -54,30 +54,30 @@ func plotsOf(t *testing.T, scenario string, h *report.History, name string) figu
 // histories, with their faults shaded.
 func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 	t.Run("registry-jitter", func(t *testing.T) {
-		evs := report.Events{
-			{At: 2 * time.Second, Kind: report.BlackholeLinks, Phase: report.Inject, Targets: []string{"n1"}, Label: "blackhole client links to 3 etcd members"},
-			{At: 20 * time.Second, Kind: report.BlackholeLinks, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: blackhole client links"},
+		evs := history.Events{
+			{At: 2 * time.Second, Kind: history.BlackholeLinks, Phase: history.Inject, Targets: []string{"n1"}, Label: "blackhole client links to 3 etcd members"},
+			{At: 20 * time.Second, Kind: history.BlackholeLinks, Phase: history.Heal, Targets: []string{"n1"}, Label: "healed: blackhole client links"},
 		}
 		ops := scentest.Synth([]string{"naive", "keep", "stale_fallback", "empty_protect"}, 40, 27*time.Second,
 			func(c string, at time.Duration) bool {
 				return c == "naive" && at > 3*time.Second && at < 20*time.Second
 			})
-		d := plotsOf(t, "registry-jitter", &report.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
+		d := plotsOf(t, "registry-jitter", &history.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
 		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s", "empty_protect: keep + ignore an empty answer — 40 requests/s",
 			"blackhole client links to 3 etcd members", "ok", "failed")
 		d.AtLeastShaded(t, 8) // four panels: the window and its bar
 	})
 	t.Run("minority-partition", func(t *testing.T) {
-		evs := report.Events{
-			{At: 2 * time.Second, Kind: report.PartitionMember, Phase: report.Inject, Targets: []string{"n1"}, Label: "partition n1 from its peers"},
-			{At: 8 * time.Second, Kind: report.PartitionMember, Phase: report.Heal, Targets: []string{"n1"}, Label: "healed: partition n1"},
+		evs := history.Events{
+			{At: 2 * time.Second, Kind: history.PartitionMember, Phase: history.Inject, Targets: []string{"n1"}, Label: "partition n1 from its peers"},
+			{At: 8 * time.Second, Kind: history.PartitionMember, Phase: history.Heal, Targets: []string{"n1"}, Label: "healed: partition n1"},
 		}
-		ops := []report.Op{
-			{Caller: opMajPut, Start: 3 * time.Second, End: 3*time.Second + 5*time.Millisecond, Outcome: report.OK},
-			{Caller: opIsoLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: report.Unknown},
-			{Caller: "kv/n2/put", Start: time.Second, End: time.Second + time.Millisecond, Outcome: report.Fail},
+		ops := []history.Op{
+			{Caller: opMajPut, Start: 3 * time.Second, End: 3*time.Second + 5*time.Millisecond, Outcome: history.OK},
+			{Caller: opIsoLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: history.Unknown},
+			{Caller: "kv/n2/put", Start: time.Second, End: time.Second + time.Millisecond, Outcome: history.Fail},
 		}
-		d := plotsOf(t, "minority-partition", &report.History{Ops: ops, Events: evs, Timeline: 10 * time.Second}, "operations")
+		d := plotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * time.Second}, "operations")
 		d.Has(t, opMajPut, opIsoLinRead, "kv/n2/put", "ok", "failed", "unknown (timed out)", "partition n1 from its peers")
 		d.AtLeastShaded(t, 2)
 	})

@@ -9,7 +9,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -150,7 +150,7 @@ func (s *registryJitter) Validate(c scenarios.Common) error {
 // Run is the plan: the four callers while every client link is blackholed
 // (with --net private: loses --loss of its packets) from --jitter-at for
 // --jitter; at the end, how often each instance registered.
-func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	phase := s.Call.Phase(env)
 	var cfgs []caller.Config
 	for _, jc := range jitterCallers {
@@ -197,12 +197,12 @@ func lossVariants() []scenarios.Variant {
 }
 
 // recordRegistrations records one op per instance: how many times it registered.
-func recordRegistrations(_ context.Context, r *rig.Etcd, rec *report.Recorder) error {
+func recordRegistrations(_ context.Context, r *rig.Etcd, rec *history.Recorder) error {
 	at := rec.Offset(time.Now())
 	for _, in := range r.Group.Instances {
 		n := int(in.Stats().Registrations)
-		rec.Add(report.Op{Caller: opRegistrations, Scheduled: at, Start: at, End: at, Target: in.ID,
-			Count: n, Value: strconv.Itoa(n), Outcome: report.OK})
+		rec.Add(history.Op{Caller: opRegistrations, Kind: history.OpSample, Scheduled: at, Start: at, End: at, Target: in.ID,
+			Count: n, Value: strconv.Itoa(n), Outcome: history.OK})
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -14,7 +15,7 @@ import (
 // jitterMeasure is what a registry-jitter run measured.
 type jitterMeasure struct {
 	series     map[string]report.Series
-	start, end report.Event
+	start, end history.Event
 	// packets says the jitter was a packet drop (--net private), not the
 	// proxies' blackhole.
 	packets bool
@@ -48,7 +49,7 @@ func jitterNames() []string {
 
 // measure fills the measurement; false when the jitter was not both
 // injected and healed (the run cannot judge).
-func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
+func (s *registryJitter) measure(h *history.History) (jitterMeasure, bool) {
 	secs := report.Seconds(h.Timeline)
 	m := jitterMeasure{series: report.PerSecond(h.Ops, append(jitterNames(), s.realNames()...), secs), nDuring: map[string]int{},
 		failDuring: map[string]int{}, failAfter: map[string]int{}, lastBad: map[string]int{}, lastWhy: map[string]string{}}
@@ -56,7 +57,7 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 	if m.start, m.end, ok = jitterWindow(h.Events); !ok {
 		return m, false
 	}
-	m.packets = m.start.Kind == report.PacketDropClients
+	m.packets = m.start.Kind == history.PacketDropClients
 	due := caller.PerSecondDue(s.Call.Rate, secs)
 	for _, n := range jitterNames() {
 		m.nDuring[n], m.failDuring[n] = report.Count(h.Ops, n, m.start.At, m.end.At)
@@ -77,7 +78,7 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 	_, hi := s.naiveFirstBand()
 	m.naiveN, m.naiveFail = report.Count(h.Ops, "naive", m.start.At+hi, m.end.At)
 	m.emptySeen, m.emptyFor = emptyAfter(h.Ops, "keep", m.end.At, h.Timeline)
-	for _, op := range report.Filter(h.Ops, opRegistrations) {
+	for _, op := range history.Filter(h.Ops, opRegistrations) {
 		m.instances++
 		if op.Count > 1 {
 			m.reregistered++
@@ -88,31 +89,31 @@ func (s *registryJitter) measure(h *report.History) (jitterMeasure, bool) {
 
 // jitterKinds are the faults that make the jitter: the proxies' blackhole
 // (loopback), or the client packets dropped (--net private).
-var jitterKinds = []report.EventKind{report.BlackholeLinks, report.PacketDropClients}
+var jitterKinds = []history.EventKind{history.BlackholeLinks, history.PacketDropClients}
 
 // jitterWindow returns the jitter's inject and heal events; false when no
 // jitter fault was both injected and healed.
-func jitterWindow(es report.Events) (start, end report.Event, ok bool) {
+func jitterWindow(es history.Events) (start, end history.Event, ok bool) {
 	for _, k := range jitterKinds {
-		s, ok1 := es.First(k, report.Inject)
-		e, ok2 := es.First(k, report.Heal)
+		s, ok1 := es.First(k, history.Inject)
+		e, ok2 := es.First(k, history.Heal)
 		if ok1 && ok2 {
 			return s, e, true
 		}
 	}
-	return report.Event{}, report.Event{}, false
+	return history.Event{}, history.Event{}, false
 }
 
 // emptyAfter looks at the caller's successful refreshes answered at or
 // after t (a refresh sent during the blackhole is held and answered after
 // the heal, so the answer time is what counts): how many listed no
 // instance, and how long, until end, its list stayed empty because of them.
-func emptyAfter(ops []report.Op, name string, t, end time.Duration) (int, time.Duration) {
-	refreshes := report.Filter(ops, name+caller.RefreshSuffix)
+func emptyAfter(ops []history.Op, name string, t, end time.Duration) (int, time.Duration) {
+	refreshes := history.Filter(ops, name+caller.RefreshSuffix)
 	sort.SliceStable(refreshes, func(i, j int) bool { return refreshes[i].End < refreshes[j].End })
 	n, total, since := 0, time.Duration(0), time.Duration(-1)
 	for _, op := range refreshes {
-		if op.End < t || op.Outcome != report.OK {
+		if op.End < t || op.Outcome != history.OK {
 			continue
 		}
 		empty := op.Count == 0
@@ -142,7 +143,7 @@ func (s *registryJitter) naiveFirstBand() (lo, hi time.Duration) {
 }
 
 // Judge turns a registry-jitter run into the result (pure).
-func (s *registryJitter) Judge(h *report.History) *report.Result {
+func (s *registryJitter) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, ok := s.measure(h)

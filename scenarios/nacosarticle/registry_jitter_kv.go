@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/cluster"
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -33,7 +34,7 @@ func kvTraffic(r *rig.Etcd) ([]caller.Traffic, func(), error) {
 type kvThenRead struct{ kv *caller.KV }
 
 // Run runs the traffic for d, then the final reads.
-func (t kvThenRead) Run(ctx context.Context, rec *report.Recorder, d time.Duration) error {
+func (t kvThenRead) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	if err := t.kv.Run(ctx, rec, d); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (t kvThenRead) Run(ctx context.Context, rec *report.Recorder, d time.Durati
 // gets linearizable, (c) no acknowledged put lost at the end; every
 // member's serializable gets are added and reported, not judged. A history
 // without key-value traffic (recorded before it existed) is said so.
-func judgeJitterKV(res *report.Result, h *report.History) {
+func judgeJitterKV(res *report.Result, h *history.History) {
 	var members []string
 	for _, kv := range linearize.FromOps(h.Ops) {
 		if kv.Member != linearize.Final && !slices.Contains(members, kv.Member) {

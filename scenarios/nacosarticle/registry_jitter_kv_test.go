@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -14,19 +15,19 @@ import (
 // by the blackhole whose value is read after the heal (20 s), the reads at
 // the end (finalB for /kv/b), and afterRead: what n3's linearizable get of
 // /kv/b after the heal returned.
-func jitterKV(afterRead, finalB string) []report.Op {
-	return []report.Op{
-		kvOp("n1", linearize.Put, "/kv/a", "n1-0", 0, 4, report.OK), kvOp("n2", linearize.Put, "/kv/b", "n2-0", 100, 104, report.OK),
-		kvOp("n3", linearize.Get, "/kv/a", "n1-0", 200, 203, report.OK), kvOp("n1", linearize.SerGet, "/kv/b", "n2-0", 300, 301, report.OK),
-		kvOp("n2", linearize.Put, "/kv/b", "n2-9", 5000, 6000, report.Unknown), kvOp("n3", linearize.Get, "/kv/a", "", 5100, 6100, report.Unknown),
-		kvOp("n1", linearize.Put, "/kv/b", "n1-63", 21000, 21004, report.OK), kvOp("n3", linearize.Get, "/kv/b", afterRead, 21100, 21103, report.OK),
-		kvOp(linearize.Final, linearize.Get, "/kv/a", "n1-0", 27100, 27102, report.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", finalB, 27100, 27102, report.OK),
+func jitterKV(afterRead, finalB string) []history.Op {
+	return []history.Op{
+		kvOp("n1", linearize.Put, "/kv/a", "n1-0", 0, 4, history.OK), kvOp("n2", linearize.Put, "/kv/b", "n2-0", 100, 104, history.OK),
+		kvOp("n3", linearize.Get, "/kv/a", "n1-0", 200, 203, history.OK), kvOp("n1", linearize.SerGet, "/kv/b", "n2-0", 300, 301, history.OK),
+		kvOp("n2", linearize.Put, "/kv/b", "n2-9", 5000, 6000, history.Unknown), kvOp("n3", linearize.Get, "/kv/a", "", 5100, 6100, history.Unknown),
+		kvOp("n1", linearize.Put, "/kv/b", "n1-63", 21000, 21004, history.OK), kvOp("n3", linearize.Get, "/kv/b", afterRead, 21100, 21103, history.OK),
+		kvOp(linearize.Final, linearize.Get, "/kv/a", "n1-0", 27100, 27102, history.OK), kvOp(linearize.Final, linearize.Get, "/kv/b", finalB, 27100, 27102, history.OK),
 	}
 }
 
 func TestRegistryJitterJudgeKV(t *testing.T) {
 	s := scentest.MustConfigure(t, "registry-jitter").(*registryJitter)
-	start, end := ev(2*time.Second, report.BlackholeLinks, report.Inject), ev(20*time.Second, report.BlackholeLinks, report.Heal)
+	start, end := ev(2*time.Second, history.BlackholeLinks, history.Inject), ev(20*time.Second, history.BlackholeLinks, history.Heal)
 	const d = 27 * time.Second
 	naive := func(c string, at time.Duration) bool {
 		return c == "naive" && at >= 3*time.Second && at < 20*time.Second
@@ -34,7 +35,7 @@ func TestRegistryJitterJudgeKV(t *testing.T) {
 	const lin, lost = "linearizable: puts + linearizable gets (porcupine)", "acknowledged puts lost after healing"
 	tests := []struct {
 		name    string
-		kv      []report.Op
+		kv      []history.Op
 		verdict report.Verdict
 		check   string
 	}{
@@ -46,7 +47,7 @@ func TestRegistryJitterJudgeKV(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := scentest.Judge(s, history(append(jitterOps(d, naive, nil, 1, 1, 1), tc.kv...), d, start, end))
+			res := scentest.Judge(s, mkHistory(append(jitterOps(d, naive, nil, 1, 1, 1), tc.kv...), d, start, end))
 			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
 				t.Errorf("check %q: %s, want %s (%s)", tc.check, v, tc.verdict, scentest.Names(res))
 			}

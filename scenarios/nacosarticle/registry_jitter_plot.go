@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -12,7 +13,7 @@ import (
 // jitter shaded: naive fails from its first failed refresh until the
 // links heal, the other policies serve on (and, when leases expired, keep
 // fails after the heal where the remedies do not).
-func (s *registryJitter) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *registryJitter) Plots(h *history.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
 	rows := make([]report.Row, len(jitterCallers))
 	for i, jc := range jitterCallers {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -159,7 +159,7 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // Run is the plan: for each size a fresh cluster and fleet, and one
 // timeline per strategy; the registrants' and the members' measurements
 // are the history's data.
-func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	limit := storm.RaiseFileLimit()
 	rec, err := s.recorder(ctx, env)
 	if err != nil {
@@ -183,7 +183,7 @@ func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*rep
 
 // runSize runs both strategies at size n, each on a fresh cluster and
 // fleet, so neither storm starts from what the other left behind.
-func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, rec *report.Recorder, n int, limit uint64) ([]stormPhase, error) {
+func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64) ([]stormPhase, error) {
 	var phases []stormPhase
 	for _, b := range s.strategies() {
 		p, err := s.runStrategy(ctx, env, rec, n, limit, b)
@@ -195,7 +195,7 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 	return phases, nil
 }
 
-func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *report.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
+func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	if s.Shard.K >= 1 {
 		return s.shardPhase(ctx, env, rec, n, limit, b)
 	}

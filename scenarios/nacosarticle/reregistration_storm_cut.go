@@ -7,7 +7,7 @@ import (
 	"net/netip"
 
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -46,7 +46,7 @@ type linkLoss struct {
 }
 
 // Describe returns the cut's event, labelled with the strategy.
-func (l linkLoss) Describe() report.Event {
+func (l linkLoss) Describe() history.Event {
 	e := l.cut.Describe()
 	e.Label += "; registrants re-register " + strategyName(l.backoff) + " on heal"
 	return e
@@ -72,4 +72,4 @@ func (l linkLoss) Heal(ctx context.Context) error {
 
 // linkCutKinds are the event kinds of the storm's cut: the proxies'
 // blackhole, or the packet drop in the private namespace.
-var linkCutKinds = []report.EventKind{report.BlackholeLinks, report.PacketDropClients}
+var linkCutKinds = []history.EventKind{history.BlackholeLinks, history.PacketDropClients}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/storm"
 )
@@ -13,7 +14,7 @@ import (
 // registry's side (load) and the probes around it.
 type stormSide struct {
 	phase               stormPhase
-	heal                report.Event
+	heal                history.Event
 	load                storm.RegistryLoad
 	listed, left, after int // key counts; −1 when the count failed
 	// drained is the time from the loss until no key was left (or the heal).
@@ -30,7 +31,7 @@ type stormSize struct {
 }
 
 // measure fills one measurement per size from the history.
-func (s *reregistrationStorm) measure(h *report.History) ([]stormSize, stormRecord, error) {
+func (s *reregistrationStorm) measure(h *history.History) ([]stormSize, stormRecord, error) {
 	var rec stormRecord
 	if err := h.DataInto(&rec); err != nil {
 		return nil, rec, err
@@ -57,7 +58,7 @@ func firstNonEmpty(ss ...string) string {
 }
 
 // side measures one phase; why is non-empty when it cannot be judged.
-func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide, string) {
+func side(h *history.History, rec stormRecord, n int, strategy string) (stormSide, string) {
 	var sd stormSide
 	found := false
 	for _, p := range rec.Phases {
@@ -69,7 +70,7 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 		return sd, fmt.Sprintf("no %s phase was recorded at N = %d", strategy, n)
 	}
 	id := sd.phase.id()
-	heal, ok := eventIn(h.Events, linkCutKinds, report.Heal, sd.phase.Start, sd.phase.End)
+	heal, ok := eventIn(h.Events, linkCutKinds, history.Heal, sd.phase.Start, sd.phase.End)
 	if !ok {
 		return sd, fmt.Sprintf("the %s phase at N = %d did not heal its links", strategy, n)
 	}
@@ -77,7 +78,7 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 	buckets := int(math.Ceil(float64(sd.window) / float64(bucketWidth)))
 	sd.load = storm.MeasureRegistry(sd.phase.Members, rec.T0+int64(heal.At), bucketWidth, max(buckets, 1))
 	sd.listed, sd.left, sd.after = countOp(h.Ops, opListed, id), countOp(h.Ops, opLeft, id), countOp(h.Ops, opKeysAfter, id)
-	if loss, ok := eventIn(h.Events, linkCutKinds, report.Inject, sd.phase.Start, sd.phase.End); ok {
+	if loss, ok := eventIn(h.Events, linkCutKinds, history.Inject, sd.phase.Start, sd.phase.End); ok {
 		if op, ok := opFor(h.Ops, opLeft, id); ok {
 			sd.drained = op.End - loss.At
 		}
@@ -98,7 +99,7 @@ func side(h *report.History, rec stormRecord, n int, strategy string) (stormSide
 }
 
 // eventIn returns the first event of one of kinds in phase within [from, to].
-func eventIn(es report.Events, kinds []report.EventKind, phase report.Phase, from, to time.Duration) (report.Event, bool) {
+func eventIn(es history.Events, kinds []history.EventKind, phase history.Phase, from, to time.Duration) (history.Event, bool) {
 	for _, kind := range kinds {
 		for _, e := range es.All(kind, phase) {
 			if e.At >= from && e.At <= to {
@@ -106,29 +107,29 @@ func eventIn(es report.Events, kinds []report.EventKind, phase report.Phase, fro
 			}
 		}
 	}
-	return report.Event{}, false
+	return history.Event{}, false
 }
 
 // opFor returns the op of caller name against target.
-func opFor(ops []report.Op, name, target string) (report.Op, bool) {
-	for _, op := range report.Filter(ops, name) {
+func opFor(ops []history.Op, name, target string) (history.Op, bool) {
+	for _, op := range history.Filter(ops, name) {
 		if op.Target == target {
 			return op, true
 		}
 	}
-	return report.Op{}, false
+	return history.Op{}, false
 }
 
 // countOp returns a key-count op's count, −1 when it failed or is missing.
-func countOp(ops []report.Op, name, target string) int {
-	if op, ok := opFor(ops, name, target); ok && op.Outcome == report.OK {
+func countOp(ops []history.Op, name, target string) int {
+	if op, ok := opFor(ops, name, target); ok && op.Outcome == history.OK {
 		return op.Count
 	}
 	return -1
 }
 
 // Judge turns the storm's history into the result (pure).
-func (s *reregistrationStorm) Judge(h *report.History) *report.Result {
+func (s *reregistrationStorm) Judge(h *history.History) *report.Result {
 	if s.Shard.sharded() {
 		return s.shardResult(h)
 	}

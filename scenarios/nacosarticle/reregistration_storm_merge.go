@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/storm"
 )
@@ -66,7 +67,7 @@ func mergePhases(ps []stormPhase) stormPhase {
 
 // shardResult is what one shard's own history says: its slice of each
 // phase, not a judged run (the checks need every shard's registrants).
-func (s *reregistrationStorm) shardResult(h *report.History) *report.Result {
+func (s *reregistrationStorm) shardResult(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	var rec stormRecord

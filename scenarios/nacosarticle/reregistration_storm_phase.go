@@ -14,7 +14,7 @@ import (
 	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -188,7 +188,7 @@ func (w *stormWorld) steady(ctx context.Context, env *scenarios.Env) {
 // renewals for one period, the loss for hold, the heal and the
 // re-registration (until every registrant is back or --duration passes),
 // then the last counts.
-func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *report.Recorder, b storm.Backoff) (stormPhase, error) {
+func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *history.Recorder, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
 	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
@@ -235,8 +235,8 @@ func (w *stormWorld) count(c context.Context) (int, string, error) {
 
 // countProbe counts the keys listed (at the loss).
 func (w *stormWorld) countProbe(name, id string) fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "count the keys listed (" + id + ")"},
-		Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "count the keys listed (" + id + ")"},
+		Func: func(ctx context.Context, rec *history.Recorder) error {
 			rig.Op(ctx, rec, name, id, countTimeout, w.count)
 			return nil
 		}}
@@ -245,8 +245,8 @@ func (w *stormWorld) countProbe(name, id string) fault.Probe {
 // drainProbe waits until no key is left or until (a timeline offset), and
 // records how many are left (op End: when the keys were gone).
 func (w *stormWorld) drainProbe(id string, until time.Duration) fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "wait for the leases to drain (" + id + ")"},
-		Func: func(ctx context.Context, rec *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "wait for the leases to drain (" + id + ")"},
+		Func: func(ctx context.Context, rec *history.Recorder) error {
 			limit := time.Until(rec.T0().Add(until))
 			rig.Op(ctx, rec, opLeft, id, limit+countTimeout, func(c context.Context) (int, string, error) {
 				left := cluster.WaitNoKeys(c, w.direct, stormPrefix, limit)
@@ -268,8 +268,8 @@ type samplingProbe struct {
 }
 
 func (sp *samplingProbe) probe() fault.Probe {
-	return fault.ProbeFunc{Event: report.Event{Kind: report.Probe, Label: "members start sampling their metrics every 100 ms"},
-		Func: func(context.Context, *report.Recorder) error {
+	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "members start sampling their metrics every 100 ms"},
+		Func: func(context.Context, *history.Recorder) error {
 			col, err := sp.c.CollectMetrics(sampleEvery)
 			if err != nil {
 				return err

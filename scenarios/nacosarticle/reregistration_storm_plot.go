@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"sdchaos/figure"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/scenarios"
 )
 
@@ -17,7 +17,7 @@ import (
 // calls the registrants started and calls the registry received per
 // 100 ms, registrations in flight, and the calls' latency quantiles on
 // both sides — immediate re-registration against jittered back-off.
-func (s *reregistrationStorm) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *reregistrationStorm) Plots(h *history.History) ([]figure.Plot, error) {
 	sizes, _, err := s.measure(h)
 	if err != nil {
 		return nil, fmt.Errorf("reregistration-storm: %w", err)
@@ -40,7 +40,7 @@ func (s *reregistrationStorm) Plots(h *report.History) ([]figure.Plot, error) {
 func (s *reregistrationStorm) stormFigure(sz stormSize) (figure.Plot, error) {
 	n := stormBuckets(sz)
 	xs := figure.Index(n, bucketWidth.Seconds())
-	heal := []figure.Mark{{At: 0, Kind: report.BlackholeLinks, Label: "links heal: every registrant re-registers"}}
+	heal := []figure.Mark{{At: 0, Kind: history.BlackholeLinks, Label: "links heal: every registrant re-registers"}}
 	note := ""
 	if sz.why != "" {
 		note = " — cannot be judged"

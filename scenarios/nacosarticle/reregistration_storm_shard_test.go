@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"sdchaos/fakeservice"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
@@ -70,15 +70,15 @@ func TestShardValidate(t *testing.T) {
 // one back is the latest on that clock, the members come from shard 0.
 func TestMergeDataAddsTheShardsOnShardZerosHeal(t *testing.T) {
 	ms := time.Millisecond
-	rec := func(start time.Duration, o report.Outcome) storm.Record {
+	rec := func(start time.Duration, o history.Outcome) storm.Record {
 		return storm.Record{Call: fakeservice.CallGrant, Start: start, End: start + 10*ms, Outcome: o}
 	}
 	s0 := stormRecord{T0: 1, Settle: time.Minute, Phases: []stormPhase{{N: 4, Strategy: "immediate", Clients: 2, Back: 2, Last: 150 * ms,
 		HealAt: 10 * time.Second, Start: 5 * time.Second, End: 20 * time.Second,
-		Records: []storm.Record{rec(0, report.OK), rec(120*ms, report.OK)}, Cost: []storm.ProcCost{{Name: "harness shard 0/2"}, {Name: "n1"}}}}}
+		Records: []storm.Record{rec(0, history.OK), rec(120*ms, history.OK)}, Cost: []storm.ProcCost{{Name: "harness shard 0/2"}, {Name: "n1"}}}}}
 	s1 := stormRecord{T0: 1, Settle: time.Minute, Phases: []stormPhase{{N: 4, Strategy: "immediate", Clients: 2, Back: 1, Last: 100 * ms,
 		HealAt: 10*time.Second + 50*ms, Start: 5 * time.Second, End: 21 * time.Second,
-		Records: []storm.Record{rec(0, report.OK), rec(60*ms, report.Unknown)}, Cost: []storm.ProcCost{{Name: "harness shard 1/2"}}}}}
+		Records: []storm.Record{rec(0, history.OK), rec(60*ms, history.Unknown)}, Cost: []storm.ProcCost{{Name: "harness shard 1/2"}}}}}
 	s0.Phases[0].Members = nil
 	var datas []json.RawMessage
 	for _, r := range []stormRecord{s0, s1} {

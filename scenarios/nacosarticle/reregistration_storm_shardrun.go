@@ -10,9 +10,9 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/fault"
+	"sdchaos/history"
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
-	"sdchaos/report"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -20,7 +20,7 @@ import (
 
 // recorder returns the run's recorder: a sharded run waits for --start-at
 // and takes it as the zero every shard shares.
-func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) (*report.Recorder, error) {
+func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) (*history.Recorder, error) {
 	if !s.Shard.sharded() {
 		return rig.NewRecorder(nil, 0), nil
 	}
@@ -28,7 +28,7 @@ func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) 
 	if err := clock.SleepUntil(ctx, s.StartAt.Time); err != nil {
 		return nil, err
 	}
-	return report.NewRecorder(s.StartAt.Time), nil
+	return history.NewRecorder(s.StartAt.Time), nil
 }
 
 // announcePhase tells the other shards (shard 0 only) that phase id's
@@ -71,7 +71,7 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 // members shard 0 started, its slice of the fleet registered until shard 0
 // fixes the loss, the same loss and heal on its own links at the same
 // instants, the re-registration, then a word to shard 0.
-func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *report.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
+func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: n, Strategy: strategyName(b)}
 	meter := storm.StartSelf(s.Shard.name())
 	cli, err := coordClient(s.ShardEndpoints)

@@ -8,7 +8,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fault"
-	"sdchaos/report"
+	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
@@ -88,7 +88,7 @@ func (s *snapshotAtStart) Validate(c scenarios.Common) error {
 
 // Run is the plan: before runs until --restart-at, nosnap and snap from
 // it; the links are blackholed from --outage-at for --outage.
-func (s *snapshotAtStart) Run(ctx context.Context, env *scenarios.Env) (*report.History, error) {
+func (s *snapshotAtStart) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -12,25 +13,25 @@ import (
 // snapshotMeasure is what a snapshot-at-start run measured.
 type snapshotMeasure struct {
 	series                map[string]report.Series
-	outage, back          report.Event
-	nosnapAt, snapAt      report.Event
+	outage, back          history.Event
+	nosnapAt, snapAt      history.Event
 	beforeN, beforeFail   int
 	untilBackN, untilFail int // nosnap, from its start until the registry is back
 	recovered             bool
-	firstOK               report.Op
+	firstOK               history.Op
 	firstOKDelay          time.Duration // from the heal
 	failAfterOK           int
 	snapN, snapFail       int
 }
 
 // measure fills the measurement; why is non-empty when the run cannot judge.
-func (s *snapshotAtStart) measure(h *report.History) (m snapshotMeasure, why string) {
+func (s *snapshotAtStart) measure(h *history.History) (m snapshotMeasure, why string) {
 	m.series = report.PerSecond(h.Ops, append([]string{callerBefore, callerNoSnap, callerSnap}, s.realNames()...), report.Seconds(h.Timeline))
 	var ok bool
-	if m.outage, ok = h.Events.First(report.BlackholeLinks, report.Inject); !ok {
+	if m.outage, ok = h.Events.First(history.BlackholeLinks, history.Inject); !ok {
 		return m, "no blackhole of the client links was recorded"
 	}
-	if m.back, ok = h.Events.First(report.BlackholeLinks, report.Heal); !ok {
+	if m.back, ok = h.Events.First(history.BlackholeLinks, history.Heal); !ok {
 		return m, "the client links were not healed"
 	}
 	if m.nosnapAt, ok = started(h.Events, callerNoSnap); !ok {
@@ -49,11 +50,11 @@ func (s *snapshotAtStart) measure(h *report.History) (m snapshotMeasure, why str
 		return m, "nosnap sent nothing before the registry was back"
 	}
 	m.snapN, m.snapFail = report.Count(h.Ops, callerSnap, 0, h.Timeline)
-	for _, op := range report.Filter(h.Ops, callerNoSnap) {
+	for _, op := range history.Filter(h.Ops, callerNoSnap) {
 		switch {
-		case !m.recovered && op.Outcome == report.OK:
+		case !m.recovered && op.Outcome == history.OK:
 			m.recovered, m.firstOK, m.firstOKDelay = true, op, op.Scheduled-m.back.At
-		case m.recovered && op.Outcome != report.OK:
+		case m.recovered && op.Outcome != history.OK:
 			m.failAfterOK++
 		}
 	}
@@ -61,17 +62,17 @@ func (s *snapshotAtStart) measure(h *report.History) (m snapshotMeasure, why str
 }
 
 // started returns the CallerStart event of the named caller.
-func started(es report.Events, name string) (report.Event, bool) {
-	for _, e := range es.All(report.CallerStart, report.Once) {
+func started(es history.Events, name string) (history.Event, bool) {
+	for _, e := range es.All(history.CallerStart, history.Once) {
 		if len(e.Targets) == 1 && e.Targets[0] == name {
 			return e, true
 		}
 	}
-	return report.Event{}, false
+	return history.Event{}, false
 }
 
 // Judge turns a snapshot-at-start run into the result (pure).
-func (s *snapshotAtStart) Judge(h *report.History) *report.Result {
+func (s *snapshotAtStart) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)

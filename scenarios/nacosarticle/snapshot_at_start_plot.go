@@ -2,6 +2,7 @@ package nacosarticle
 
 import (
 	"sdchaos/figure"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -10,7 +11,7 @@ import (
 // registry's unreachable span shaded and the restart marked: the caller
 // that restarts with an empty list fails until the registry is back, the
 // one that loads its snapshot does not; the restarted real clients beside.
-func (s *snapshotAtStart) Plots(h *report.History) ([]figure.Plot, error) {
+func (s *snapshotAtStart) Plots(h *history.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
 	return scenarios.PerSecondPlot("snapshot-at-start", h, m.series, append([]report.Row{
 		{Key: callerBefore, Label: "before the restart (writes the snapshot)"},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 )
@@ -26,17 +27,17 @@ type realRecovery struct {
 	overrun          time.Duration // longest time a failed call ended after its deadline
 }
 
-func measureReal(h *report.History, name string, back, callTimeout time.Duration) realRecovery {
+func measureReal(h *history.History, name string, back, callTimeout time.Duration) realRecovery {
 	var r realRecovery
-	for _, op := range report.Filter(h.Ops, name) {
+	for _, op := range history.Filter(h.Ops, name) {
 		if op.Scheduled < back-callTimeout {
 			r.n++
-			if op.Outcome != report.OK {
+			if op.Outcome != history.OK {
 				r.failUntilBack++
 				r.overrun = max(r.overrun, op.End-op.Start-callTimeout)
 			}
 		}
-		if op.Outcome == report.OK && (!r.recovered || op.End-back < r.firstOKDelay) {
+		if op.Outcome == history.OK && (!r.recovered || op.End-back < r.firstOKDelay) {
 			r.recovered, r.firstOKDelay = true, op.End-back
 		}
 	}
@@ -48,7 +49,7 @@ func measureReal(h *report.History, name string, back, callTimeout time.Duration
 // deadline), so a client built while the registry is unreachable has no
 // address until that read is answered: it fails every call until the
 // registry is back, as nosnap, then serves.
-func (s *snapshotAtStart) realChecks(h *report.History, back time.Duration) []report.Check {
+func (s *snapshotAtStart) realChecks(h *history.History, back time.Duration) []report.Check {
 	var cs []report.Check
 	hi := realBackoff + rig.SchedSlack
 	for _, name := range s.realNames() {
@@ -81,7 +82,7 @@ func (s *snapshotAtStart) realNames() []string { return s.Real.Names() }
 
 // concludeReal says which caller each real client behaved as, and how long
 // its calls overran their deadline while the resolver was being built.
-func (s *snapshotAtStart) concludeReal(res *report.Result, h *report.History, series map[string]report.Series, back time.Duration) {
+func (s *snapshotAtStart) concludeReal(res *report.Result, h *history.History, series map[string]report.Series, back time.Duration) {
 	for _, name := range s.realNames() {
 		best, same, total := report.Resembles(series, name, []string{callerNoSnap, callerSnap})
 		ok, fail := series[name].Total()

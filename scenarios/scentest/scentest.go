@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -147,7 +148,7 @@ func InvalidWhy(res *report.Result) string {
 }
 
 // Judge judges h with cfg and finishes the result.
-func Judge(cfg scenarios.Config, h *report.History) *report.Result {
+func Judge(cfg scenarios.Config, h *history.History) *report.Result {
 	res := cfg.Judge(h)
 	res.Finish()
 	return res
@@ -228,16 +229,16 @@ func NoUnexplainedDifference(t *testing.T, res *report.Result) {
 
 // Synth builds ops for each caller at rate per second for d; fail(caller,
 // at) decides each outcome.
-func Synth(callers []string, rate int, d time.Duration, fail func(caller string, at time.Duration) bool) []report.Op {
-	var ops []report.Op
+func Synth(callers []string, rate int, d time.Duration, fail func(caller string, at time.Duration) bool) []history.Op {
+	var ops []history.Op
 	step := time.Second / time.Duration(rate)
 	for _, c := range callers {
 		for at := time.Duration(0); at < d; at += step {
-			o := report.OK
+			o := history.OK
 			if fail(c, at) {
-				o = report.Fail
+				o = history.Fail
 			}
-			ops = append(ops, report.Op{Caller: c, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: o})
+			ops = append(ops, history.Op{Caller: c, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: o})
 		}
 	}
 	return ops

@@ -1,4 +1,4 @@
-package report
+package history
 
 import (
 	"encoding/json"

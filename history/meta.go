@@ -1,4 +1,4 @@
-package report
+package history
 
 import (
 	"os"
@@ -9,9 +9,12 @@ import (
 	"time"
 )
 
-// SchemaVersion is the version of the JSON contract; it changes when a
-// field changes meaning or goes away.
-const SchemaVersion = 2
+// SchemaVersion is the version of the JSON contract and of the saved
+// history; it changes when a field changes meaning or goes away. Version 3
+// added op kinds and nodes (Op.Kind, Op.Via) and numeric statistics over
+// repeated runs; histories of version 2 are still read (ReadHistory gives
+// their ops the kinds).
+const SchemaVersion = 3
 
 // Meta says what produced a result: the harness's version (its VCS
 // revision), Go and etcd versions, the machine and the command line.

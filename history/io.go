@@ -1,4 +1,4 @@
-package report
+package history
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -63,18 +64,27 @@ func ReadHistory(r io.Reader) (HistoryHeader, *History, error) {
 	if err := dec.Decode(&hdr); err != nil {
 		return hdr, nil, fmt.Errorf("reading the history's header: %w", err)
 	}
-	if hdr.SchemaVersion != SchemaVersion {
-		return hdr, nil, fmt.Errorf("history schema %d, this harness reads %d", hdr.SchemaVersion, SchemaVersion)
+	if hdr.SchemaVersion != SchemaVersion && hdr.SchemaVersion != 2 {
+		return hdr, nil, fmt.Errorf("history schema %d, this harness reads 2 and %d", hdr.SchemaVersion, SchemaVersion)
 	}
+	h, err := readLines(dec)
+	if err == nil && hdr.SchemaVersion == 2 {
+		upgrade2(h.Ops)
+	}
+	return hdr, h, err
+}
+
+// readLines reads the lines after the header.
+func readLines(dec *json.Decoder) (*History, error) {
 	h := &History{}
 	for {
 		var l historyLine
 		err := dec.Decode(&l)
 		if errors.Is(err, io.EOF) {
-			return hdr, h, nil
+			return h, nil
 		}
 		if err != nil {
-			return hdr, nil, fmt.Errorf("reading the history: %w", err)
+			return nil, fmt.Errorf("reading the history: %w", err)
 		}
 		switch {
 		case l.Op != nil:
@@ -85,6 +95,29 @@ func ReadHistory(r io.Reader) (HistoryHeader, *History, error) {
 			h.Timeline = *l.Timeline
 		case len(l.Data) > 0:
 			h.Data = l.Data
+		}
+	}
+}
+
+// upgrade2 gives the ops of a schema-2 history (which had no op kinds) the
+// kind and node their recorders now set: the key-value ops, whose labels
+// were "kv/<member>/<kind>", and the gate ops. This is the one place a
+// caller label is read, and only for histories saved before kinds existed.
+func upgrade2(ops []Op) {
+	for i, op := range ops {
+		if op.Kind != "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(op.Caller, KVPrefix); ok {
+			via, kind, _ := strings.Cut(rest, "/")
+			switch k := OpKind(kind); k {
+			case OpPut, OpGet, OpSerGet:
+				ops[i].Kind, ops[i].Via = k, via
+			}
+			continue
+		}
+		if op.Caller == ReadyOp || op.Caller == ClientOp {
+			ops[i].Kind = OpGate
 		}
 	}
 }
