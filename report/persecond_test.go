@@ -94,6 +94,7 @@ func TestBandText(t *testing.T) {
 
 func TestRunVerdict(t *testing.T) {
 	r, d, o, i := Check{Verdict: Reproduced}, Check{Verdict: Differs}, Check{Verdict: Outside}, Check{Verdict: Invalid}
+	inc := Check{Verdict: Inconclusive}
 	tests := []struct {
 		cs   []Check
 		want Verdict
@@ -102,11 +103,43 @@ func TestRunVerdict(t *testing.T) {
 		{[]Check{r, r}, Reproduced},
 		{[]Check{r, d}, Differs},
 		{[]Check{d, o, r}, Outside},
-		{[]Check{o, i}, Invalid},
+		// A definite failure is never hidden by a check that could not judge.
+		{[]Check{o, i}, Outside},
+		{[]Check{i, o}, Outside},
+		{[]Check{r, i}, Invalid},
+		{[]Check{d, inc}, Inconclusive},
+		{[]Check{inc, i}, Invalid},
+		{[]Check{inc, o}, Outside},
 	}
 	for _, tc := range tests {
 		if got := RunVerdict(tc.cs); got != tc.want {
 			t.Errorf("RunVerdict(%v) = %s, want %s", tc.cs, got, tc.want)
+		}
+	}
+}
+
+// TestFailedGateMakesTheRunInvalid: only a gate makes the whole run
+// invalid, whatever its checks say.
+func TestFailedGateMakesTheRunInvalid(t *testing.T) {
+	tests := []struct {
+		gateOK bool
+		checks []Verdict
+		want   Verdict
+	}{
+		{true, []Verdict{Outside, Invalid}, Outside},
+		{false, []Verdict{Outside, Invalid}, Invalid},
+		{false, []Verdict{Reproduced}, Invalid},
+		{true, []Verdict{Reproduced, Differs}, Differs},
+	}
+	for _, tc := range tests {
+		r := NewResult("s")
+		r.Gates = []Gate{{Name: "ready", OK: tc.gateOK}}
+		for _, v := range tc.checks {
+			r.AddCheck(Check{Name: string(v), Verdict: v})
+		}
+		r.Finish()
+		if r.Verdict != tc.want {
+			t.Errorf("gate ok %v, checks %v: run %s, want %s", tc.gateOK, tc.checks, r.Verdict, tc.want)
 		}
 	}
 }

@@ -76,9 +76,11 @@ type Result struct {
 	Series   map[string]Series `json:"series"`
 	Metrics  Metrics           `json:"metrics"`
 	Checks   []Check           `json:"checks"`
-	// Verdict is the run's: invalid if a check is invalid (or there is
-	// none), else outside if one is outside, else differs if one differs,
-	// else reproduced.
+	// Verdict is the run's: invalid if a gate failed (the world was not as
+	// the plan assumed) or there is no check; else the worst of its checks,
+	// where outside beats invalid beats inconclusive beats differs beats
+	// reproduced (Jepsen's merge-valid: a definite failure is never hidden
+	// by a check that could not judge).
 	Verdict Verdict `json:"verdict"`
 	// Reproduced is true when the verdict is reproduced or differs (every
 	// measurement inside its band).
@@ -153,13 +155,15 @@ func (r *Result) Finish() {
 	}
 }
 
-// RunVerdict combines check verdicts: invalid beats outside beats
-// inconclusive beats differs beats reproduced; no check at all is invalid.
+// RunVerdict combines check verdicts: outside beats invalid beats
+// inconclusive beats differs beats reproduced, so a check that could not
+// judge never hides one that failed; no check at all is invalid. (A failed
+// gate makes the whole run invalid: Finish.)
 func RunVerdict(cs []Check) Verdict {
 	if len(cs) == 0 {
 		return Invalid
 	}
-	rank := map[Verdict]int{Reproduced: 0, Differs: 1, Inconclusive: 2, Outside: 3, Invalid: 4}
+	rank := map[Verdict]int{Reproduced: 0, Differs: 1, Inconclusive: 2, Invalid: 3, Outside: 4}
 	v := Reproduced
 	for _, c := range cs {
 		if rank[c.Verdict] > rank[v] {

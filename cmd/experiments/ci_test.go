@@ -136,3 +136,42 @@ func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
 		t.Errorf("a stale report went unnoticed (err %v)", err)
 	}
 }
+
+// TestOutsideBesideInvalidExits1: a minority run whose survivor answered a
+// linearizable read without quorum (outside) and whose lease TTLs could not
+// be read after recovery (invalid) ends outside, exit 1: a check that
+// could not judge never hides one that failed. Only a failed gate would
+// make the run invalid.
+func TestOutsideBesideInvalidExits1(t *testing.T) {
+	spec, _ := scenarios.Lookup("minority")
+	_, cfg, params, err := scenarios.Parse(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, ms := 3*time.Second, time.Millisecond
+	probe := func(name string, d time.Duration, o history.Outcome, n int) history.Op {
+		return history.Op{Caller: name, Kind: history.OpProbe, Target: "n1", Scheduled: at, Start: at, End: at + d, Outcome: o, Count: n}
+	}
+	h := &history.History{Timeline: 12 * time.Second, Ops: []history.Op{
+		{Caller: "survivor/leaderless", Kind: history.OpProbe, Target: "n1", Start: 2 * time.Second, End: at, Outcome: history.OK},
+		probe("survivor/lin_read", 3*ms, history.OK, 3), // outside: a read without quorum succeeded
+		probe("survivor/ser_read", ms, history.OK, 3),
+		probe("survivor/put", 2002*ms, history.Unknown, 0), probe("survivor/keepalive", 2003*ms, history.Fail, 0),
+		{Caller: "recovery/leader", Kind: history.OpProbe, Start: 10 * time.Second, End: 10800 * ms, Outcome: history.OK},
+		{Caller: "recovery/keys", Kind: history.OpProbe, Start: 10800 * ms, End: 10810 * ms, Outcome: history.OK, Count: 3},
+		// no recovery/ttl op: the TTL checks cannot judge
+	}, Events: history.Events{
+		{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n2", "n3"}},
+		{At: 10 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n2", "n3"}},
+	}}
+	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	if len(res.With(report.Outside)) == 0 || len(res.With(report.Invalid)) == 0 {
+		t.Fatalf("want an outside and an invalid check: %v", res.Checks)
+	}
+	if res.Verdict != report.Outside {
+		t.Errorf("run verdict %s, want outside", res.Verdict)
+	}
+	if code := exitCode(verdictErr(res.Verdict), io.Discard); code != exitNotReproduced {
+		t.Errorf("exit code %d, want %d", code, exitNotReproduced)
+	}
+}
