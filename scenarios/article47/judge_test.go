@@ -16,6 +16,9 @@ func mkHistory(ops []history.Op, d time.Duration, evs ...history.Event) *history
 
 var killAll = history.Event{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1", "n2", "n3"}, Label: "SIGKILL etcd n1,n2,n3"}
 
+// firstFail is cache-on-failure's headline check.
+const firstFail = "clear: first failure after the outage"
+
 func TestCacheOnFailureJudge(t *testing.T) {
 	grpc := scentest.MustConfigure(t, "cache-on-failure")
 	fast := scentest.MustConfigure(t, "cache-on-failure", "--refresh-fail-fast")
@@ -27,22 +30,25 @@ func TestCacheOnFailureJudge(t *testing.T) {
 		judge   *cacheOnFailure
 		fail    func(c string, at time.Duration) bool
 		verdict report.Verdict
+		// check is the check the case is about (each must-fail case names
+		// the one that must break, so no other check can make it pass).
+		check string
 	}{
-		{"gRPC: clear fails at its next refresh + deadline", grpc.(*cacheOnFailure), clearFrom(3 * time.Second), report.Differs},
-		{"fail-fast: clear fails within 1/40 s, as the article", fast.(*cacheOnFailure), clearFrom(2025 * time.Millisecond), report.Reproduced},
-		{"gRPC: a failure before a refresh can have failed is impossible", grpc.(*cacheOnFailure), clearFrom(2100 * time.Millisecond), report.Outside},
+		{"gRPC: clear fails at its next refresh + deadline", grpc.(*cacheOnFailure), clearFrom(3 * time.Second), report.Differs, firstFail},
+		{"fail-fast: clear fails within 1/40 s, as the article", fast.(*cacheOnFailure), clearFrom(2025 * time.Millisecond), report.Reproduced, firstFail},
+		{"gRPC: a failure before a refresh can have failed is impossible", grpc.(*cacheOnFailure), clearFrom(2100 * time.Millisecond), report.Outside, firstFail},
 		// Must fail: the article's effect absent.
-		{"clear never fails", grpc.(*cacheOnFailure), func(string, time.Duration) bool { return false }, report.Outside},
-		{"clear fails too late", grpc.(*cacheOnFailure), clearFrom(3700 * time.Millisecond), report.Outside},
+		{"clear never fails", grpc.(*cacheOnFailure), func(string, time.Duration) bool { return false }, report.Outside, firstFail},
+		{"clear fails too late", grpc.(*cacheOnFailure), clearFrom(3700 * time.Millisecond), report.Outside, firstFail},
 		{"clear recovers", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
 			return c == "clear" && at >= 3*time.Second && at < 6*time.Second
-		}, report.Outside},
+		}, report.Outside, "clear: successes after its first failure"},
 		{"keep loses one request", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
 			return (c == "clear" && at >= 3*time.Second) || (c == "keep" && at == 5*time.Second)
-		}, report.Outside},
+		}, report.Outside, "keep: seconds not all ok"},
 		{"the real client loses every call after the outage", grpc.(*cacheOnFailure), func(c string, at time.Duration) bool {
 			return (c == "clear" || c == scenarios.RealRoundRobin) && at >= 3*time.Second
-		}, report.Outside},
+		}, report.Outside, scenarios.RealRoundRobin + ": seconds not all ok"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,6 +56,9 @@ func TestCacheOnFailureJudge(t *testing.T) {
 			res := scentest.Judge(tc.judge, mkHistory(ops, 10*time.Second, killAll))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
+				t.Errorf("check %q: %s, want %s", tc.check, v, tc.verdict)
 			}
 			scentest.NoUnexplainedDifference(t, res)
 		})
@@ -69,19 +78,20 @@ func TestPassiveEjectionJudge(t *testing.T) {
 		name    string
 		fail    func(c string, at time.Duration) bool
 		verdict report.Verdict
+		check   string
 	}{
 		{"article shape", func(c string, at time.Duration) bool {
 			return (c == "none" && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
-		}, report.Reproduced},
+		}, report.Reproduced, "eject: failed requests in total"},
 		// Must fail: no ejection effect, wrong share, no failure at all.
-		{"eject fails like none", func(c string, at time.Duration) bool { return third(at) }, report.Outside},
+		{"eject fails like none", func(c string, at time.Duration) bool { return third(at) }, report.Outside, "eject: failed requests in total"},
 		{"none fails half", func(c string, at time.Duration) bool {
 			return c == "none" && at >= 4*time.Second && int(at/(25*time.Millisecond))%2 == 0
-		}, report.Outside},
-		{"the crash changes nothing", func(string, time.Duration) bool { return false }, report.Outside},
+		}, report.Outside, "none: most failures in a whole second after the crash"},
+		{"the crash changes nothing", func(string, time.Duration) bool { return false }, report.Outside, "none: failed requests in total"},
 		{"the real client keeps calling the dead instance", func(c string, at time.Duration) bool {
 			return ((c == "none" || c == scenarios.RealRoundRobin) && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
-		}, report.Outside},
+		}, report.Outside, scenarios.RealRoundRobin + ": failures after the crash"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,6 +99,9 @@ func TestPassiveEjectionJudge(t *testing.T) {
 			res := scentest.Judge(s, mkHistory(ops, 10*time.Second, outage, crash))
 			if res.Verdict != tc.verdict {
 				t.Errorf("verdict %s, want %s: %s", res.Verdict, tc.verdict, scentest.Names(res))
+			}
+			if v := scentest.Verdict(res, tc.check); v != tc.verdict {
+				t.Errorf("check %q: %s, want %s", tc.check, v, tc.verdict)
 			}
 		})
 	}

@@ -238,7 +238,7 @@ func Synth(callers []string, rate int, d time.Duration, fail func(caller string,
 			if fail(c, at) {
 				o = history.Fail
 			}
-			ops = append(ops, history.Op{Caller: c, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: o})
+			ops = append(ops, history.Op{Caller: c, Kind: history.OpCall, Scheduled: at, Start: at, End: at + time.Millisecond, Outcome: o})
 		}
 	}
 	return ops
