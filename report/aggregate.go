@@ -133,17 +133,25 @@ func metricsTable(out *Result, n int) Table {
 		}
 	}
 	sort.Strings(keys)
+	out.MetricStats = map[string]Stats{}
 	for _, k := range keys {
-		xs := out.Samples[k]
-		med, lo, hi := MedianCI(xs)
-		mn, mx := MinMax(finite(xs))
-		out.Metrics[k[7:]] = med
-		t.Rows = append(t.Rows, []string{k[7:], Num(med), interval(lo, hi), Num(mn), Num(mx), fmt.Sprint(len(finite(xs)))})
+		st := statsOf(out.Samples[k])
+		out.Metrics[k[7:]], out.MetricStats[k[7:]] = float64(st.Median), st
+		t.Rows = append(t.Rows, []string{k[7:], Num(float64(st.Median)), interval(float64(st.CILo), float64(st.CIHi)),
+			Num(float64(st.Min)), Num(float64(st.Max)), fmt.Sprint(st.Runs)})
 	}
 	if n < MinRunsForInterval {
 		t.Notes = append(t.Notes, fmt.Sprintf("a 95 %% interval of the median needs at least %d runs; with %d it is unbounded", MinRunsForInterval, n))
 	}
 	return t
+}
+
+// statsOf returns the statistics of a sample over runs (NaN and ±Inf left out).
+func statsOf(xs []float64) Stats {
+	clean := finite(xs)
+	med, lo, hi := MedianCI(clean)
+	mn, mx := MinMax(clean)
+	return Stats{Runs: len(clean), Median: Number(med), CILo: Number(lo), CIHi: Number(hi), Min: Number(mn), Max: Number(mx)}
 }
 
 func interval(lo, hi float64) string {
@@ -172,7 +180,10 @@ func aggregateCheck(c Check, runs []*Result) Check {
 	if c.YesNo {
 		return yesNoOverRuns(out, in, len(xs))
 	}
-	med, lo, hi := MedianCI(xs)
+	st := statsOf(xs)
+	st.InBand = &in
+	out.Stats = &st
+	med, lo, hi := float64(st.Median), float64(st.CILo), float64(st.CIHi)
 	out.Measured, out.Pass = Number(med), in == len(xs)
 	unit := ""
 	if c.Unit != "" {
@@ -223,6 +234,7 @@ func yesNoOverRuns(c Check, in, n int) Check {
 	lo, hi := Wilson(in, n)
 	verdict := claimVerdict(c) // against the band of one run, before it becomes a share
 	c.Measured, c.Pass = Number(float64(in)/float64(max(n, 1))), in == n
+	c.Stats = &Stats{Runs: n, Median: c.Measured, CILo: Number(lo), CIHi: Number(hi), Min: Number(B2F(in == n)), Max: Number(B2F(in > 0)), InBand: &in}
 	c.MeasuredText = fmt.Sprintf("%d/%d runs as expected (95 %% Wilson %.2f–%.2f)", in, n, lo, hi)
 	c.Band, c.BandLo, c.BandHi, c.Unit = "in most runs: "+c.Band, 0.5, 1, "share of runs"
 	switch {

@@ -243,6 +243,26 @@ type Check struct {
 	Pass bool `json:"pass"`
 	// YesNo marks a yes/no observation (measured 1 or 0).
 	YesNo bool `json:"yes_no,omitempty"`
+	// Stats, over repeated runs, are the check's statistics across the
+	// valid runs (absent for one run).
+	Stats *Stats `json:"stats,omitempty"`
+}
+
+// Stats are a check's or a metric's statistics over repeated runs, as
+// numbers a CI can read without parsing measured_text: the median and its
+// distribution-free 95 % interval (null below MinRunsForInterval runs, where
+// order statistics give none), min, max, how many runs measured it and, for
+// a check, how many of them were inside the band. For a yes/no check the
+// median is the share of runs as expected and the interval its Wilson
+// interval.
+type Stats struct {
+	Runs   int    `json:"runs"`
+	Median Number `json:"median"`
+	CILo   Number `json:"ci_lo"`
+	CIHi   Number `json:"ci_hi"`
+	Min    Number `json:"min"`
+	Max    Number `json:"max"`
+	InBand *int   `json:"in_band,omitempty"`
 }
 
 // Number is a float64 that encodes NaN and ±Inf as JSON null (an unbounded

@@ -100,6 +100,13 @@ type Result struct {
 	// each metric ("metric:<name>") per valid run, the input of compare.
 	Runs    []RunSummary       `json:"runs,omitempty"`
 	Samples map[string]Numbers `json:"samples,omitempty"`
+	// Timings are figures of the judging itself (how long a checker ran,
+	// ms): they change each time a history is judged, so recheck does not
+	// compare them and they are not samples.
+	Timings map[string]float64 `json:"judge_timings,omitempty"`
+	// MetricStats, over repeated runs, are each metric's statistics across
+	// the valid runs (Metrics then holds their medians).
+	MetricStats map[string]Stats `json:"metric_stats,omitempty"`
 	// Meta says what produced the result.
 	Meta *history.Meta `json:"meta,omitempty"`
 	// Files are what the run produced beside the report (a visualisation,
@@ -125,6 +132,14 @@ func (r *Result) Attach(name string, data []byte) {
 func NewResult(name string) *Result {
 	return &Result{Scenario: name, Params: map[string]any{}, Metrics: Metrics{}, Series: map[string]Series{},
 		Events: history.Events{}, Samples: map[string]Numbers{}}
+}
+
+// Time records a timing of the judging itself (see Timings).
+func (r *Result) Time(name string, ms float64) {
+	if r.Timings == nil {
+		r.Timings = map[string]float64{}
+	}
+	r.Timings[name] = ms
 }
 
 // AddTable appends a table.

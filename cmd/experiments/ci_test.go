@@ -13,6 +13,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
+	"sdchaos/scenarios/scentest"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -173,5 +174,72 @@ func TestOutsideBesideInvalidExits1(t *testing.T) {
 	}
 	if code := exitCode(verdictErr(res.Verdict), io.Discard); code != exitNotReproduced {
 		t.Errorf("exit code %d, want %d", code, exitNotReproduced)
+	}
+}
+
+// ejectionRun is a passive-ejection history as the article saw it: none
+// fails every third call after the crash, eject only its first one.
+func ejectionRun() *history.History {
+	third := func(at time.Duration) bool { return at >= 4*time.Second && int(at/(25*time.Millisecond))%3 == 1 }
+	ops := scentest.Synth([]string{"none", "eject", scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 10*time.Second,
+		func(c string, at time.Duration) bool {
+			return (c == "none" && third(at)) || (c == "eject" && at == 4*time.Second+25*time.Millisecond)
+		})
+	return &history.History{Ops: ops, Timeline: 10 * time.Second, Events: history.Events{
+		{At: time.Second, Kind: history.KillMembers, Phase: history.Inject},
+		{At: 4 * time.Second, Kind: history.CrashInstance, Phase: history.Inject, Targets: []string{"j2"}},
+	}}
+}
+
+// TestRecheckFlagsATamperedRunInARepeatedSet: six runs saved with --out;
+// one late successful call of the ejecting caller in one run's history is
+// turned into a failure. That run's eject.fail goes from 1 to 2, still
+// inside its band, and no verdict or median moves — recheck still names
+// the run's sample that moved.
+func TestRecheckFlagsATamperedRunInARepeatedSet(t *testing.T) {
+	dir := t.TempDir()
+	spec, _ := scenarios.Lookup("passive-ejection")
+	_, cfg, params, err := scenarios.Parse(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := &repeated{name: spec.Name}
+	var runs []*report.Result
+	var sums []report.RunSummary
+	for seed := int64(1); seed <= 6; seed++ {
+		h := ejectionRun()
+		res := judge(spec, cfg, h, seed, params, 0, time.Now())
+		runs, sums = append(runs, res), append(sums, report.RunSummary{Seed: seed, Verdict: res.Verdict})
+		rr.histories = append(rr.histories, savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: seed}, history: h})
+	}
+	rr.result = combine(runs, sums, 6)
+	if err := writeOut(dir, rr); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := recheck([]string{dir}, &out); err != nil {
+		t.Fatalf("recheck of fresh histories: %v\n%s", err, out.String())
+	}
+	tampered := filepath.Join(dir, spec.Name+".seed3"+historySuffix)
+	hdr, h, err := readHistoryFile(tampered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(h.Ops) - 1; i >= 0; i-- {
+		if h.Ops[i].Caller == "eject" && h.Ops[i].Outcome == history.OK {
+			h.Ops[i].Outcome = history.Fail
+			break
+		}
+	}
+	if err := writeFile(tampered, func(w io.Writer) error { return history.WriteHistory(w, hdr, h) }); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err = recheck([]string{dir}, &out)
+	if !errors.Is(err, errNotReproduced) {
+		t.Fatalf("a tampered run went unnoticed (err %v)\n%s", err, out.String())
+	}
+	if want := "samples metric:eject.fail, run 3 of 6: 1 → 2"; !strings.Contains(out.String(), want) {
+		t.Errorf("recheck does not name what moved (%q):\n%s", want, out.String())
 	}
 }

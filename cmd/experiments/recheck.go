@@ -18,9 +18,10 @@ import (
 
 // recheck is `experiments recheck DIR`: it judges every saved history in
 // DIR again, without running anything, and compares what the judges say
-// now with the reports stored beside the histories. A judge whose output
-// changed (another check, verdict or measurement) is reported, and the
-// command exits 1, so a results directory never silently goes stale.
+// now with the reports stored beside the histories: every stored figure
+// (verdicts, measurements, bands, statistics over runs, metrics, each run's
+// samples; not the judge's own timings). A report that no longer matches is reported with what moved,
+// and the command exits 1, so a results directory never silently goes stale.
 func recheck(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return scenarios.Usagef("recheck: want one argument, a directory written with --out")
@@ -44,7 +45,7 @@ func recheck(args []string, stdout io.Writer) error {
 		if len(diffs) > 0 {
 			bad++
 		}
-		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs)})
+		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs, maxShown)})
 	}
 	if err := report.RenderTable(stdout, t, false); err != nil {
 		return err
@@ -56,9 +57,16 @@ func recheck(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func orNone(ds []string) string {
-	if len(ds) == 0 {
+// maxShown is how many differences of one report the table lists.
+const maxShown = 6
+
+// orNone joins the first n differences ("none" for none).
+func orNone(ds []string, n int) string {
+	switch {
+	case len(ds) == 0:
 		return "none"
+	case len(ds) > n:
+		return strings.Join(ds[:n], "; ") + fmt.Sprintf("; and %d more", len(ds)-n)
 	}
 	return strings.Join(ds, "; ")
 }
@@ -143,19 +151,30 @@ func savedConfig(hdr history.HistoryHeader) (scenarios.Spec, scenarios.Config, m
 	return spec, cfg, params, nil
 }
 
-// differences lists what the judges say now that the stored report does
-// not: the verdict, a check missing or new, a check's verdict or its
-// measurement.
+// differences lists every stored figure that the saved histories no
+// longer give: the run's verdict; each check's verdict, measurement, band
+// and statistics over runs; each metric; each run's sample of every check
+// and metric. A repeated run whose one history changed is named even when
+// no verdict and no median moved.
 func differences(stored, now *report.Result) []string {
 	var out []string
 	if stored.Verdict != now.Verdict {
 		out = append(out, fmt.Sprintf("verdict %s → %s", stored.Verdict, now.Verdict))
 	}
+	out = append(out, checkDifferences(stored.Checks, now.Checks)...)
+	out = append(out, numberDifferences("metric ", stored.Metrics, now.Metrics)...)
+	out = append(out, sampleDifferences(stored.Samples, now.Samples)...)
+	return out
+}
+
+// checkDifferences compares the checks by name.
+func checkDifferences(stored, now []report.Check) []string {
+	var out []string
 	old := map[string]report.Check{}
-	for _, c := range stored.Checks {
+	for _, c := range stored {
 		old[c.Name] = c
 	}
-	for _, c := range now.Checks {
+	for _, c := range now {
 		o, ok := old[c.Name]
 		delete(old, c.Name)
 		switch {
@@ -163,19 +182,90 @@ func differences(stored, now *report.Result) []string {
 			out = append(out, "new check "+c.Name)
 		case o.Verdict != c.Verdict:
 			out = append(out, fmt.Sprintf("%s: %s → %s", c.Name, o.Verdict, c.Verdict))
-		case !sameNumber(float64(o.Measured), float64(c.Measured)) || o.Band != c.Band:
+		case !sameNumber(float64(o.Measured), float64(c.Measured)) || o.Band != c.Band ||
+			!sameNumber(float64(o.BandLo), float64(c.BandLo)) || !sameNumber(float64(o.BandHi), float64(c.BandHi)):
 			out = append(out, fmt.Sprintf("%s: %s (band %s) → %s (band %s)", c.Name, o.MeasuredText, o.Band, c.MeasuredText, c.Band))
+		case !sameStats(o.Stats, c.Stats):
+			out = append(out, fmt.Sprintf("%s: over runs %s → %s", c.Name, statsText(o.Stats), statsText(c.Stats)))
 		}
 	}
-	for name := range old {
+	for _, name := range sortedKeys(old) {
 		out = append(out, "check gone: "+name)
 	}
 	return out
 }
 
+// numberDifferences compares two maps of numbers key by key.
+func numberDifferences(what string, stored, now map[string]float64) []string {
+	var out []string
+	for _, k := range sortedKeys(now) {
+		o, ok := stored[k]
+		switch {
+		case !ok:
+			out = append(out, "new "+what+k)
+		case !sameNumber(o, now[k]):
+			out = append(out, fmt.Sprintf("%s%s: %s → %s", what, k, report.Num(o), report.Num(now[k])))
+		}
+	}
+	for _, k := range sortedKeys(stored) {
+		if _, ok := now[k]; !ok {
+			out = append(out, what+k+" gone")
+		}
+	}
+	return out
+}
+
+// sampleDifferences compares each run's sample of every check and metric.
+func sampleDifferences(stored, now map[string]report.Numbers) []string {
+	var out []string
+	for _, k := range sortedKeys(now) {
+		o, n := stored[k], now[k]
+		if len(o) != len(n) {
+			out = append(out, fmt.Sprintf("samples %s: %d runs → %d", k, len(o), len(n)))
+			continue
+		}
+		for i := range n {
+			if !sameNumber(o[i], n[i]) {
+				out = append(out, fmt.Sprintf("samples %s, run %d of %d: %s → %s", k, i+1, len(n), report.Num(o[i]), report.Num(n[i])))
+			}
+		}
+	}
+	for _, k := range sortedKeys(stored) {
+		if _, ok := now[k]; !ok {
+			out = append(out, "samples "+k+" gone")
+		}
+	}
+	return out
+}
+
+func sameStats(a, b *report.Stats) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	same := a.Runs == b.Runs && sameNumber(float64(a.Median), float64(b.Median)) &&
+		sameNumber(float64(a.CILo), float64(b.CILo)) && sameNumber(float64(a.CIHi), float64(b.CIHi)) &&
+		sameNumber(float64(a.Min), float64(b.Min)) && sameNumber(float64(a.Max), float64(b.Max))
+	return same && (a.InBand == nil) == (b.InBand == nil) && (a.InBand == nil || *a.InBand == *b.InBand)
+}
+
+func statsText(s *report.Stats) string {
+	if s == nil {
+		return "none"
+	}
+	in := "—"
+	if s.InBand != nil {
+		in = fmt.Sprint(*s.InBand)
+	}
+	return fmt.Sprintf("median %s, 95 %% %s–%s, %s/%d in band", report.Num(float64(s.Median)), report.Num(float64(s.CILo)),
+		report.Num(float64(s.CIHi)), in, s.Runs)
+}
+
+// sameNumber compares two figures as JSON holds them: NaN and ±Inf are all
+// null there, so any two non-finite values are the same.
 func sameNumber(a, b float64) bool {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.IsNaN(a) && math.IsNaN(b)
+	finiteA, finiteB := !math.IsNaN(a) && !math.IsInf(a, 0), !math.IsNaN(b) && !math.IsInf(b, 0)
+	if !finiteA || !finiteB {
+		return finiteA == finiteB
 	}
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a))
 }
