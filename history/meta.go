@@ -28,6 +28,20 @@ type Meta struct {
 	CPUs          int       `json:"cpus"`
 	Start         time.Time `json:"start"`
 	Command       []string  `json:"command"`
+	// Rejudged, when set, says that the report was judged again from the
+	// run's saved histories (recheck --write) by another harness revision.
+	Rejudged *Rejudge `json:"rejudged,omitempty"`
+}
+
+// Rejudge is when and by which harness revision a stored run was judged again.
+type Rejudge struct {
+	Harness string    `json:"harness"`
+	At      time.Time `json:"at"`
+}
+
+// NewRejudge describes a re-judging by this process at t.
+func NewRejudge(t time.Time) *Rejudge {
+	return &Rejudge{Harness: NewMeta(t).Harness, At: t.UTC()}
 }
 
 // NewMeta describes this process, started at start.

@@ -243,3 +243,37 @@ func TestRecheckFlagsATamperedRunInARepeatedSet(t *testing.T) {
 		t.Errorf("recheck does not name what moved (%q):\n%s", want, out.String())
 	}
 }
+
+// TestRecheckWriteBringsAStaleReportUpToDate: --write rewrites a report
+// that no longer matches from its saved history, keeping its metadata and
+// noting the re-judging; a plain recheck then passes.
+func TestRecheckWriteBringsAStaleReportUpToDate(t *testing.T) {
+	dir := t.TempDir()
+	spec, _ := scenarios.Lookup("passive-ejection")
+	_, cfg, params, err := scenarios.Parse(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ejectionRun()
+	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res.Checks[0].Verdict = report.Outside // what an older judge said
+	rr := &repeated{name: spec.Name, result: res,
+		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
+	if err := writeOut(dir, rr); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := recheck([]string{"--write", dir}, &out); err != nil {
+		t.Fatalf("recheck --write: %v\n%s", err, out.String())
+	}
+	if err := recheck([]string{dir}, &out); err != nil {
+		t.Fatalf("recheck after --write: %v\n%s", err, out.String())
+	}
+	now, err := loadResult(filepath.Join(dir, spec.Name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Meta == nil || now.Meta.Rejudged == nil || now.Meta.Start != res.Meta.Start.UTC() {
+		t.Errorf("meta after --write: %+v", now.Meta)
+	}
+}

@@ -29,8 +29,10 @@ usage:
                                    --runs N, --junit FILE, --baseline DIR, --quiet as below
   experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
                                    Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
-  experiments recheck DIR          judge the saved histories in DIR again, without running;
-                                   exit 1 if a stored report no longer matches
+  experiments recheck [--write] DIR
+                                   judge the saved histories in DIR again, without running;
+                                   exit 1 naming what moved if a stored report no longer
+                                   matches; --write rewrites those reports from the histories
   experiments merge [--out DIR] SHARD-DIR...
                                    judge the histories of one sharded run (--shard k/n) as one run
 

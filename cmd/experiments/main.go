@@ -5,7 +5,7 @@
 //	experiments <scenario> [flags]
 //	experiments all [flags]
 //	experiments compare OLD NEW
-//	experiments recheck DIR
+//	experiments recheck [--write] DIR
 //	experiments merge [--format F] [--out DIR] SHARD-DIR...
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from

@@ -22,9 +22,19 @@ import (
 // (verdicts, measurements, bands, statistics over runs, metrics, each run's
 // samples; not the judge's own timings). A report that no longer matches is reported with what moved,
 // and the command exits 1, so a results directory never silently goes stale.
+//
+// With --write it also rewrites each stored report (and its figures) from
+// what the judges say now, keeping the run's metadata, wall time and run
+// list and noting the re-judging in meta.rejudged: a judge improved, and
+// the measurements need no new run (as Jepsen analyses a stored history
+// again).
 func recheck(args []string, stdout io.Writer) error {
+	write := len(args) > 0 && args[0] == "--write"
+	if write {
+		args = args[1:]
+	}
 	if len(args) != 1 {
-		return scenarios.Usagef("recheck: want one argument, a directory written with --out")
+		return scenarios.Usagef("recheck: want one argument, a directory written with --out (recheck [--write] DIR)")
 	}
 	groups, err := historyGroups(args[0])
 	if err != nil {
@@ -44,6 +54,11 @@ func recheck(args []string, stdout io.Writer) error {
 		diffs := differences(stored, now)
 		if len(diffs) > 0 {
 			bad++
+			if write {
+				if err := rewrite(args[0], name, groups[name], stored, now); err != nil {
+					return fmt.Errorf("recheck --write %s: %w", name, err)
+				}
+			}
 		}
 		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs, maxShown)})
 	}
@@ -51,6 +66,10 @@ func recheck(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d of %d stored reports no longer match what their judges say\n", bad, len(groups))
+	if write {
+		fmt.Fprintf(stdout, "rewrote %d reports from their saved histories\n", bad)
+		return nil
+	}
 	if bad > 0 {
 		return errNotReproduced
 	}
@@ -276,5 +295,46 @@ func sortedKeys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// rewrite writes now (the re-judged report of files) over the stored one:
+// the stored metadata, wall time and run list stay (the run's verdicts
+// follow the judge), the histories and figures are written again.
+func rewrite(dir, name string, files []string, stored, now *report.Result) error {
+	now.Meta, now.WallSeconds = stored.Meta, stored.WallSeconds
+	if now.Meta == nil {
+		now.Meta = history.NewMeta(time.Now())
+	}
+	now.Meta.Rejudged = history.NewRejudge(time.Now())
+	if stored.Runs != nil {
+		now.Runs = withVerdicts(stored.Runs, now.Runs)
+	}
+	rr := &repeated{name: name, result: now}
+	sort.Strings(files)
+	for _, f := range files {
+		hdr, h, err := readHistoryFile(f)
+		if err != nil {
+			return err
+		}
+		rr.histories = append(rr.histories, savedHistory{header: hdr, history: h})
+	}
+	sort.Slice(rr.histories, func(i, j int) bool { return rr.histories[i].header.Seed < rr.histories[j].header.Seed })
+	return writeOut(dir, rr)
+}
+
+// withVerdicts returns the stored run list with each valid run's verdict
+// as the judges give it now.
+func withVerdicts(stored, now []report.RunSummary) []report.RunSummary {
+	v := map[int64]report.Verdict{}
+	for _, r := range now {
+		v[r.Seed] = r.Verdict
+	}
+	out := append([]report.RunSummary(nil), stored...)
+	for i, r := range out {
+		if nv, ok := v[r.Seed]; ok && !r.Retry {
+			out[i].Verdict = nv
+		}
+	}
 	return out
 }
