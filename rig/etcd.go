@@ -28,7 +28,13 @@ type Etcd struct {
 	// Proxies, when the rig is proxied, sit between every client (callers
 	// and instances) and each member: Proxies[i] forwards to member i.
 	Proxies []*linkproxy.Proxy
+	// deferred run at Close, last registered first.
+	deferred []func()
 }
+
+// Defer makes Close call f (a plan's probes release their clients so),
+// before the instances, proxies and members stop.
+func (r *Etcd) Defer(f func()) { r.deferred = append(r.deferred, f) }
 
 // EtcdOptions says what to build.
 type EtcdOptions struct {
@@ -100,8 +106,13 @@ func hostsNote(hosts []string) string {
 	return fmt.Sprintf("; members on %s–%s in the run's private network namespace", hosts[0], hosts[len(hosts)-1])
 }
 
-// Close stops the instances, the proxies and the members.
+// Close runs what was deferred, then stops the instances, the proxies and
+// the members.
 func (r *Etcd) Close() {
+	for i := len(r.deferred) - 1; i >= 0; i-- {
+		r.deferred[i]()
+	}
+	r.deferred = nil
 	if r.Group != nil {
 		r.Group.Close()
 	}

@@ -92,7 +92,7 @@ func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*history.
 		Real:    s.Real.Configs(s.Call, 0, ""),
 		Exec:    s.Client.Config(s.Call),
 		Gateway: s.Call.FailFast,
-		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
+		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil
 		},
 	})

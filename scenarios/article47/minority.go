@@ -9,7 +9,6 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -116,13 +115,19 @@ const (
 
 // Run is the plan: kill two members for --outage; probe the survivor once
 // it has no leader; after the restart read the keys and their TTLs; read
-// the keys once more at the end.
+// the keys once more at the end. Key-value traffic runs on every member
+// until the last probe, then every key is read once more.
 func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()})
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
+		KV: &rig.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
+		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+			return s.timeline(env, r)
+		},
+	})
+}
+
+// timeline picks the survivor (seeded) and kills the two others.
+func (s *minority) timeline(env *scenarios.Env, r *rig.Etcd) (fault.Timeline, error) {
 	nodes := r.Cluster.Nodes()
 	surv := nodes[env.Rand.IntN(len(nodes))]
 	var killed []*cluster.Node
@@ -135,28 +140,14 @@ func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*history.Histor
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
-	tl := fault.Timeline{
+	r.Defer(p.close)
+	env.Printf("survivor %s", surv.Name)
+	return fault.Timeline{
 		{At: s.OutageAt, For: s.Outage, Fault: fault.KillNodes{Nodes: killed}},
 		{At: s.OutageAt, Probe: p.survivor()},
 		{At: s.OutageAt + s.Outage, Probe: p.recovery()},
 		{At: env.Duration, Probe: p.end()},
-	}
-	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(cluster.NodeNames(nodes), r.Endpoints()), s.OpTimeout))
-	if err != nil {
-		return nil, fmt.Errorf("starting the key-value traffic: %w", err)
-	}
-	defer kv.Close()
-	ready := r.CheckReady(ctx)
-	rec := rig.NewRecorder(env, 0)
-	ready(rec)
-	env.Printf("survivor %s; timeline: %s", surv.Name, tl.Describe())
-	if err := kv.During(ctx, rec, env.Duration, finalReadsWithin, func() error { return tl.Run(ctx, rec) }); err != nil {
-		return nil, err
-	}
-	h := rec.History()
-	h.Timeline = env.Duration
-	return &h, nil
+	}, nil
 }
 
 // minorityProbes reads the survivor and, after the restart, the cluster.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/caller"
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/history"
@@ -164,13 +163,21 @@ func (s *minorityPartition) Validate(c scenarios.Common) error {
 }
 
 // Run is the plan: cut the member off for --partition; probe both sides
-// once the cut is in place; after the mend, wait for the member to catch up.
+// once the cut is in place; after the mend, wait for the member to catch
+// up, which ends the run. Key-value traffic runs on every member until the
+// member caught up, then every key is read once more.
 func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()})
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
+		KV:    &rig.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
+		EndAt: opCaughtUp,
+		Timeline: func(ctx context.Context, r *rig.Etcd) (fault.Timeline, error) {
+			return s.timeline(ctx, env, r)
+		},
+	})
+}
+
+// timeline picks the member to isolate and cuts it off.
+func (s *minorityPartition) timeline(ctx context.Context, env *scenarios.Env, r *rig.Etcd) (fault.Timeline, error) {
 	iso, majority, err := s.pick(ctx, env, r.Cluster)
 	if err != nil {
 		return nil, err
@@ -179,35 +186,17 @@ func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*histo
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
+	r.Defer(p.close)
 	cut, err := s.cutFault(env, r.Cluster, iso)
 	if err != nil {
 		return nil, err
 	}
-	tl := fault.Timeline{
+	env.Printf("isolating %s (%s)", iso.Name, s.Isolate)
+	return fault.Timeline{
 		{At: s.PartitionAt, For: s.Partition, Fault: cut},
 		{At: s.PartitionAt, Probe: p.during()},
 		{At: s.PartitionAt + s.Partition, Probe: p.healed(env.Duration)},
-	}
-	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(cluster.NodeNames(r.Cluster.Nodes()), r.Endpoints()), s.OpTimeout))
-	if err != nil {
-		return nil, fmt.Errorf("starting the key-value traffic: %w", err)
-	}
-	defer kv.Close()
-	ready := r.CheckReady(ctx)
-	rec := rig.NewRecorder(env, 0)
-	ready(rec)
-	env.Printf("isolating %s (%s); timeline: %s", iso.Name, s.Isolate, tl.Describe())
-	// The key-value traffic runs until the member caught up, then every key is read once more.
-	if err := kv.During(ctx, rec, env.Duration, finalReadsWithin, func() error { return tl.Run(ctx, rec) }); err != nil {
-		return nil, err
-	}
-	h := rec.History()
-	h.Timeline = env.Duration
-	if op, ok := history.FindOp(h.Ops, opCaughtUp); ok && op.Outcome == history.OK {
-		h.Timeline = op.End // the run ends once the member caught up
-	}
-	return &h, nil
+	}, nil
 }
 
 // cutFault cuts iso off: etcd's CutPeer, or with --cut packets every

@@ -160,8 +160,8 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*history.
 		Callers: cfgs,
 		Real:    s.Real.Configs(s.Call, 0, ""),
 		Gateway: s.Call.FailFast,
-		Traffic: kvTraffic,
-		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
+		KV:      &rig.KVPlan{Timeout: kvOpTimeout, FinalWithin: finalReadsWithin},
+		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
 			f, err := s.jitterFault(env, r)
 			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: f}}, err
 		},

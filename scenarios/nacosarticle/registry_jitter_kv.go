@@ -1,46 +1,16 @@
 package nacosarticle
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"time"
 
-	"sdchaos/caller"
-	"sdchaos/cluster"
 	"sdchaos/history"
 	"sdchaos/linearize"
 	"sdchaos/report"
-	"sdchaos/rig"
 )
 
 // kvOpTimeout is the deadline of each key-value op in registry-jitter.
 const kvOpTimeout = time.Second
-
-// kvTraffic is the key-value traffic of registry-jitter, beside the
-// callers: every member through its own client and proxy for the run, then
-// the reads of every key.
-func kvTraffic(r *rig.Etcd) ([]caller.Traffic, func(), error) {
-	names := cluster.NodeNames(r.Cluster.Nodes())
-	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(names, r.Endpoints()), kvOpTimeout))
-	if err != nil {
-		return nil, nil, fmt.Errorf("starting the key-value traffic: %w", err)
-	}
-	return []caller.Traffic{kvThenRead{kv}}, kv.Close, nil
-}
-
-// kvThenRead runs the key-value traffic, then reads every key through
-// every member once the run is over.
-type kvThenRead struct{ kv *caller.KV }
-
-// Run runs the traffic for d, then the final reads.
-func (t kvThenRead) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	if err := t.kv.Run(ctx, rec, d); err != nil {
-		return err
-	}
-	t.kv.ReadFinal(ctx, rec, finalReadsWithin)
-	return nil
-}
 
 // judgeJitterKV checks the key-value traffic: (a) puts and linearizable
 // gets linearizable, (c) no acknowledged put lost at the end; every

@@ -110,7 +110,7 @@ func (s *snapshotAtStart) Run(ctx context.Context, env *scenarios.Env) (*history
 		Callers: []caller.Config{before, nosnap, snap},
 		Real:    s.Real.Configs(s.Call, s.RestartAt, ""),
 		Gateway: s.Call.FailFast,
-		Timeline: func(r *rig.Etcd) (fault.Timeline, error) {
+		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, For: s.Outage, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil
 		},
 	})

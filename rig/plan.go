@@ -1,0 +1,191 @@
+package rig
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/cluster"
+	"sdchaos/fault"
+	"sdchaos/history"
+)
+
+// Plan is an experiment on the etcd rig: traffic side by side (policy
+// callers, real clients, a user's client, key-value traffic, traffic of the
+// plan's own), a fault and probe timeline built once the rig is up, an
+// optional end set by a probe, and an optional last look. Every etcd
+// scenario is a Plan that RunPlan runs.
+type Plan struct {
+	Callers []caller.Config
+	// Real are real clients (etcd's naming resolver + a gRPC balancer)
+	// beside the policy callers; the instances then also serve gRPC.
+	Real []caller.GRPCConfig
+	// Exec, when set, is a user's client run as a program (--client exec:).
+	Exec *ExecConfig
+	// KV, when set, adds key-value traffic against every member for the
+	// linearizability check, and the reads of every key after it.
+	KV *KVPlan
+	// Traffic, if set, adds traffic of the plan's own once the rig is up;
+	// release is called after the run.
+	Traffic func(r *Etcd) (ts []caller.Traffic, release func(), err error)
+	// Gateway makes the callers refresh through etcd's JSON gateway
+	// (fail-fast) instead of gRPC.
+	Gateway bool
+	// Timeline builds the fault and probe timeline once the rig is up
+	// (required). What it opens for its probes it releases with r.Defer.
+	Timeline func(ctx context.Context, r *Etcd) (fault.Timeline, error)
+	// EndAt, when set, ends the measured timeline at the end of the first
+	// successful op of this caller (a probe that saw the world recover)
+	// instead of at env.Duration.
+	EndAt string
+	// After, if set, runs once the traffic has ended, before the rig is
+	// torn down, to record what only the rig knows (as ops).
+	After func(ctx context.Context, r *Etcd, rec *history.Recorder) error
+}
+
+// KVPlan is the key-value traffic of a plan: every member through its own
+// client (and proxy), op deadline Timeout, then every key read through
+// every member within FinalWithin.
+type KVPlan struct {
+	Timeout, FinalWithin time.Duration
+	// UntilTimeline stops the traffic once the timeline's last step has
+	// run (a probe that waits for the world to recover), not at the run's
+	// duration.
+	UntilTimeline bool
+}
+
+// ErrNoTraffic is returned by Plan.Validate for a plan without any traffic.
+var ErrNoTraffic = errors.New("the plan has no traffic (no callers, real clients, user's client, key-value or own traffic)")
+
+// Validate reports a plan that cannot run: no timeline, or no traffic.
+func (p Plan) Validate() error {
+	switch {
+	case p.Timeline == nil:
+		return errors.New("the plan has no timeline")
+	case len(p.Callers) == 0 && len(p.Real) == 0 && p.Exec == nil && p.KV == nil && p.Traffic == nil:
+		return ErrNoTraffic
+	}
+	return nil
+}
+
+// RunPlan starts the rig, primes the callers, runs the traffic for
+// env.Duration while the timeline fires, and returns the recorded history.
+func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
+	if err := plan.Validate(); err != nil {
+		return nil, err
+	}
+	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
+	r, err := StartEtcd(ctx, env, o)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	ts, kv, err := r.planTraffic(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	tl, err := plan.Timeline(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("building the fault timeline: %w", err)
+	}
+	ready := r.CheckReady(ctx)
+	rec := NewRecorder(env, 0)
+	ready(rec)
+	env.Printf("%s for %s; timeline: %s", describeTraffic(plan), env.Duration, tl.Describe())
+	if err := runPlanTimeline(ctx, rec, ts, tl, kv, plan, env.Duration); err != nil {
+		return nil, err
+	}
+	if plan.After != nil {
+		if err := plan.After(ctx, r, rec); err != nil {
+			return nil, fmt.Errorf("reading the final state: %w", err)
+		}
+	}
+	h := rec.History()
+	h.Timeline = env.Duration
+	if op, ok := history.FindOp(h.Ops, plan.EndAt); ok && plan.EndAt != "" && op.Outcome == history.OK {
+		h.Timeline = op.End // the run ends once the probe saw the world recover
+	}
+	return &h, nil
+}
+
+// runPlanTimeline runs the traffic while the timeline fires; the
+// key-value traffic stops with the timeline when the plan says so, and its
+// reads after healing follow.
+func runPlanTimeline(ctx context.Context, rec *history.Recorder, ts []caller.Traffic, tl fault.Timeline, kv *caller.KV, plan Plan, d time.Duration) error {
+	then := func() {}
+	if kv != nil && plan.KV.UntilTimeline {
+		then = kv.Stop
+	}
+	if err := runTraffic(ctx, rec, ts, tl, d, then); err != nil {
+		return fmt.Errorf("running traffic: %w", err)
+	}
+	if kv != nil {
+		kv.ReadFinal(ctx, rec, plan.KV.FinalWithin)
+	}
+	return nil
+}
+
+// planTraffic creates every traffic source of plan; the rig releases them.
+func (r *Etcd) planTraffic(ctx context.Context, plan Plan) ([]caller.Traffic, *caller.KV, error) {
+	cs, closeCallers, err := r.NewCallers(ctx, plan.Callers, plan.Gateway)
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting callers: %w", err)
+	}
+	r.Defer(closeCallers)
+	real, closeReal, err := r.NewRealClients(ctx, plan.Real)
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting real clients: %w", err)
+	}
+	r.Defer(closeReal)
+	var ts []caller.Traffic
+	for _, c := range cs {
+		ts = append(ts, c)
+	}
+	for _, c := range real {
+		ts = append(ts, c)
+	}
+	if plan.Exec != nil {
+		ts = append(ts, r.NewExecClient(*plan.Exec))
+	}
+	if plan.Traffic != nil {
+		extra, release, err := plan.Traffic(r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("starting the plan's traffic: %w", err)
+		}
+		r.Defer(release)
+		ts = append(ts, extra...)
+	}
+	if plan.KV == nil {
+		return ts, nil, nil
+	}
+	kv, err := caller.NewKV(caller.DefaultKVConfig(caller.KVMembers(cluster.NodeNames(r.Cluster.Nodes()), r.Endpoints()), plan.KV.Timeout))
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the key-value traffic: %w", err)
+	}
+	r.Defer(kv.Close)
+	return append(ts, kv), kv, nil
+}
+
+// describeTraffic says what traffic a plan runs, for the progress line.
+func describeTraffic(p Plan) string {
+	var parts []string
+	if n := len(p.Callers); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d callers at %g req/s each", n, p.Callers[0].Rate))
+	}
+	if n := len(p.Real); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d real clients", n))
+	}
+	if p.Exec != nil {
+		parts = append(parts, "your client")
+	}
+	if p.KV != nil {
+		parts = append(parts, "key-value traffic on every member")
+	}
+	if p.Traffic != nil {
+		parts = append(parts, "the plan's own traffic")
+	}
+	return "traffic: " + strings.Join(parts, ", ")
+}

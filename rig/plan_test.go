@@ -1,0 +1,46 @@
+package rig
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/fault"
+)
+
+func TestPlanValidate(t *testing.T) {
+	tl := func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }
+	tests := []struct {
+		name string
+		plan Plan
+		ok   bool
+	}{
+		{"callers", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}, Timeline: tl}, true},
+		{"key-value traffic only", Plan{KV: &KVPlan{Timeout: time.Second}, Timeline: tl}, true},
+		{"no traffic at all", Plan{Timeline: tl}, false},
+		{"no timeline", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}}, false},
+	}
+	for _, tc := range tests {
+		err := tc.plan.Validate()
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: Validate() = %v", tc.name, err)
+		}
+	}
+	if err := (Plan{Timeline: tl}).Validate(); !errors.Is(err, ErrNoTraffic) {
+		t.Errorf("a plan without traffic: %v, want ErrNoTraffic", err)
+	}
+}
+
+// TestRunPlanRefusesAPlanWithoutTraffic: an error before anything starts,
+// not a panic on the first caller's rate.
+func TestRunPlanRefusesAPlanWithoutTraffic(t *testing.T) {
+	env := NewEnv(1, time.Second, 9150, false, nil, nil)
+	defer env.Close()
+	_, err := RunPlan(context.Background(), env, EtcdOptions{}, Plan{
+		Timeline: func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }})
+	if !errors.Is(err, ErrNoTraffic) {
+		t.Errorf("RunPlan without traffic: %v", err)
+	}
+}
