@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -85,4 +86,51 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// TimeFlag is an RFC 3339 time flag (zero when not given).
+type TimeFlag struct{ time.Time }
+
+// String formats the time (RFC 3339, "" when zero).
+func (t *TimeFlag) String() string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
+// Set parses an RFC 3339 time ("" leaves it zero).
+func (t *TimeFlag) Set(s string) error {
+	if s == "" {
+		t.Time = time.Time{}
+		return nil
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("want an RFC 3339 time such as 2026-11-30T10:00:00Z: %v", err)
+	}
+	t.Time = v
+	return nil
+}
+
+// URLsFlag is a comma-separated list of http://host:port URLs.
+type URLsFlag []string
+
+// String joins the URLs with commas.
+func (u *URLsFlag) String() string { return strings.Join(*u, ",") }
+
+// Set parses a comma-separated list ("" is empty); each URL needs a host and port.
+func (u *URLsFlag) Set(s string) error {
+	*u = nil
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		hostport := strings.TrimPrefix(e, "http://")
+		if _, _, err := net.SplitHostPort(hostport); err != nil || strings.Contains(hostport, "/") {
+			return fmt.Errorf("want http://host:port URLs separated by commas, got %q", e)
+		}
+		*u = append(*u, e)
+	}
+	return nil
 }

@@ -81,9 +81,9 @@ type reregistrationStorm struct {
 	// Shard is this process's slice of the fleet (--shard k/n); StartAt
 	// the shards' common time zero; ShardEndpoints the members' client
 	// URLs for shards ≥ 1 (shard 0 starts the members).
-	Shard          shardFlag
-	StartAt        timeFlag
-	ShardEndpoints urlsFlag
+	Shard          storm.Shard
+	StartAt        scenarios.TimeFlag
+	ShardEndpoints scenarios.URLsFlag
 }
 
 // Defaults makes --duration (the bound of each re-registration phase) 60s.
@@ -126,7 +126,7 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 			return scenarios.Usagef("--instances: size %d must be within 1–100000", n)
 		}
 	}
-	if s.Shard.sharded() && c.Net == rig.Private {
+	if s.Shard.Sharded() && c.Net == rig.Private {
 		return scenarios.Usagef("--shard with --net private: the shards' registrants would sit in other namespaces than the members; shard on the host's loopback")
 	}
 	return s.validateShard()

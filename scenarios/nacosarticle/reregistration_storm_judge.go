@@ -130,7 +130,7 @@ func countOp(ops []history.Op, name, target string) int {
 
 // Judge turns the storm's history into the result (pure).
 func (s *reregistrationStorm) Judge(h *history.History) *report.Result {
-	if s.Shard.sharded() {
+	if s.Shard.Sharded() {
 		return s.shardResult(h)
 	}
 	res := report.NewResult("")

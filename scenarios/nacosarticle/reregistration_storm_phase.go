@@ -101,7 +101,7 @@ type stormWorld struct {
 // registrants, announces the phase to the other shards (if any) and
 // registers the registrants once.
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
-	meter := storm.StartSelf(s.Shard.name())
+	meter := storm.StartSelf(s.Shard.Name())
 	private := env.Net == rig.Private
 	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private})
 	if err != nil {
@@ -120,7 +120,7 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 		w.close()
 		return nil, err
 	}
-	if s.Shard.sharded() {
+	if s.Shard.Sharded() {
 		env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
 	}
 	if w.direct, err = r.Cluster.Client(); err != nil {
@@ -143,14 +143,9 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 // newFleet creates this process's registrants (its shard's slice of n)
 // over endpoints, one connection each unless the open-file limit forbids.
 func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, src netip.Addr, log *storm.Log) (*storm.Fleet, error) {
-	mine := 0
-	for i := 0; i < n; i++ {
-		if s.Shard.owns(i) {
-			mine++
-		}
-	}
+	mine := s.Shard.Mine(n)
 	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
-		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout, Source: src}, log, s.Shard.owns)
+		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout, Source: src}, log, s.Shard.Owns)
 	if err != nil {
 		return nil, fmt.Errorf("creating the registrants: %w", err)
 	}
@@ -220,7 +215,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	recs := w.log.Records()
 	p.Calls = storm.Summarize(recs)
 	p.Started, p.InFlight = storm.Buckets(recs, bucketWidth, bucketCount)
-	if s.Shard.sharded() {
+	if s.Shard.Sharded() {
 		p.Records, p.HealAt = recs, rec.Offset(w.log.Zero())
 	}
 	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, w.fleet.Size(), p.Last.Seconds())

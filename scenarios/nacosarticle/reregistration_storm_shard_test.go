@@ -14,35 +14,6 @@ import (
 	"sdchaos/storm"
 )
 
-func TestShardFlag(t *testing.T) {
-	tests := []struct {
-		in      string
-		ok      bool
-		k, n    int
-		owns3   bool
-		sharded bool
-	}{
-		{"0/1", true, 0, 1, true, false},
-		{"1/2", true, 1, 2, true, true},
-		{"0/2", true, 0, 2, false, true},
-		{"2/2", false, 0, 0, false, false},
-		{"-1/2", false, 0, 0, false, false},
-		{"1", false, 0, 0, false, false},
-		{"a/b", false, 0, 0, false, false},
-	}
-	for _, tc := range tests {
-		var f shardFlag
-		err := f.Set(tc.in)
-		if (err == nil) != tc.ok {
-			t.Errorf("Set(%q) = %v", tc.in, err)
-			continue
-		}
-		if tc.ok && (f.K != tc.k || f.N != tc.n || f.owns(3) != tc.owns3 || f.sharded() != tc.sharded) {
-			t.Errorf("Set(%q) = %+v, owns(3) %v", tc.in, f, f.owns(3))
-		}
-	}
-}
-
 func TestShardValidate(t *testing.T) {
 	s := &reregistrationStorm{}
 	_ = s.Shard.Set("1/2")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,23 +20,19 @@ import (
 // recorder returns the run's recorder: a sharded run waits for --start-at
 // and takes it as the zero every shard shares.
 func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) (*history.Recorder, error) {
-	if !s.Shard.sharded() {
+	if !s.Shard.Sharded() {
 		return rig.NewRecorder(nil, 0), nil
 	}
-	env.Printf("shard %s: waiting for --start-at %s (in %.1f s)", s.Shard.String(), s.StartAt.String(), time.Until(s.StartAt.Time).Seconds())
-	if err := clock.SleepUntil(ctx, s.StartAt.Time); err != nil {
-		return nil, err
-	}
-	return history.NewRecorder(s.StartAt.Time), nil
+	return storm.SharedZero(ctx, s.Shard, s.StartAt.Time, env.Printf)
 }
 
 // announcePhase tells the other shards (shard 0 only) that phase id's
 // cluster is up.
 func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, id string) error {
-	if !s.Shard.sharded() {
+	if !s.Shard.Sharded() {
 		return nil
 	}
-	return coordPut(ctx, w.direct, coordPhase, id)
+	return storm.NewCoord(w.direct, countTimeout).AnnouncePhase(ctx, id)
 }
 
 // announceLoss tells the other shards (shard 0 only) when the links go
@@ -46,10 +41,10 @@ func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, 
 // runs the phase alone (its counts already say the world was not as
 // planned) and the other shards record the phase as missed.
 func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, w *stormWorld, id string, at time.Time) {
-	if !s.Shard.sharded() {
+	if !s.Shard.Sharded() {
 		return
 	}
-	if err := coordPut(ctx, w.direct, coordLoss(id), strconv.FormatInt(at.UnixNano(), 10)); err != nil {
+	if err := storm.NewCoord(w.direct, countTimeout).AnnounceLoss(ctx, id, at); err != nil {
 		env.Printf("shard %s: the other shards miss phase %s: %v", s.Shard.String(), id, err)
 	}
 }
@@ -58,10 +53,10 @@ func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.E
 // is back or gave up, at most --duration + 15 s, so that the cluster
 // outlives their re-registration.
 func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.Env, w *stormWorld, id string) {
-	if !s.Shard.sharded() {
+	if !s.Shard.Sharded() {
 		return
 	}
-	got := coordCount(ctx, w.direct, coordDone(id), s.Shard.N-1, env.Duration+15*time.Second)
+	got := storm.NewCoord(w.direct, countTimeout).CountBack(ctx, id, s.Shard.N-1, env.Duration+15*time.Second)
 	if got < s.Shard.N-1 {
 		env.Printf("only %d of the %d other shards reported their re-registration (%s)", got, s.Shard.N-1, id)
 	}
@@ -73,13 +68,13 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 // instants, the re-registration, then a word to shard 0.
 func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: n, Strategy: strategyName(b)}
-	meter := storm.StartSelf(s.Shard.name())
-	cli, err := coordClient(s.ShardEndpoints)
+	meter := storm.StartSelf(s.Shard.Name())
+	coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
 	if err != nil {
 		return p, err
 	}
-	defer cli.Close()
-	if _, err := coordWait(ctx, cli, coordPhase, steadyLimit(n)+time.Minute, func(v string) bool { return v == p.id() }); err != nil {
+	defer coord.Close()
+	if err := coord.WaitPhase(ctx, p.id(), steadyLimit(n)+time.Minute); err != nil {
 		return p, fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), p.id(), err)
 	}
 	proxies, err := s.shardProxies(env)
@@ -95,7 +90,7 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	defer fleet.Close()
 	p.Clients = fleet.Clients()
 	fleet.StartRenewing(env.Rand)
-	lossAt, err := s.awaitLoss(ctx, env, cli, fleet, p.id(), n)
+	lossAt, err := s.awaitLoss(ctx, env, coord, fleet, p.id(), n)
 	if err != nil {
 		if ctx.Err() != nil {
 			return p, err
@@ -113,7 +108,7 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	settle, cancel := context.WithTimeout(ctx, env.Duration)
 	p.Back, p.Last = fleet.Back(settle)
 	cancel()
-	if err := coordPut(ctx, cli, coordDoneKey(p.id(), s.Shard.K), fmt.Sprintf("%d/%d", p.Back, fleet.Size())); err != nil {
+	if err := coord.ReportBack(ctx, p.id(), s.Shard.K, p.Back, fleet.Size()); err != nil {
 		env.Printf("%v", err)
 	}
 	p.End = rec.Offset(time.Now())
@@ -128,23 +123,23 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 // awaitLoss registers the shard's registrants (again and again, as
 // shard 0's steady state does) until shard 0 announces the loss, and
 // returns its instant.
-func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env, cli coordGetter, fleet *storm.Fleet, id string, n int) (time.Time, error) {
+func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env, coord *storm.Coord, fleet *storm.Fleet, id string, n int) (time.Time, error) {
 	deadline := time.Now().Add(2*steadyLimit(n) + 30*time.Second)
 	t := time.Now()
 	for time.Now().Before(deadline) {
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		live := fleet.RegisterMissing(rctx, 64)
 		cancel()
-		if v, ok := coordGet(ctx, cli, coordLoss(id)); ok {
-			ns, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return time.Time{}, fmt.Errorf("shard %s: bad loss instant %q from shard 0", s.Shard.String(), v)
-			}
-			env.Printf("shard %s: %d of %d registrants live after %.1f s; the loss comes in %.1f s", s.Shard.String(), live, fleet.Size(),
-				time.Since(t).Seconds(), time.Until(time.Unix(0, ns)).Seconds())
-			return time.Unix(0, ns), nil
+		at, ok, err := coord.Loss(ctx, id)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("shard %s: %w", s.Shard.String(), err)
 		}
-		if err := clock.SleepUntil(ctx, time.Now().Add(coordPoll)); err != nil {
+		if ok {
+			env.Printf("shard %s: %d of %d registrants live after %.1f s; the loss comes in %.1f s", s.Shard.String(), live, fleet.Size(),
+				time.Since(t).Seconds(), time.Until(at).Seconds())
+			return at, nil
+		}
+		if err := clock.SleepUntil(ctx, time.Now().Add(storm.PollInterval)); err != nil {
 			return time.Time{}, err
 		}
 	}
