@@ -61,7 +61,9 @@ func (c *Coord) Close() {
 }
 
 // AnnouncePhase says (shard 0) that phase id's cluster is up.
-func (c *Coord) AnnouncePhase(ctx context.Context, id string) error { return c.put(ctx, coordPhase, id) }
+func (c *Coord) AnnouncePhase(ctx context.Context, id string) error {
+	return c.put(ctx, coordPhase, id)
+}
 
 // AnnounceLoss says (shard 0) when phase id's links go down.
 func (c *Coord) AnnounceLoss(ctx context.Context, id string, at time.Time) error {
