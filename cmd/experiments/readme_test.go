@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -152,5 +153,26 @@ func TestReadmeExitCodesAndTestCommand(t *testing.T) {
 	ci := readFile(t, "../../.ci/run")
 	if !strings.Contains(readme, "go test ./...") || !strings.Contains(ci, "\ngo test ./...\n") {
 		t.Error("README's test command and .ci/run's differ (want exactly `go test ./...` in both)")
+	}
+}
+
+// TestReadmeArchitectureListsEveryPackage: every package of the module is
+// named in the README's architecture table (`dir/`, or in a shared row).
+func TestReadmeArchitectureListsEveryPackage(t *testing.T) {
+	readme := readFile(t, "../../README.md")
+	start := strings.Index(readme, "## Architecture")
+	if start < 0 {
+		t.Fatal("README has no Architecture section")
+	}
+	table := readme[start:]
+	out, err := exec.Command("go", "list", "sdchaos/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		dir := strings.TrimPrefix(p, "sdchaos/")
+		if !strings.Contains(table, "`"+dir+"/`") && !strings.Contains(table, "`"+dir+"`") {
+			t.Errorf("the README's architecture table does not list %s/", dir)
+		}
 	}
 }
