@@ -47,7 +47,7 @@ func startTestCluster(t *testing.T, factor float64, base int, edit ...func(*Conf
 		t.Fatal(err)
 	}
 	for _, s := range tc.servers {
-		tc.urls = append(tc.urls, s.URL)
+		tc.urls = append(tc.urls, s.URL())
 	}
 	return tc
 }
@@ -87,15 +87,15 @@ func TestReplicationReachesPeersAfterTheBatchDelay(t *testing.T) {
 			}
 		}
 		if reg == nil {
-			t.Fatalf("%s never got r1", s.Name)
+			t.Fatalf("%s never got r1", s.Name())
 		}
 		lag := reg.At - start
 		if i == 0 && (reg.Replicated || lag > 200*time.Millisecond) {
-			t.Errorf("%s: direct register %+v, %s after the call", s.Name, reg, lag)
+			t.Errorf("%s: direct register %+v, %s after the call", s.Name(), reg, lag)
 		}
 		// 500 ms batching delay; the band allows 30 ms real of host noise at ×10.
 		if i > 0 && (!reg.Replicated || lag < 500*time.Millisecond || lag > 800*time.Millisecond) {
-			t.Errorf("%s: replicated register %+v, %s after the call, want 500–800 ms", s.Name, reg, lag)
+			t.Errorf("%s: replicated register %+v, %s after the call, want 500–800 ms", s.Name(), reg, lag)
 		}
 	}
 }
@@ -138,7 +138,7 @@ func TestHeartbeatReRegistersOn404AndStepIsRecorded(t *testing.T) {
 	time.Sleep(tc.scale.Real(2 * time.Second))
 	for _, s := range tc.servers {
 		c := tc.client("", false, 0)
-		_, err := c.send(context.Background(), "DELETE", s.URL+AppsPath+"/WORKER/w1", nil, nil)
+		_, err := c.send(context.Background(), "DELETE", s.URL()+AppsPath+"/WORKER/w1", nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestFailedFetchKeepsTheRegistryAndEmptyReplacesIt(t *testing.T) {
 	}
 	cfg.Link.Unblock()
 	for _, s := range tc.servers { // cancel everywhere (each cancel also replicates)
-		if _, err := c.send(context.Background(), "DELETE", s.URL+AppsPath+"/WORKER/w1", nil, nil); err != nil {
+		if _, err := c.send(context.Background(), "DELETE", s.URL()+AppsPath+"/WORKER/w1", nil, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -29,9 +29,15 @@ type ClusterSpec struct {
 
 // ServerProc is a server child process as the harness sees it.
 type ServerProc struct {
-	Name, URL string
+	name, url string
 	child     *childproc.Child
 }
+
+// Name returns the server's name ("s1", "on-s1").
+func (p *ServerProc) Name() string { return p.name }
+
+// URL returns the server's base URL (http://127.0.0.1:PORT).
+func (p *ServerProc) URL() string { return p.url }
 
 // controlTimeout bounds one control command (a frozen server cannot answer).
 const controlTimeout = 10 * time.Second
@@ -51,19 +57,19 @@ func StartCluster(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 			return nil, err
 		}
 		addrs[i] = ports.Addr(port)
-		procs[i] = &ServerProc{Name: name, URL: "http://" + addrs[i]}
+		procs[i] = &ServerProc{name: name, url: "http://" + addrs[i]}
 	}
 	cfgJSON, err := json.Marshal(spec.Config)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the model config: %w", err)
 	}
 	for i, p := range procs {
-		a := serverArgs{name: p.Name, listen: addrs[i], peers: peersOf(procs, i), epochNs: spec.Scale.Epoch.UnixNano(),
+		a := serverArgs{name: p.Name(), listen: addrs[i], peers: peersOf(procs, i), epochNs: spec.Scale.Epoch.UnixNano(),
 			factor: spec.Scale.Factor, seed: spec.Seed + uint64(i), config: string(cfgJSON)}
-		p.child, err = sup.Start(childproc.Spec{Name: "eureka " + p.Name, Command: ServerCommand, Args: a.argv(),
-			LogPath: filepath.Join(spec.LogDir, p.Name+".log"), Control: true})
+		p.child, err = sup.Start(childproc.Spec{Name: "eureka " + p.Name(), Command: ServerCommand, Args: a.argv(),
+			LogPath: filepath.Join(spec.LogDir, p.Name()+".log"), Control: true})
 		if err != nil {
-			return nil, fmt.Errorf("starting eureka %s: %w", p.Name, err)
+			return nil, fmt.Errorf("starting eureka %s: %w", p.name, err)
 		}
 	}
 	for _, p := range procs {
@@ -78,7 +84,7 @@ func peersOf(procs []*ServerProc, self int) string {
 	var urls []string
 	for j, q := range procs {
 		if j != self {
-			urls = append(urls, q.URL)
+			urls = append(urls, q.URL())
 		}
 	}
 	return strings.Join(urls, ",")
@@ -89,7 +95,7 @@ func (p *ServerProc) waitReady(ctx context.Context) error {
 	deadline := time.Now().Add(10 * time.Second)
 	c := &http.Client{Timeout: time.Second}
 	for {
-		resp, err := c.Get(p.URL + StatusPath)
+		resp, err := c.Get(p.URL() + StatusPath)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -97,7 +103,7 @@ func (p *ServerProc) waitReady(ctx context.Context) error {
 			}
 		}
 		if p.child.Exited() || time.Now().After(deadline) {
-			return fmt.Errorf("eureka %s did not answer on %s within 10 s (exited: %v): %v", p.Name, p.URL, p.child.Exited(), err)
+			return fmt.Errorf("eureka %s did not answer on %s within 10 s (exited: %v): %v", p.name, p.url, p.child.Exited(), err)
 		}
 		if err := sleepFor(ctx, 10*time.Millisecond); err != nil {
 			return err
@@ -141,7 +147,7 @@ func (p *ServerProc) query(cmd string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal([]byte(ans), v); err != nil {
-		return fmt.Errorf("eureka %s %s: decoding: %w", p.Name, cmd, err)
+		return fmt.Errorf("eureka %s %s: decoding: %w", p.name, cmd, err)
 	}
 	return nil
 }

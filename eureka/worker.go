@@ -15,7 +15,7 @@ import (
 // every request with 200, registered through its own Eureka client (which
 // renews but does not fetch: a pure provider).
 type Worker struct {
-	ID, Addr string
+	id, Addr string
 	Client   *Client
 	srv      *http.Server
 	once     sync.Once
@@ -28,9 +28,9 @@ func StartWorker(ctx context.Context, port int, cfg ClientConfig) (*Worker, erro
 	if err != nil {
 		return nil, fmt.Errorf("worker %s: listening: %w", cfg.Instance.ID, err)
 	}
-	w := &Worker{ID: cfg.Instance.ID, Addr: ln.Addr().String()}
+	w := &Worker{id: cfg.Instance.ID, Addr: ln.Addr().String()}
 	w.srv = &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) {
-		fmt.Fprintf(rw, "ok %s\n", w.ID)
+		fmt.Fprintf(rw, "ok %s\n", w.id)
 	})}
 	go func() {
 		if err := w.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -41,10 +41,13 @@ func StartWorker(ctx context.Context, port int, cfg ClientConfig) (*Worker, erro
 	w.Client = NewClient(cfg)
 	if err := w.Client.Start(ctx); err != nil {
 		w.srv.Close()
-		return nil, fmt.Errorf("worker %s: %w", w.ID, err)
+		return nil, fmt.Errorf("worker %s: %w", w.id, err)
 	}
 	return w, nil
 }
+
+// ID returns the worker's instance id ("w01").
+func (w *Worker) ID() string { return w.id }
 
 // Crash makes the worker die at once: its port refuses connections and its
 // client stops renewing, without cancelling the lease. Safe to call twice.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 )
 
@@ -13,14 +12,14 @@ import (
 // timestamps and expiry checks use the new time, while the server's periodic
 // tasks keep their monotonic cadence. A step is not undone.
 type EurekaClockStep struct {
-	Server *eureka.ServerProc
+	Server EurekaServer
 	Step   time.Duration
 }
 
 // Describe returns the step-eureka-clock event ("clock of eureka s1 steps 2m0s").
 func (c EurekaClockStep) Describe() history.Event {
-	return history.Event{Kind: history.StepEurekaClock, Targets: []string{c.Server.Name},
-		Label: fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name, c.Step)}
+	return history.Event{Kind: history.StepEurekaClock, Targets: []string{c.Server.Name()},
+		Label: fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name(), c.Step)}
 }
 
 // Inject steps the clock.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 )
 
@@ -13,7 +12,7 @@ import (
 // connections and they stop renewing, without cancelling their leases. It
 // cannot be healed.
 type CrashEurekaWorkers struct {
-	Workers []*eureka.Worker
+	Workers []EurekaWorker
 }
 
 // Describe returns the crash-eureka-workers event ("crash worker w03",
@@ -21,7 +20,7 @@ type CrashEurekaWorkers struct {
 func (c CrashEurekaWorkers) Describe() history.Event {
 	ids := make([]string, len(c.Workers))
 	for i, w := range c.Workers {
-		ids[i] = w.ID
+		ids[i] = w.ID()
 	}
 	label := fmt.Sprintf("crash %d workers (%s)", len(ids), strings.Join(ids, ","))
 	if len(ids) == 1 {

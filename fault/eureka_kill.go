@@ -3,19 +3,18 @@ package fault
 import (
 	"context"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 )
 
 // KillEurekaServer SIGKILLs one Eureka server process (kill -9: its
 // connections are refused at once). It cannot be healed.
 type KillEurekaServer struct {
-	Server *eureka.ServerProc
+	Server EurekaServer
 }
 
 // Describe returns the kill-eureka-server event ("SIGKILL eureka s1").
 func (k KillEurekaServer) Describe() history.Event {
-	return history.Event{Kind: history.KillEurekaServer, Targets: []string{k.Server.Name}, Label: "SIGKILL eureka " + k.Server.Name}
+	return history.Event{Kind: history.KillEurekaServer, Targets: []string{k.Server.Name()}, Label: "SIGKILL eureka " + k.Server.Name()}
 }
 
 // Inject kills the server and waits until it is gone.

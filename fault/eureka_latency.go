@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 )
 
@@ -15,7 +14,7 @@ import (
 // server-side switch (a control command) rather than a TCP proxy. Heal
 // removes it.
 type EurekaLatency struct {
-	Servers []*eureka.ServerProc
+	Servers []EurekaServer
 	Delay   time.Duration
 }
 
@@ -23,7 +22,7 @@ type EurekaLatency struct {
 func (l EurekaLatency) Describe() history.Event {
 	names := make([]string, len(l.Servers))
 	for i, s := range l.Servers {
-		names[i] = s.Name
+		names[i] = s.Name()
 	}
 	return history.Event{Kind: history.DelayEurekaServers, Targets: names,
 		Label: fmt.Sprintf("+%s latency on eureka %s", l.Delay, strings.Join(names, ","))}
@@ -38,7 +37,7 @@ func (l EurekaLatency) Heal(context.Context) error { return l.set(0) }
 func (l EurekaLatency) set(d time.Duration) error {
 	for _, s := range l.Servers {
 		if err := s.Delay(d); err != nil {
-			return fmt.Errorf("setting latency on %s: %w", s.Name, err)
+			return fmt.Errorf("setting latency on %s: %w", s.Name(), err)
 		}
 	}
 	return nil

@@ -3,7 +3,6 @@ package fault
 import (
 	"context"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 )
 
@@ -14,7 +13,7 @@ import (
 // TCP proxy, so that the group's scheduler on the same host is not cut off.
 // Heal reconnects them.
 type PartitionEurekaClients struct {
-	Link *eureka.Link
+	Link Switch
 	// Who names the group in tables ("50 workers").
 	Who string
 }

@@ -5,40 +5,43 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/caller"
 	"sdchaos/clock"
 	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/ports"
 )
 
-// Eureka is the world of the Eureka experiments: clusters of 3 model
-// servers (each its own process, peer replication), their workers
-// (in-process instances that register, renew and answer tasks) and
-// fetch-only clients (schedulers). The server processes belong to the run's
-// supervisor; the in-process clients and workers to the rig.
+// Eureka is the world of the Eureka experiments: clusters of 3 peer servers
+// (each its own process), their workers (in-process instances that
+// register, renew and answer tasks) and schedulers (fetch-only discovery
+// clients with task loops), run by a back-end: the Go model or real
+// Eureka. Server processes belong to the run's supervisor; what runs in the
+// harness belongs to the rig and stops at Close.
 type Eureka struct {
 	env     *Env
+	Backend EurekaBackend
 	Scale   eureka.Scale
 	alloc   *ports.Allocator
 	dir     string
-	clients []*eureka.Client
-	workers []*eureka.Worker
+	closers []func()
+	// dispatchers counts the schedulers with a task loop.
+	dispatchers int
 }
 
 // EurekaCluster is one set of peer servers with its workers.
 type EurekaCluster struct {
 	Label   string
 	Cfg     eureka.Config
-	Servers []*eureka.ServerProc
+	Servers []EurekaServer
 	URLs    []string
-	Workers []*eureka.Worker
+	Workers []EurekaWorker
 	// Link is the workers' path to the servers (a partition cuts it).
 	Link *eureka.Link
 }
 
-// NewEureka returns a rig whose model time runs factor times faster than real time.
-func NewEureka(env *Env, factor float64) (*Eureka, error) {
+// NewEureka returns a rig on backend whose model time runs factor times
+// faster than real time.
+func NewEureka(env *Env, backend EurekaBackend, factor float64) (*Eureka, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err
@@ -50,84 +53,57 @@ func NewEureka(env *Env, factor float64) (*Eureka, error) {
 	if env.Keep {
 		env.Printf("keeping eureka server logs in %s", dir)
 	}
-	return &Eureka{env: env, Scale: eureka.NewScale(time.Now(), factor), alloc: ports.New(env.PortBase, "--port-base"), dir: dir}, nil
+	return &Eureka{env: env, Backend: backend, Scale: eureka.NewScale(time.Now(), factor), alloc: ports.New(env.PortBase, "--port-base"), dir: dir}, nil
 }
 
-// StartEurekaRun starts a rig and one cluster of cfg with workers workers,
-// and lets registration and replication settle for 2 s of model time. The
-// caller closes the rig.
-func StartEurekaRun(ctx context.Context, env *Env, factor float64, cfg eureka.Config, workers int) (*Eureka, *EurekaCluster, error) {
-	r, err := NewEureka(env, factor)
-	if err != nil {
-		return nil, nil, err
-	}
-	cl, err := r.StartCluster(ctx, "", cfg, workers)
-	if err == nil {
-		err = r.Settle(ctx, 2*time.Second)
-	}
-	if err != nil {
-		r.Close()
-		return nil, nil, err
-	}
-	return r, cl, nil
-}
+// Env returns the run's environment.
+func (r *Eureka) Env() *Env { return r.env }
 
-// Close stops every in-process client and worker (the server processes are
-// stopped by the supervisor).
+// Alloc returns the rig's port allocator (for a back-end's listeners).
+func (r *Eureka) Alloc() *ports.Allocator { return r.alloc }
+
+// LogDir returns the dir of the servers' and clients' logs.
+func (r *Eureka) LogDir() string { return r.dir }
+
+// Defer makes Close call f (stopping what a back-end runs in the harness).
+func (r *Eureka) Defer(f func()) { r.closers = append(r.closers, f) }
+
+// Close stops every in-process client and worker, last started first (the
+// server processes are stopped by the supervisor).
 func (r *Eureka) Close() {
-	for _, w := range r.workers {
-		w.Crash()
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
 	}
-	for _, c := range r.clients {
-		c.Stop()
-	}
+	r.closers = nil
 }
 
 // StartCluster starts 3 servers and n workers, each worker with its own
 // (seeded) order of the servers and random heartbeat phase.
 func (r *Eureka) StartCluster(ctx context.Context, label string, cfg eureka.Config, n int) (*EurekaCluster, error) {
-	sup, err := r.env.Supervisor()
-	if err != nil {
-		return nil, err
-	}
 	c := &EurekaCluster{Label: label, Cfg: cfg, Link: &eureka.Link{}}
 	start := time.Now()
-	c.Servers, err = eureka.StartCluster(ctx, sup, r.alloc, eureka.ClusterSpec{Label: label, Size: 3, Config: cfg,
-		Scale: r.Scale, Seed: r.env.Rand.Uint64(), LogDir: r.dir})
+	servers, err := r.Backend.StartServers(ctx, r, label, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("starting eureka servers %s: %w", label, err)
 	}
+	c.Servers = servers
 	for _, s := range c.Servers {
-		c.URLs = append(c.URLs, s.URL)
+		c.URLs = append(c.URLs, s.URL())
 	}
 	for i := range n {
-		if err := r.startWorker(ctx, c, fmt.Sprintf("w%02d", i+1)); err != nil {
-			return nil, err
+		id := fmt.Sprintf("w%02d", i+1)
+		w, err := r.Backend.StartWorker(ctx, r, c, id, r.Shuffled(c.URLs))
+		if err != nil {
+			return nil, fmt.Errorf("starting %s: %w", id, err)
 		}
+		c.Workers = append(c.Workers, w)
 	}
 	name := label
 	if name == "" {
 		name = "cluster"
 	}
-	r.env.Printf("eureka %s: 3 servers and %d workers up in %.2f s", name, n, time.Since(start).Seconds())
+	r.env.Printf("eureka %s (%s): 3 servers and %d workers up in %.2f s", name, r.Backend.Name(), n, time.Since(start).Seconds())
 	return c, nil
-}
-
-func (r *Eureka) startWorker(ctx context.Context, c *EurekaCluster, id string) error {
-	port, err := r.alloc.Take("eureka worker " + c.Label + " " + id)
-	if err != nil {
-		return err
-	}
-	cc := r.ClientConfig(c, r.Shuffled(c.URLs), false)
-	cc.Instance = eureka.Instance{App: "WORKER", ID: id}
-	cc.Link = c.Link
-	w, err := eureka.StartWorker(ctx, port, cc)
-	if err != nil {
-		return fmt.Errorf("starting %s: %w", id, err)
-	}
-	r.workers = append(r.workers, w)
-	c.Workers = append(c.Workers, w)
-	return nil
 }
 
 // ClientConfig returns a client of c with the given server order and
@@ -139,32 +115,17 @@ func (r *Eureka) ClientConfig(c *EurekaCluster, order []string, fetch bool) eure
 		FetchPhase:     time.Duration(r.env.Rand.Int64N(int64(cfg.FetchInterval)))}
 }
 
-// Scheduler starts a fetch-only client of c (a scheduler's discovery
-// client) fetching every fetchEvery, with the given server order.
-func (r *Eureka) Scheduler(ctx context.Context, c *EurekaCluster, order []string, fetchEvery time.Duration) (*eureka.Client, error) {
-	cc := r.ClientConfig(c, order, true)
-	cc.Config.FetchInterval = fetchEvery
-	cc.FetchPhase = time.Duration(r.env.Rand.Int64N(int64(fetchEvery)))
-	cl := eureka.NewClient(cc)
-	if err := cl.Start(ctx); err != nil {
-		return nil, fmt.Errorf("starting a scheduler: %w", err)
+// Scheduler starts a scheduler of c (a fetch-only discovery client and,
+// with a rate, its task loop) on the rig's back-end.
+func (r *Eureka) Scheduler(ctx context.Context, c *EurekaCluster, spec SchedulerSpec) (EurekaScheduler, error) {
+	s, err := r.Backend.StartScheduler(ctx, r, c, spec)
+	if err != nil {
+		return nil, fmt.Errorf("starting scheduler %s: %w", spec.Name, err)
 	}
-	r.clients = append(r.clients, cl)
-	return cl, nil
-}
-
-// Dispatcher returns a task loop named name over a scheduler's cached
-// registry, retrying a failed task on up to retries other workers.
-func (r *Eureka) Dispatcher(name string, rate float64, retries int, sched *eureka.Client) *caller.Dispatcher {
-	return caller.NewDispatcher(caller.DispatcherConfig{Name: name, Rate: rate, Retries: retries, Seed: r.env.Rand.Uint64(),
-		Instances: func() []caller.Endpoint {
-			insts := sched.Instances()
-			out := make([]caller.Endpoint, len(insts))
-			for i, in := range insts {
-				out[i] = caller.Endpoint{ID: in.ID, Addr: in.Addr}
-			}
-			return out
-		}})
+	if spec.Rate > 0 {
+		r.dispatchers++
+	}
+	return s, nil
 }
 
 // Shuffled returns urls in a seeded random order (the source shuffles the
@@ -181,9 +142,9 @@ func (r *Eureka) Settle(ctx context.Context, d time.Duration) error {
 }
 
 // ServerAt returns the server of c at url (the first one if none is).
-func (c *EurekaCluster) ServerAt(url string) *eureka.ServerProc {
+func (c *EurekaCluster) ServerAt(url string) EurekaServer {
 	for _, s := range c.Servers {
-		if s.URL == url {
+		if s.URL() == url {
 			return s
 		}
 	}
@@ -191,7 +152,7 @@ func (c *EurekaCluster) ServerAt(url string) *eureka.ServerProc {
 }
 
 // Histories reads every live server's history (a killed server is skipped).
-func Histories(servers []*eureka.ServerProc) (map[string]eureka.History, error) {
+func Histories(servers []EurekaServer) (map[string]eureka.History, error) {
 	out := map[string]eureka.History{}
 	for _, s := range servers {
 		if !s.Alive() {
@@ -199,9 +160,9 @@ func Histories(servers []*eureka.ServerProc) (map[string]eureka.History, error) 
 		}
 		h, err := s.History()
 		if err != nil {
-			return nil, fmt.Errorf("reading the history of %s: %w", s.Name, err)
+			return nil, fmt.Errorf("reading the history of %s: %w", s.Name(), err)
 		}
-		out[s.Name] = h
+		out[s.Name()] = h
 	}
 	return out, nil
 }

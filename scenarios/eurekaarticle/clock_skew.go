@@ -143,68 +143,59 @@ func (s *clockSkew) grid() []skewCase {
 // Run is the plan: the clusters run side by side; s1 of each steps its
 // clock --lead before an eviction run; the histories are read at the end.
 func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, err := rig.NewEureka(env, s.eu.Scale)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	cases := s.grid()
-	clusters := make([]*rig.EurekaCluster, len(cases))
-	for i, c := range cases {
+	var clusters []rig.ClusterSpec
+	for _, c := range cases {
 		cfg := s.eu.config()
 		cfg.LeaseBug, cfg.SelfPreservation = c.LeaseBug, c.SelfPreservation
-		if clusters[i], err = r.StartCluster(ctx, c.Label, cfg, s.eu.Workers); err != nil {
-			return nil, err
-		}
+		clusters = append(clusters, rig.ClusterSpec{Label: c.Label, Config: cfg, Workers: s.eu.Workers})
 	}
-	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
-	m := newModelRun(r, rec, env.Duration)
-	tl, err := s.timeline(clusters, m)
-	if err != nil {
-		return nil, err
-	}
-	env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), eureka.FormatModel(s.Skew),
-		eureka.FormatModel(s.Lead), eureka.FormatModel(s.StepAfter), eureka.WallNote(s.eu.Scale, env.Duration))
-	if err := runTimeline(ctx, rec, m, nil, tl); err != nil {
-		return nil, fmt.Errorf("stepping clocks: %w", err)
-	}
-	data := skewData{modelRun: m}
-	for i, c := range cases {
-		if c, err = s.collect(c, clusters[i], m); err != nil {
-			return nil, err
-		}
-		data.Cases = append(data.Cases, c)
-	}
-	return finish(rec, m.Clock.Real(env.Duration), data)
+	return rig.RunEureka(ctx, env, s.eu.plan(env, clusters, nil,
+		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+			env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), eureka.FormatModel(s.Skew),
+				eureka.FormatModel(s.Lead), eureka.FormatModel(s.StepAfter), eureka.WallNote(s.eu.Scale, env.Duration))
+			return s.timeline(w.Clusters, w.Clock)
+		},
+		func(w *rig.EurekaWorld) (any, error) {
+			data := skewData{modelRun: newModelRun(w, env.Duration)}
+			for i, c := range cases {
+				c, err := s.collect(c, w, w.Clusters[i])
+				if err != nil {
+					return nil, err
+				}
+				data.Cases = append(data.Cases, c)
+			}
+			return data, nil
+		}))
 }
 
 // timeline steps s1 of each cluster Lead before its first eviction run
 // after StepAfter (the server reports its next run; runs come every
 // eviction interval).
-func (s *clockSkew) timeline(clusters []*rig.EurekaCluster, m modelRun) (fault.Timeline, error) {
+func (s *clockSkew) timeline(clusters []*rig.EurekaCluster, clk rig.ModelClock) (fault.Timeline, error) {
 	every := s.eu.config().EvictionInterval
 	var tl fault.Timeline
 	for _, c := range clusters {
 		st, err := c.Servers[0].Stats()
 		if err != nil {
-			return nil, fmt.Errorf("reading the eviction schedule of %s: %w", c.Servers[0].Name, err)
+			return nil, fmt.Errorf("reading the eviction schedule of %s: %w", c.Servers[0].Name(), err)
 		}
-		next := m.Clock.OfModel(st.NextEviction)
+		next := clk.OfModel(st.NextEviction)
 		for next-s.Lead < s.StepAfter {
 			next += every
 		}
-		tl = append(tl, fault.Step{At: m.Clock.Real(next - s.Lead), Fault: fault.EurekaClockStep{Server: c.Servers[0], Step: s.Skew}})
+		tl = append(tl, fault.Step{At: clk.Real(next - s.Lead), Fault: fault.EurekaClockStep{Server: c.Servers[0], Step: s.Skew}})
 	}
 	return tl, nil
 }
 
 // collect reads one cluster's histories into its case.
-func (s *clockSkew) collect(c skewCase, cl *rig.EurekaCluster, m modelRun) (skewCase, error) {
-	hs, err := histories(m, cl.Servers)
+func (s *clockSkew) collect(c skewCase, w *rig.EurekaWorld, cl *rig.EurekaCluster) (skewCase, error) {
+	hs, err := w.ModelTimes(cl.Servers)
 	if err != nil {
 		return c, err
 	}
-	c.Server, c.Peers = cl.Servers[0].Name, map[string]eureka.History{}
+	c.Server, c.Peers = cl.Servers[0].Name(), map[string]eureka.History{}
 	for name, h := range hs {
 		if name == c.Server {
 			c.Skewed = h

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
@@ -118,66 +117,69 @@ func retryName(r int) string { return fmt.Sprintf("R=%d", r) }
 // --fault-at that server dies, the dead workers crash and the other
 // servers slow down, while the schedulers dispatch tasks.
 func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	ts, clients, err := s.schedulers(ctx, r, cl)
-	if err != nil {
-		return nil, err
-	}
-	victim := cl.ServerAt(clients[retryName(s.Retries[0])].QueryServer())
-	dead, rest := s.pick(env, cl, victim)
-	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
-	m := newModelRun(r, rec, env.Duration)
-	at := m.Clock.Real(s.FaultAt)
-	tl := fault.Timeline{
-		{At: at, Fault: fault.KillEurekaServer{Server: victim}},
-		{At: at, Fault: fault.CrashEurekaWorkers{Workers: dead}},
-		{At: at, Fault: fault.EurekaLatency{Servers: rest, Delay: s.Latency}},
-	}
-	env.Printf("at %s (model): kill %s, crash %d workers, +%s on the others; %s", eureka.FormatModel(s.FaultAt), victim.Name,
-		len(dead), s.Latency, eureka.WallNote(s.eu.Scale, env.Duration))
-	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {
-		return nil, fmt.Errorf("running the drill: %w", err)
-	}
-	data := drillData{modelRun: m, Fetches: map[string][]eureka.FetchEvent{}, Servers: map[string]eureka.ControlStats{}}
-	for name, c := range clients {
-		data.Fetches[name] = m.Clock.RelFetches(c.Fetches())
-	}
-	for _, sv := range rest {
-		if st, err := sv.Stats(); err == nil {
-			data.Servers[sv.Name] = st
-		}
-	}
-	return finish(rec, m.Clock.Real(env.Duration), data)
+	var rest []rig.EurekaServer
+	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+		s.schedulers,
+		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+			cl := w.Clusters[0]
+			victim := cl.ServerAt(w.Schedulers[0].QueryServer())
+			var dead []fault.EurekaWorker
+			dead, rest = s.pick(env, cl, victim)
+			at := w.Clock.Real(s.FaultAt)
+			env.Printf("at %s (model): kill %s, crash %d workers, +%s on the others; %s", eureka.FormatModel(s.FaultAt), victim.Name(),
+				len(dead), s.Latency, eureka.WallNote(s.eu.Scale, env.Duration))
+			return fault.Timeline{
+				{At: at, Fault: fault.KillEurekaServer{Server: victim}},
+				{At: at, Fault: fault.CrashEurekaWorkers{Workers: dead}},
+				{At: at, Fault: fault.EurekaLatency{Servers: servers(rest), Delay: s.Latency}},
+			}, nil
+		},
+		func(w *rig.EurekaWorld) (any, error) {
+			data := drillData{modelRun: newModelRun(w, env.Duration), Fetches: map[string][]eureka.FetchEvent{}, Servers: map[string]eureka.ControlStats{}}
+			for _, sc := range w.Schedulers {
+				data.Fetches[sc.Name()] = w.Clock.RelFetches(sc.Fetches())
+			}
+			for _, sv := range rest {
+				if st, err := sv.Stats(); err == nil {
+					data.Servers[sv.Name()] = st
+				}
+			}
+			return data, nil
+		}))
 }
 
-// schedulers starts one scheduler per R, all with the same server order,
-// and their task loops.
-func (s *eurekaDrill) schedulers(ctx context.Context, r *rig.Eureka, cl *rig.EurekaCluster) ([]caller.Traffic, map[string]*eureka.Client, error) {
-	order := r.Shuffled(cl.URLs)
-	var ts []caller.Traffic
-	clients := map[string]*eureka.Client{}
+// schedulers starts one scheduler per R, all with the same server order
+// (the first one, R = --retries[0], is the one whose server dies).
+func (s *eurekaDrill) schedulers(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+	cl := w.Clusters[0]
+	order := w.Shuffled(cl.URLs)
+	var out []rig.EurekaScheduler
 	for _, k := range s.Retries {
-		c, err := r.Scheduler(ctx, cl, order, s.Fetch)
+		sc, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: retryName(k), Order: order, Fetch: s.Fetch, Rate: s.Rate, Retries: k})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		clients[retryName(k)] = c
-		ts = append(ts, r.Dispatcher(retryName(k), s.Rate, k, c))
+		out = append(out, sc)
 	}
-	return ts, clients, nil
+	return out, nil
+}
+
+// servers turns the rig's servers into what the faults act on.
+func servers(ss []rig.EurekaServer) []fault.EurekaServer {
+	out := make([]fault.EurekaServer, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // pick chooses the dead workers (seeded) and the servers left running.
-func (s *eurekaDrill) pick(env *scenarios.Env, cl *rig.EurekaCluster, victim *eureka.ServerProc) ([]*eureka.Worker, []*eureka.ServerProc) {
-	var dead []*eureka.Worker
+func (s *eurekaDrill) pick(env *scenarios.Env, cl *rig.EurekaCluster, victim rig.EurekaServer) ([]fault.EurekaWorker, []rig.EurekaServer) {
+	var dead []fault.EurekaWorker
 	for _, i := range env.Rand.Perm(len(cl.Workers))[:s.deadCount()] {
 		dead = append(dead, cl.Workers[i])
 	}
-	var rest []*eureka.ServerProc
+	var rest []rig.EurekaServer
 	for _, sv := range cl.Servers {
 		if sv != victim {
 			rest = append(rest, sv)

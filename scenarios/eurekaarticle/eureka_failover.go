@@ -3,11 +3,9 @@ package eurekaarticle
 import (
 	"context"
 	"flag"
-	"fmt"
 	"slices"
 	"time"
 
-	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
@@ -120,37 +118,35 @@ func schedName(fetch time.Duration) string { return "fetch " + eureka.FormatMode
 // Run is the plan: one scheduler per fetch interval, all stuck to one
 // server, which is SIGKILLed at --kill-at while they dispatch tasks.
 func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	order := r.Shuffled(cl.URLs)
-	var ts []caller.Traffic
-	var clients []*eureka.Client
-	for _, f := range s.Fetches {
-		c, err := r.Scheduler(ctx, cl, order, f)
-		if err != nil {
-			return nil, err
-		}
-		clients = append(clients, c)
-		ts = append(ts, r.Dispatcher(schedName(f), s.Rate, 0, c))
-	}
-	victim := cl.ServerAt(clients[0].QueryServer())
-	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
-	m := newModelRun(r, rec, env.Duration)
-	tl := fault.Timeline{{At: m.Clock.Real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}
-	env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s; %s", victim.Name, s.KillAt,
-		s.Fetches.String(), eureka.WallNote(s.eu.Scale, env.Duration))
-	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {
-		return nil, fmt.Errorf("running the schedulers: %w", err)
-	}
-	data := failoverData{modelRun: m, Servers: serverNames(cl.Servers), FinalSizes: finalSizes(cl)}
-	for i, c := range clients {
-		data.Schedulers = append(data.Schedulers, schedulerData{Name: schedName(s.Fetches[i]), Fetch: s.Fetches[i],
-			Order: order, Fetches: m.Clock.RelFetches(c.Fetches())})
-	}
-	return finish(rec, m.Clock.Real(env.Duration), data)
+	var order []string
+	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+			order = w.Shuffled(w.Clusters[0].URLs)
+			var out []rig.EurekaScheduler
+			for _, f := range s.Fetches {
+				sc, err := w.Scheduler(ctx, w.Clusters[0], rig.SchedulerSpec{Name: schedName(f), Order: order, Fetch: f, Rate: s.Rate})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, sc)
+			}
+			return out, nil
+		},
+		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+			victim := w.Clusters[0].ServerAt(w.Schedulers[0].QueryServer())
+			env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s; %s", victim.Name(), s.KillAt,
+				s.Fetches.String(), eureka.WallNote(s.eu.Scale, env.Duration))
+			return fault.Timeline{{At: w.Clock.Real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}, nil
+		},
+		func(w *rig.EurekaWorld) (any, error) {
+			cl := w.Clusters[0]
+			data := failoverData{modelRun: newModelRun(w, env.Duration), Servers: serverNames(cl.Servers), FinalSizes: finalSizes(cl)}
+			for i, sc := range w.Schedulers {
+				data.Schedulers = append(data.Schedulers, schedulerData{Name: sc.Name(), Fetch: s.Fetches[i],
+					Order: order, Fetches: w.Clock.RelFetches(sc.Fetches())})
+			}
+			return data, nil
+		}))
 }
 
 // finalSizes returns the registry size of every surviving server.
@@ -161,7 +157,7 @@ func finalSizes(c *rig.EurekaCluster) map[string]int {
 			continue
 		}
 		if st, err := s.Stats(); err == nil {
-			out[s.Name] = st.Size
+			out[s.Name()] = st.Size
 		}
 	}
 	return out

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/caller"
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/scenarios"
 )
 
 // modelRun is what every Eureka run stores in its history's Data: the
@@ -23,9 +22,18 @@ type modelRun struct {
 	Duration time.Duration  `json:"duration_ns"`
 }
 
-// newModelRun returns the model run of rec on r's scale.
-func newModelRun(r *rig.Eureka, rec *history.Recorder, d time.Duration) modelRun {
-	return modelRun{Clock: rig.NewModelClock(r.Scale, rec), Duration: d}
+// newModelRun returns the model run of w lasting d (model time).
+func newModelRun(w *rig.EurekaWorld, d time.Duration) modelRun {
+	return modelRun{Clock: w.Clock, Duration: d}
+}
+
+// plan returns the Eureka plan of these parameters over the run's
+// duration: its clusters, schedulers, timeline and data.
+func (p eurekaParams) plan(env *scenarios.Env, clusters []rig.ClusterSpec,
+	schedulers func(context.Context, *rig.EurekaWorld) ([]rig.EurekaScheduler, error),
+	timeline func(*rig.EurekaWorld) (fault.Timeline, error), collect func(*rig.EurekaWorld) (any, error)) rig.EurekaPlan {
+	return rig.EurekaPlan{Backend: p.backend(), Factor: p.Scale, Duration: env.Duration, Clusters: clusters,
+		Schedulers: schedulers, Timeline: timeline, Collect: collect}
 }
 
 // eventAt returns the model time of the first event of kind in phase.
@@ -74,49 +82,11 @@ func (m modelRun) okPerWindow(ops []history.Op, name string, window time.Duratio
 	return ok, fail
 }
 
-// finish stores data in the history of rec, whose timeline lasted real.
-func finish(rec *history.Recorder, real time.Duration, data any) (*history.History, error) {
-	h := rec.History()
-	h.Timeline = real
-	if err := h.SetData(data); err != nil {
-		return nil, err
-	}
-	return &h, nil
-}
-
-// runTimeline runs traffic (possibly none) for the model duration while the
-// timeline fires; with no traffic, a last probe step keeps the timeline
-// running until the end, so the servers are read after the whole span.
-func runTimeline(ctx context.Context, rec *history.Recorder, m modelRun, ts []caller.Traffic, tl fault.Timeline) error {
-	real := m.Clock.Real(m.Duration)
-	if len(ts) == 0 {
-		tl = append(tl, fault.Step{At: real, Probe: endOfRun()})
-	}
-	return rig.RunTraffic(ctx, rec, ts, tl, real)
-}
-
-// endOfRun is the probe step that marks the end of the observation.
-func endOfRun() fault.ProbeFunc {
-	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "end of the observation"},
-		Func: func(context.Context, *history.Recorder) error { return nil }}
-}
-
-// histories reads the servers' histories with times relative to the
-// recorder's zero (a killed server is skipped).
-func histories(m modelRun, servers []*eureka.ServerProc) (map[string]eureka.History, error) {
-	hs, err := rig.Histories(servers)
-	if err != nil {
-		return nil, err
-	}
-	m.Clock.RelHistories(hs)
-	return hs, nil
-}
-
 // serverNames maps each server's name to its URL.
-func serverNames(servers []*eureka.ServerProc) map[string]string {
+func serverNames(servers []rig.EurekaServer) map[string]string {
 	out := map[string]string{}
 	for _, s := range servers {
-		out[s.Name] = s.URL
+		out[s.Name()] = s.URL()
 	}
 	return out
 }

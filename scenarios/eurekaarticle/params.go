@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sdchaos/eureka"
+	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
 
@@ -43,6 +44,9 @@ func (p eurekaParams) validate() error {
 	}
 	return nil
 }
+
+// backend returns the Eureka back-end the run uses.
+func (p eurekaParams) backend() rig.EurekaBackend { return rig.ModelBackend{} }
 
 // config returns the model config with the flags applied.
 func (p eurekaParams) config() eureka.Config {

@@ -130,45 +130,46 @@ func (s *replicationLag) Validate(c scenarios.Common) error {
 // Run is the plan: the fetchers run; the registrations on s1 are probe
 // steps at seeded moments; the servers' histories are read at the end.
 func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, cl, err := rig.StartEurekaRun(ctx, env, s.eu.Scale, s.eu.config(), s.eu.Workers)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	fetchers, names, err := s.startFetchers(ctx, r, cl)
-	if err != nil {
-		return nil, err
-	}
-	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
-	m := newModelRun(r, rec, env.Duration)
-	env.Printf("%d registrations on %s within %s, %d clients fetching every %s from the peers; %s", s.Instances, cl.Servers[0].Name,
-		eureka.FormatModel(s.Window), s.Fetchers, eureka.FormatModel(s.Fetch), eureka.WallNote(s.eu.Scale, env.Duration))
-	if err := runTimeline(ctx, rec, m, nil, s.registrations(env, r, cl, m)); err != nil {
-		return nil, fmt.Errorf("registering: %w", err)
-	}
-	data := lagData{modelRun: m, Origin: cl.Servers[0].Name, Fetchers: map[string][]eureka.FetchEvent{}}
-	if data.Servers, err = histories(m, cl.Servers); err != nil {
-		return nil, err
-	}
-	for i, f := range fetchers {
-		data.Fetchers[names[i]] = m.Clock.RelFetches(f.Fetches())
-	}
-	return finish(rec, m.Clock.Real(env.Duration), data)
+	var names []string
+	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+			fs, ns, err := s.startFetchers(ctx, w, w.Clusters[0])
+			names = ns
+			return fs, err
+		},
+		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+			cl := w.Clusters[0]
+			env.Printf("%d registrations on %s within %s, %d clients fetching every %s from the peers; %s", s.Instances, cl.Servers[0].Name(),
+				eureka.FormatModel(s.Window), s.Fetchers, eureka.FormatModel(s.Fetch), eureka.WallNote(s.eu.Scale, env.Duration))
+			return s.registrations(env, w, cl)
+		},
+		func(w *rig.EurekaWorld) (any, error) {
+			cl := w.Clusters[0]
+			data := lagData{modelRun: newModelRun(w, env.Duration), Origin: cl.Servers[0].Name(), Fetchers: map[string][]eureka.FetchEvent{}}
+			var err error
+			if data.Servers, err = w.ModelTimes(cl.Servers); err != nil {
+				return nil, err
+			}
+			for i, f := range w.Schedulers {
+				data.Fetchers[names[i]] = w.Clock.RelFetches(f.Fetches())
+			}
+			return data, nil
+		}))
 }
 
 // startFetchers starts the fetching clients, alternately stuck to s2 and s3.
-func (s *replicationLag) startFetchers(ctx context.Context, r *rig.Eureka, cl *rig.EurekaCluster) ([]*eureka.Client, []string, error) {
-	var out []*eureka.Client
+func (s *replicationLag) startFetchers(ctx context.Context, w *rig.EurekaWorld, cl *rig.EurekaCluster) ([]rig.EurekaScheduler, []string, error) {
+	var out []rig.EurekaScheduler
 	var names []string
 	for i := range s.Fetchers {
 		p := 1 + i%2
+		name := fmt.Sprintf("client %d → %s", i+1, cl.Servers[p].Name())
 		order := []string{cl.URLs[p], cl.URLs[3-p], cl.URLs[0]}
-		c, err := r.Scheduler(ctx, cl, order, s.Fetch)
+		c, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: name, Order: order, Fetch: s.Fetch})
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, c)
-		names = append(names, fmt.Sprintf("client %d → %s", i+1, cl.Servers[p].Name))
+		out, names = append(out, c), append(names, name)
 	}
 	return out, names, nil
 }
@@ -178,22 +179,24 @@ const registerTimeout = 10 * time.Second
 
 // registrations returns one probe step per instance: it registers the
 // instance on s1 at a seeded moment of its slot and records an op.
-func (s *replicationLag) registrations(env *scenarios.Env, r *rig.Eureka, cl *rig.EurekaCluster, m modelRun) fault.Timeline {
+func (s *replicationLag) registrations(env *scenarios.Env, w *rig.EurekaWorld, cl *rig.EurekaCluster) (fault.Timeline, error) {
 	var tl fault.Timeline
 	span := s.slot() - s.eu.config().BatchDelay - 100*time.Millisecond
 	for i := range s.Instances {
 		at := lagLead + time.Duration(i)*s.slot() + time.Duration(env.Rand.Int64N(int64(span)))
-		cc := r.ClientConfig(cl, cl.URLs, false)
-		cc.Instance = eureka.Instance{App: "REG", ID: fmt.Sprintf("r%02d", i+1), Addr: "127.0.0.1:9"}
-		c, id := eureka.NewClient(cc), cc.Instance.ID
-		tl = append(tl, fault.Step{At: m.Clock.Real(at), Probe: fault.ProbeFunc{
-			Event: history.Event{Kind: history.Probe, Targets: []string{id}, Label: "register " + id + " on " + cl.Servers[0].Name},
+		id := fmt.Sprintf("r%02d", i+1)
+		reg, err := w.Backend.NewRegistrar(w.Eureka, cl, eureka.Instance{App: "REG", ID: id, Addr: "127.0.0.1:9"}, cl.URLs)
+		if err != nil {
+			return nil, err
+		}
+		tl = append(tl, fault.Step{At: w.Clock.Real(at), Probe: fault.ProbeFunc{
+			Event: history.Event{Kind: history.Probe, Targets: []string{id}, Label: "register " + id + " on " + cl.Servers[0].Name()},
 			Func: func(ctx context.Context, rec *history.Recorder) error {
 				rig.Op(ctx, rec, opRegister, id, registerTimeout, func(ctx context.Context) (int, string, error) {
-					return 1, "", c.Register(ctx)
+					return 1, "", reg.Register(ctx)
 				})
 				return nil
 			}}})
 	}
-	return tl
+	return tl, nil
 }

@@ -3,10 +3,8 @@ package eurekaarticle
 import (
 	"context"
 	"flag"
-	"fmt"
 	"time"
 
-	"sdchaos/caller"
 	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
@@ -127,70 +125,52 @@ func (s *selfPreservation) Validate(c scenarios.Common) error {
 // one worker of "on" dies during the partition; r0 and r3 dispatch tasks
 // over the "on" registry throughout.
 func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	r, err := rig.NewEureka(env, s.eu.Scale)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	on, off, err := s.startClusters(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	order := r.Shuffled(on.URLs)
-	var ts []caller.Traffic
-	var clients []*eureka.Client
-	for _, d := range []struct {
-		name    string
-		retries int
-	}{{schedR0, 0}, {schedR3, 3}} {
-		c, err := r.Scheduler(ctx, on, order, on.Cfg.FetchInterval)
-		if err != nil {
-			return nil, err
-		}
-		clients = append(clients, c)
-		ts = append(ts, r.Dispatcher(d.name, s.Rate, d.retries, c))
-	}
-	rec := rig.NewRecorder(env, r.Scale.Real(env.Duration))
-	m := newModelRun(r, rec, env.Duration)
-	tl := s.timeline(env, m, on, off)
-	if err := runTimeline(ctx, rec, m, ts, tl); err != nil {
-		return nil, fmt.Errorf("running the partition: %w", err)
-	}
-	data := spData{modelRun: m, R0Fetches: m.Clock.RelFetches(clients[0].Fetches())}
-	if data.On, err = histories(m, on.Servers); err != nil {
-		return nil, err
-	}
-	if data.Off, err = histories(m, off.Servers); err != nil {
-		return nil, err
-	}
-	return finish(rec, m.Clock.Real(env.Duration), data)
-}
-
-// startClusters starts "on" and "off" and lets them settle.
-func (s *selfPreservation) startClusters(ctx context.Context, r *rig.Eureka) (on, off *rig.EurekaCluster, err error) {
 	cfgOn := s.eu.config()
 	cfgOff := cfgOn
 	cfgOff.SelfPreservation = false
-	if on, err = r.StartCluster(ctx, "on", cfgOn, s.eu.Workers); err != nil {
-		return nil, nil, err
-	}
-	if off, err = r.StartCluster(ctx, "off", cfgOff, s.eu.Workers); err != nil {
-		return nil, nil, err
-	}
-	return on, off, r.Settle(ctx, 2*time.Second)
+	clusters := []rig.ClusterSpec{{Label: "on", Config: cfgOn, Workers: s.eu.Workers}, {Label: "off", Config: cfgOff, Workers: s.eu.Workers}}
+	return rig.RunEureka(ctx, env, s.eu.plan(env, clusters,
+		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+			on := w.Clusters[0]
+			order := w.Shuffled(on.URLs)
+			var out []rig.EurekaScheduler
+			for _, d := range []struct {
+				name    string
+				retries int
+			}{{schedR0, 0}, {schedR3, 3}} {
+				sc, err := w.Scheduler(ctx, on, rig.SchedulerSpec{Name: d.name, Order: order, Fetch: on.Cfg.FetchInterval, Rate: s.Rate, Retries: d.retries})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, sc)
+			}
+			return out, nil
+		},
+		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+			return s.timeline(env, w, w.Clusters[0], w.Clusters[1]), nil
+		},
+		func(w *rig.EurekaWorld) (any, error) {
+			data := spData{modelRun: newModelRun(w, env.Duration), R0Fetches: w.Clock.RelFetches(w.Schedulers[0].Fetches())}
+			var err error
+			if data.On, err = w.ModelTimes(w.Clusters[0].Servers); err != nil {
+				return nil, err
+			}
+			data.Off, err = w.ModelTimes(w.Clusters[1].Servers)
+			return data, err
+		}))
 }
 
 // timeline partitions both clusters' workers at a seeded moment and kills
 // one seeded worker of "on" --death-at into the partition.
-func (s *selfPreservation) timeline(env *scenarios.Env, m modelRun, on, off *rig.EurekaCluster) fault.Timeline {
+func (s *selfPreservation) timeline(env *scenarios.Env, w *rig.EurekaWorld, on, off *rig.EurekaCluster) fault.Timeline {
 	victim := on.Workers[env.Rand.IntN(len(on.Workers))]
 	partAt := s.PartitionAt + time.Duration(env.Rand.Int64N(int64(spPhaseMax)))
 	env.Printf("partition at %s for %s (model); worker %s of 'on' dies %s into it; %s", eureka.FormatModel(partAt),
-		eureka.FormatModel(s.Partition), victim.ID, eureka.FormatModel(s.DeathAt), eureka.WallNote(s.eu.Scale, env.Duration))
-	real := m.Clock.Real
+		eureka.FormatModel(s.Partition), victim.ID(), eureka.FormatModel(s.DeathAt), eureka.WallNote(s.eu.Scale, env.Duration))
+	real := w.Clock.Real
 	return fault.Timeline{
 		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.Link, Who: "'on' workers"}},
 		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.Link, Who: "'off' workers"}},
-		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []*eureka.Worker{victim}}},
+		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []fault.EurekaWorker{victim}}},
 	}
 }
