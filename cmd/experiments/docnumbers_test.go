@@ -1,0 +1,184 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sdchaos/report"
+)
+
+// A number a teaching page quotes from a run is tied to where results/
+// holds it by a comment right after it:
+//
+//	clear fails **1.424 s**<!--r cache-on-failure check:clear: first failure after the outage--> after the kill
+//	… **1424 ms**<!--r cache-on-failure check:clear: first failure after the outage ×1000-->
+//	… the verdict is **differs**<!--r replication-lag verdict-->
+//
+// The reference names a report (results/<name>.json, "baseline/<name>" for
+// results/baseline) and a key: metric:<name>, check:<name> (its measured
+// value), band_lo:<name>, band_hi:<name>, verdict:<check name>, or verdict
+// (the run's). An optional "×k" multiplies the stored value (ms from s,
+// % from a share). The quoted number must be the stored one rounded to the
+// decimals it shows; a verdict must be the word before the comment. The
+// test below reads every page that uses them, so a regenerated results/
+// that moves a number fails until the page says what the run printed.
+var docRef = regexp.MustCompile(`([-−]?[0-9][0-9  ,]*(?:\.[0-9]+)?|[A-Za-z]+)\s*(?:%|ms|s|min|MiB|KiB)?\**\s*<!--r ([^ ]+) ([^>]*?)-->`)
+
+// docPages are the pages whose numbers are tied to results/.
+func docPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../../docs/learn/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("../../docs/findings.md"); err == nil {
+		pages = append(pages, "../../docs/findings.md")
+	}
+	return pages
+}
+
+func TestTeachingPagesQuoteWhatTheRunsPrinted(t *testing.T) {
+	results := map[string]*report.Result{}
+	for _, page := range docPages(t) {
+		text := readFile(t, page)
+		refs := docRef.FindAllStringSubmatch(text, -1)
+		for _, m := range refs {
+			res, ok := results[m[2]]
+			if !ok {
+				r, err := loadResult(filepath.Join("../../results", m[2]+".json"))
+				if err != nil {
+					t.Errorf("%s: %v", filepath.Base(page), err)
+					continue
+				}
+				res, results[m[2]] = r, r
+			}
+			if err := quoteMatches(m[1], res, strings.TrimSpace(m[3])); err != nil {
+				t.Errorf("%s: %q <!--r %s %s-->: %v", filepath.Base(page), m[1], m[2], m[3], err)
+			}
+		}
+	}
+}
+
+// quoteMatches checks a quoted number (or word) against key in res.
+func quoteMatches(quoted string, res *report.Result, key string) error {
+	scale := 1.0
+	if i := strings.LastIndex(key, " ×"); i >= 0 {
+		k, err := strconv.ParseFloat(key[i+len(" ×"):], 64)
+		if err != nil {
+			return fmt.Errorf("bad scale in %q", key)
+		}
+		key, scale = key[:i], k
+	}
+	if key == "verdict" {
+		return sameWord(quoted, string(res.Verdict))
+	}
+	kind, name, ok := strings.Cut(key, ":")
+	if !ok {
+		return fmt.Errorf("unknown key %q", key)
+	}
+	if kind == "verdict" {
+		c, ok := findCheck(res, name)
+		if !ok {
+			return fmt.Errorf("no check %q", name)
+		}
+		return sameWord(quoted, string(c.Verdict))
+	}
+	v, err := storedValue(res, kind, name)
+	if err != nil {
+		return err
+	}
+	return sameNumber1(quoted, v*scale)
+}
+
+func findCheck(res *report.Result, name string) (report.Check, bool) {
+	for _, c := range res.Checks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return report.Check{}, false
+}
+
+func storedValue(res *report.Result, kind, name string) (float64, error) {
+	if kind == "metric" {
+		v, ok := res.Metrics[name]
+		if !ok {
+			return 0, fmt.Errorf("no metric %q", name)
+		}
+		return v, nil
+	}
+	c, ok := findCheck(res, name)
+	if !ok {
+		return 0, fmt.Errorf("no check %q", name)
+	}
+	switch kind {
+	case "check":
+		return float64(c.Measured), nil
+	case "band_lo":
+		return float64(c.BandLo), nil
+	case "band_hi":
+		return float64(c.BandHi), nil
+	}
+	return 0, fmt.Errorf("unknown key kind %q", kind)
+}
+
+func sameWord(quoted, stored string) error {
+	if !strings.EqualFold(quoted, stored) {
+		return fmt.Errorf("the page says %q, results/ holds %q", quoted, stored)
+	}
+	return nil
+}
+
+// sameNumber1 compares a quoted number with the stored value rounded to
+// the decimals the quote shows.
+func sameNumber1(quoted string, v float64) error {
+	clean := strings.NewReplacer(" ", "", " ", "", ",", "", "−", "-").Replace(quoted)
+	q, err := strconv.ParseFloat(clean, 64)
+	if err != nil {
+		return fmt.Errorf("the quote %q is not a number", quoted)
+	}
+	dec := 0
+	if i := strings.IndexByte(clean, '.'); i >= 0 {
+		dec = len(clean) - i - 1
+	}
+	p := math.Pow(10, float64(dec))
+	if math.Round(v*p) != math.Round(q*p) {
+		return fmt.Errorf("the page says %s, results/ holds %g", quoted, v)
+	}
+	return nil
+}
+
+func TestDocRefSyntax(t *testing.T) {
+	res := report.NewResult("demo")
+	res.Metrics["clear.fail"] = 263
+	res.AddCheck(report.Band("first failure", 0, 2, "s").Judge(1.42399))
+	res.Finish()
+	tests := []struct {
+		quote, key string
+		ok         bool
+	}{
+		{"263", "metric:clear.fail", true},
+		{"1.424", "check:first failure", true},
+		{"1424", "check:first failure ×1000", true},
+		{"1.43", "check:first failure", false},
+		{"reproduced", "verdict", true},
+		{"differs", "verdict:first failure", false},
+		{"2", "band_hi:first failure", true},
+		{"263", "metric:nothing", false},
+	}
+	for _, tc := range tests {
+		if err := quoteMatches(tc.quote, res, tc.key); (err == nil) != tc.ok {
+			t.Errorf("%q against %s: %v", tc.quote, tc.key, err)
+		}
+	}
+	m := docRef.FindStringSubmatch("fails **1.424 s**<!--r cache-on-failure check:clear: first failure after the outage--> after")
+	if m == nil || m[1] != "1.424" || m[2] != "cache-on-failure" || m[3] != "check:clear: first failure after the outage" {
+		t.Errorf("docRef parsed %q", m)
+	}
+}
