@@ -165,6 +165,9 @@ func nodeArgs(servers []*Server, i int) []string {
 			peers = append(peers, p.ServiceURL)
 		}
 	}
+	if len(peers) == 0 { // a lone server: its embedded client reads itself; my-url drops it as a peer
+		peers = []string{s.ServiceURL}
+	}
 	port := strings.TrimPrefix(s.URL, "http://"+ports.Host+":")
 	return []string{"--sdchaos.name=" + s.Name, "--server.port=" + port, "--server.address=" + ports.Host,
 		"--eureka.instance.hostname=" + ports.Host, "--eureka.instance.instance-id=" + s.Name,
