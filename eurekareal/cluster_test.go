@@ -37,6 +37,13 @@ func TestRealCluster(t *testing.T) {
 		w.clockStep(t)
 	})
 	t.Run("client-failover", func(t *testing.T) { w.clientFailover(t, sup) })
+	for _, s := range servers {
+		rss, err1 := s.RSS()
+		cpu, err2 := s.CPU()
+		if err1 == nil && err2 == nil {
+			t.Logf("%s at the end: RSS %d MiB, CPU %.1f s, clock offset %s", s.Name, rss>>20, cpu.Seconds(), s.ClockOffset())
+		}
+	}
 }
 
 // world is the running cluster and its workers.
@@ -133,6 +140,11 @@ func (w *world) clockStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.logRunsAround(t, ev, stepped)
+	for _, x := range w.servers { // s1 reads the offset file on every clock read (FAKETIME_NO_CACHE)
+		if cpu, err := x.CPU(); err == nil {
+			t.Logf("%s CPU so far: %.1f s (under libfaketime: %v)", x.Name, cpu.Seconds(), x.clock != nil)
+		}
+	}
 }
 
 // logRunsAround logs s1's eviction runs around the step and checks their

@@ -14,8 +14,9 @@ type sample struct {
 }
 
 // selfPreservation registers 9 more workers (10 with w00, each on its own
-// server order), waits for the first renewsLastMin roll on s2 after that,
-// crashes 6 workers and follows s2 until the next roll (+8 s). It checks the source's rules on every reading and every eviction
+// server order), waits on s2 for the first renewsLastMin roll after which
+// lease expiration is enabled, crashes 6 workers at once and follows s2
+// until the next roll (+8 s). It checks the source's rules on every reading and every eviction
 // run, and logs the timeline (what the real server did).
 func (w *world) selfPreservation(t *testing.T) {
 	urls := serviceURLs(w.servers)
@@ -34,28 +35,7 @@ func (w *world) selfPreservation(t *testing.T) {
 		samples = append(samples, sample{time.Since(t0), st})
 		return st
 	}
-	rolls := 0
-	last := read().RenewsLastMin
-	var crashed time.Duration
-	for rolls < 2 {
-		if err := sleepCtx(w.ctx, 500*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-		st := read()
-		if st.RenewsLastMin != last {
-			rolls++
-			last = st.RenewsLastMin
-			if rolls == 1 {
-				crashed = time.Since(t0)
-				for _, wk := range w.workers[4:] { // w04…w09
-					wk.Crash()
-				}
-			}
-		}
-		if time.Since(t0) > 130*time.Second {
-			t.Fatalf("renewsLastMin changed %d times in 130 s, want a roll every 60 s", rolls)
-		}
-	}
+	crashed := w.followUntilDrop(t, t0, read)
 	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); {
 		_ = sleepCtx(w.ctx, 500*time.Millisecond)
 		read()
@@ -128,4 +108,32 @@ func (w *world) checkEvictionRuns(t *testing.T, s *Server, t0 time.Time) {
 		prevEnabled, prevWould = r.Enabled, r.WouldExpire
 	}
 	t.Logf("s2 evicted %d leases in the timeline", evicted)
+}
+
+// followUntilDrop reads s2 every 500 ms; at the first roll of renewsLastMin
+// that enables lease expiration it crashes w04…w09, and it returns (with the
+// crash time) once renewsLastMin has rolled again after the crash.
+func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() State) time.Duration {
+	last := read().RenewsLastMin
+	var crashed time.Duration
+	for {
+		if err := sleepCtx(w.ctx, 500*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		st := read()
+		rolled := st.RenewsLastMin != last
+		last = st.RenewsLastMin
+		switch {
+		case rolled && crashed > 0:
+			return crashed
+		case rolled && st.ExpirationEnabled:
+			crashed = time.Since(t0)
+			for _, wk := range w.workers[4:] { // w04…w09
+				wk.Crash()
+			}
+		case time.Since(t0) > 200*time.Second:
+			t.Fatalf("no roll enabling lease expiration and a roll after it within 200 s (renews %d, threshold %d)",
+				st.RenewsLastMin, st.Threshold)
+		}
+	}
 }
