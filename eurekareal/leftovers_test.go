@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -54,12 +55,44 @@ func TestCloseLeavesNothing(t *testing.T) {
 	sup := newSupervisor(t)
 	defer sup.Close()
 	const base = testBase + 40
-	servers := startCluster(t, ctx, sup, ports.New(base, "test"), ClusterSpec{Size: 1, Props: scaledProps()})
+	alloc := ports.New(base, "test")
+	p := scaledProps()
+	p.ThresholdUpdate = time.Second
+	servers := startCluster(t, ctx, sup, alloc, ClusterSpec{Size: 1, Props: p})
+	thresholdRunsRecorded(t, ctx, servers[0], alloc)
 	pid, dir := servers[0].Pid(), filepath.Dir(servers[0].LogPath)
 	if err := sup.Close(); err != nil {
 		t.Fatal(err)
 	}
 	checkGone(t, pid, base, dir)
+}
+
+// thresholdRunsRecorded registers 7 workers on a lone server and waits for
+// a threshold-update run that adopts their count: 7 > 0.85 × (1 + 7)
+// (updateRenewalThreshold; the count is the embedded client's view).
+func thresholdRunsRecorded(t *testing.T, ctx context.Context, s *Server, alloc *ports.Allocator) {
+	for i := range 7 {
+		port, err := alloc.Take("worker")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := StartWorker(ctx, WorkerSpec{App: "WORKER", ID: fmt.Sprintf("t%d", i), Port: port,
+			Servers: []string{s.ServiceURL}, Props: scaledProps()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Crash()
+	}
+	var runs []ThresholdRun
+	_, err := waitFor(ctx, 15*time.Second, "an adopted threshold-update run of count 7", func() bool {
+		ev, err := s.Events(ctx)
+		runs = ev.Thresholds
+		return err == nil && slices.ContainsFunc(runs, func(r ThresholdRun) bool { return r.Adopted && r.Count == 7 })
+	})
+	if err != nil {
+		t.Fatalf("%v; runs %+v", err, runs)
+	}
+	t.Logf("threshold-update runs: %+v", runs)
 }
 
 // TestHarnessSIGKILLLeavesNothing kills a harness that started a real
@@ -117,5 +150,5 @@ func checkGone(t *testing.T, pid, port int, dir string) {
 			t.Error(err)
 		}
 	}
-	t.Logf("JVM, port and temp dir gone %d ms after the harness ended", time.Since(start).Milliseconds())
+	t.Logf("JVM, port and temp dir gone %d ms after their owner ended", time.Since(start).Milliseconds())
 }
