@@ -9,8 +9,8 @@ import (
 	"sdchaos/ports"
 )
 
-// TestRealCluster starts 3 real Eureka servers (s1 under libfaketime when
-// it is installed) and, in order: a Go worker registered on s1 only shows up
+// TestRealCluster starts 3 real Eureka servers (all under libfaketime when
+// it is installed; only s1's clock is stepped) and, in order: a Go worker registered on s1 only shows up
 // on s2 and s3 (replication delay measured); a scaled self-preservation
 // timeline; a clock step on s1; the Java DiscoveryClient sticking to s1,
 // s1 SIGKILLed, the time until the client's next successful fetch from
@@ -140,7 +140,7 @@ func (w *world) clockStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.logRunsAround(t, ev, stepped)
-	for _, x := range w.servers { // s1 reads the offset file on every clock read (FAKETIME_NO_CACHE)
+	for _, x := range w.servers { // under libfaketime each clock read re-reads the offset file (FAKETIME_NO_CACHE)
 		if cpu, err := x.CPU(); err == nil {
 			t.Logf("%s CPU so far: %.1f s (under libfaketime: %v)", x.Name, cpu.Seconds(), x.clock != nil)
 		}
