@@ -64,3 +64,28 @@ func Parse(b []byte) (Stat, error) {
 	}
 	return Stat{State: f[0][0], CPU: time.Duration(ut+st) * time.Second / userHZ}, nil
 }
+
+// RSS returns the resident set size of process pid in bytes (VmRSS of
+// /proc/<pid>/status); an error when the process is gone.
+func RSS(pid int) (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, fmt.Errorf("reading the status of pid %d: %w", pid, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest) // "123456 kB"
+		if len(f) != 2 || f[1] != "kB" {
+			break
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			break
+		}
+		return kb * 1024, nil
+	}
+	return 0, fmt.Errorf("no VmRSS in the status of pid %d", pid)
+}

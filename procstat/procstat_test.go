@@ -47,3 +47,13 @@ func TestReadSelf(t *testing.T) {
 		t.Error("a pid that cannot exist read without an error")
 	}
 }
+
+func TestRSSOfSelf(t *testing.T) {
+	n, err := RSS(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 1<<20 || n > 1<<40 {
+		t.Errorf("RSS of the test process = %d bytes, want between 1 MiB and 1 TiB", n)
+	}
+}
