@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,6 +28,16 @@ type WorkerSpec struct {
 	// HeartbeatPhase delays the first heartbeat (so workers started together
 	// do not renew in lockstep).
 	HeartbeatPhase time.Duration
+	// Link, when set, is the partition switch of the worker's group: while
+	// it is blocked every request hangs until ConnectTimeout and fails as a
+	// timeout, as with packets dropped by a firewall (the model's
+	// eureka.Link semantics; the servers never see the request).
+	Link Switch
+}
+
+// Switch is a partition switch on a group of workers' path to the servers.
+type Switch interface {
+	Blocked() bool
 }
 
 // Beat is one heartbeat: when it ended, the server that answered (or the
@@ -73,7 +84,7 @@ func StartWorker(ctx context.Context, spec WorkerSpec) (*Worker, error) {
 	w := &Worker{ID: spec.ID, Addr: ln.Addr().String(), spec: spec, done: make(chan struct{}),
 		in: Instance{App: spec.App, ID: spec.ID, Host: ports.Host, Port: spec.Port, RenewSecs: renew, DurationSecs: dur,
 			DirtyMS: time.Now().UnixMilli()},
-		r: rest{workerHTTP(spec.Props)}}
+		r: rest{workerHTTP(spec.Props, spec.Link)}}
 	w.srv = &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(rw, "ok %s\n", w.ID)
 	})}
@@ -88,10 +99,44 @@ func StartWorker(ctx context.Context, spec WorkerSpec) (*Worker, error) {
 	return w, nil
 }
 
-func workerHTTP(p Props) *http.Client {
-	return &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{Timeout: p.ConnectTimeout}).DialContext,
-		ResponseHeaderTimeout: p.ReadTimeout, MaxIdleConnsPerHost: 2}}
+func workerHTTP(p Props, link Switch) *http.Client {
+	var t http.RoundTripper = &http.Transport{DialContext: (&net.Dialer{Timeout: p.ConnectTimeout}).DialContext,
+		ResponseHeaderTimeout: p.ReadTimeout, MaxIdleConnsPerHost: 2}
+	if link != nil {
+		t = cutTransport{base: t, link: link, connect: p.ConnectTimeout}
+	}
+	return &http.Client{Transport: t}
 }
+
+// cutTransport sends requests through base unless the link is cut; on a
+// cut link a request waits out the connect timeout and fails as one.
+type cutTransport struct {
+	base    http.RoundTripper
+	link    Switch
+	connect time.Duration
+}
+
+func (t cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !t.link.Blocked() {
+		return t.base.RoundTrip(req)
+	}
+	timer := time.NewTimer(t.connect)
+	defer timer.Stop()
+	select {
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	case <-timer.C:
+		return nil, errCut
+	}
+}
+
+// errCut is the error of a request on a cut link: a connect timeout.
+var errCut = cutError{}
+
+type cutError struct{}
+
+func (cutError) Error() string { return "dial tcp: i/o timeout (packets dropped by the partition)" }
+func (cutError) Timeout() bool { return true }
 
 // Register registers the instance on its current server (moving on when it fails).
 func (w *Worker) Register(ctx context.Context) error {
@@ -175,4 +220,43 @@ func (w *Worker) try(ctx context.Context, do func(server string) (int, error), o
 		}
 	}
 	return server, 0, fmt.Errorf("%w: %v", errNoServer, last)
+}
+
+// Registrar registers one instance once (no listener, no heartbeat): a
+// registration whose spread the replication-lag experiment follows.
+type Registrar struct {
+	in      Instance
+	servers []string
+	r       rest
+}
+
+// NewRegistrar returns a registrar of app/id at addr (host:port) on the
+// first of servers that answers.
+func NewRegistrar(app, id, addr string, servers []string, p Props) (*Registrar, error) {
+	renew, dur, err := p.LeaseSeconds()
+	if err != nil {
+		return nil, fmt.Errorf("registrar %s: %w", id, err)
+	}
+	host, portText, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("registrar %s: address %q: %w", id, addr, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("registrar %s: port %q: %w", id, portText, err)
+	}
+	return &Registrar{servers: servers, r: rest{workerHTTP(p, nil)},
+		in: Instance{App: app, ID: id, Host: host, Port: port, RenewSecs: renew, DurationSecs: dur, DirtyMS: time.Now().UnixMilli()}}, nil
+}
+
+// Register registers the instance on the first server that accepts it.
+func (g *Registrar) Register(ctx context.Context) error {
+	var last error
+	for _, s := range g.servers {
+		st, err := g.r.register(ctx, s, g.in)
+		if last = expect(s, st, err, http.StatusNoContent); last == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %v", errNoServer, last)
 }

@@ -45,7 +45,9 @@ Article: "clock skew causes premature expiry, wrong renew times and false self-p
 The self-preservation check "differs": a wall-clock step does not move the minute buckets, so
 renewsLastMin stays above the threshold and there is no (false) protection.`,
 		New: func() scenarios.Config {
-			return &clockSkew{eu: defaultEurekaParams(12), Skew: 2 * time.Minute, Lead: 5 * time.Second,
+			eu := defaultEurekaParams(12)
+			eu.clock = true // a real server's clock steps under libfaketime
+			return &clockSkew{eu: eu, Skew: 2 * time.Minute, Lead: 5 * time.Second,
 				StepAfter: 150 * time.Second, Observe: 3 * time.Minute, CompareLease: true}
 		},
 	})
@@ -95,8 +97,14 @@ func (s *clockSkew) Flags(fs *flag.FlagSet) {
 }
 
 func (s *clockSkew) Validate(c scenarios.Common) error {
-	if err := s.eu.validate(); err != nil {
+	if err := s.eu.validate(c); err != nil {
 		return err
+	}
+	if s.eu.Backend == backendReal && s.CompareLease {
+		if c.Explicit["compare-lease"] {
+			return scenarios.Usagef("--compare-lease with --eureka real: the real server has only the source's lease rule; only the model runs the other one")
+		}
+		s.CompareLease = false // the real server has one lease rule
 	}
 	cfg := s.eu.config()
 	switch {

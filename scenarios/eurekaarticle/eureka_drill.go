@@ -84,7 +84,7 @@ func (s *eurekaDrill) Flags(fs *flag.FlagSet) {
 }
 
 func (s *eurekaDrill) Validate(c scenarios.Common) error {
-	if err := s.eu.validate(); err != nil {
+	if err := s.eu.validate(c, s.Fetch); err != nil {
 		return err
 	}
 	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {

@@ -92,7 +92,7 @@ func (s *eurekaFailover) Flags(fs *flag.FlagSet) {
 }
 
 func (s *eurekaFailover) Validate(c scenarios.Common) error {
-	if err := s.eu.validate(); err != nil {
+	if err := s.eu.validate(c, s.Fetches...); err != nil {
 		return err
 	}
 	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {

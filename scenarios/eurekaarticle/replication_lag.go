@@ -107,7 +107,7 @@ func (s *replicationLag) Flags(fs *flag.FlagSet) {
 func (s *replicationLag) slot() time.Duration { return s.Window / time.Duration(max(s.Instances, 1)) }
 
 func (s *replicationLag) Validate(c scenarios.Common) error {
-	if err := s.eu.validate(); err != nil {
+	if err := s.eu.validate(c, s.Fetch); err != nil {
 		return err
 	}
 	minSlot := s.eu.config().BatchDelay + 100*time.Millisecond

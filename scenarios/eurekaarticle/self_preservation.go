@@ -99,7 +99,7 @@ func (s *selfPreservation) Flags(fs *flag.FlagSet) {
 }
 
 func (s *selfPreservation) Validate(c scenarios.Common) error {
-	if err := s.eu.validate(); err != nil {
+	if err := s.eu.validate(c); err != nil {
 		return err
 	}
 	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {
