@@ -41,10 +41,42 @@ func LeaseFactor(bug bool) time.Duration {
 // EngageBound is the latest time after every client stops renewing at
 // which self-preservation must have engaged: the renewals bucket that
 // holds the partition, or the next one, is the first at or below the
-// threshold, and the eviction run that follows each bucket roll refuses
-// (isLeaseExpirationEnabled: renewsLastMin > threshold). Two eviction
-// intervals; renewalThresholdUpdateIntervalMs (15 min) plays no part.
-func EngageBound(cfg Config) time.Duration { return 2 * cfg.EvictionInterval }
+// threshold, and the next eviction run refuses
+// (isLeaseExpirationEnabled: renewsLastMin > threshold). With the bucket
+// as long as the eviction interval (Eureka's defaults, and the model,
+// whose roll and eviction share one cadence) an eviction run follows each
+// roll: two eviction intervals. Otherwise (real Eureka scaled: the 60 s
+// bucket is hard-coded, the eviction interval scales) two buckets and one
+// eviction interval. renewalThresholdUpdateIntervalMs (15 min) plays no part.
+func EngageBound(cfg Config) time.Duration {
+	if cfg.RenewsBucket == cfg.EvictionInterval {
+		return 2 * cfg.EvictionInterval
+	}
+	return 2*cfg.RenewsBucket + cfg.EvictionInterval
+}
+
+// ExpiryAfterPartition bounds when the leases of clients cut off at time
+// zero expire: each was renewed within one renew interval before, and a
+// renewed lease lives LeaseFactor lease durations.
+func ExpiryAfterPartition(cfg Config) (earliest, latest time.Duration) {
+	life := LeaseFactor(cfg.LeaseBug) * cfg.LeaseDuration
+	return life - cfg.RenewInterval - replicaSlack, life + replicaSlack
+}
+
+// CappedEvictions is how many of n expired leases a sequence of runs
+// evicts: each run removes min(left, size − (int)(size × percent)) from a
+// registry of size clients, which shrinks as it evicts.
+func CappedEvictions(size, n, runs int, percent float64) int {
+	out := 0
+	for range runs {
+		k := min(n-out, EvictionLimit(size-out, percent))
+		if k <= 0 {
+			break
+		}
+		out += k
+	}
+	return out
+}
 
 // Lateness is the allowance for one fixed-delay eviction run coming late
 // on a shared host; a late run reschedules from when it ran, so lateness

@@ -80,4 +80,7 @@ type SchedulerSpec struct {
 	Rate float64
 	// Retries is how many other workers a failed task is retried on.
 	Retries int
+	// App is the application whose instances the client lists ("WORKER"
+	// when empty; the model's clients list every application).
+	App string
 }

@@ -30,17 +30,20 @@ type RealBackend struct {
 func (RealBackend) Name() string { return "real" }
 
 // RealProps returns the real servers' properties for cfg (model time) at
-// scale: every duration divided by the time scale; an interval the server
-// takes in whole seconds that the scale does not keep whole is an error
-// naming its property.
+// scale: every duration divided by the time scale, network timeouts at
+// least eureka.NetFloor of real time (as the model's: scheduling noise on a
+// shared host must not pass for a timeout); an interval the server takes in
+// whole seconds that the scale does not keep whole is an error naming its
+// property.
 func RealProps(cfg eureka.Config, scale eureka.Scale) (eurekareal.Props, error) {
 	r := scale.Real
 	p := eurekareal.DefaultProps()
+
 	p.RenewInterval, p.LeaseDuration, p.FetchInterval = r(cfg.RenewInterval), r(cfg.LeaseDuration), r(cfg.FetchInterval)
 	p.EvictionInterval, p.ThresholdUpdate, p.ExpectedRenewInterval = r(cfg.EvictionInterval), r(cfg.ThresholdUpdate), r(cfg.ExpectedRenewInterval)
 	p.RenewalPercent, p.SelfPreservation, p.OpenCount = cfg.RenewalPercent, cfg.SelfPreservation, cfg.OpenCount
 	p.ResponseCache, p.CacheUpdate, p.ReplicationExpiry = cfg.ResponseCache, r(cfg.CacheUpdate), r(cfg.ReplicationExpiry)
-	p.PeerTimeout, p.ConnectTimeout, p.ReadTimeout = r(cfg.PeerTimeout), r(cfg.ConnectTimeout), r(cfg.ReadTimeout)
+	p.PeerTimeout, p.ConnectTimeout, p.ReadTimeout = scale.RealNet(cfg.PeerTimeout), scale.RealNet(cfg.ConnectTimeout), scale.RealNet(cfg.ReadTimeout)
 	p.WaitWhenSyncEmpty, p.QuarantineRefresh = r(p.WaitWhenSyncEmpty), cfg.QuarantineRefresh
 	return p, p.Validate()
 }
@@ -236,7 +239,7 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 		return nil, err
 	}
 	cl, err := eurekareal.StartClient(ctx, sup, eurekareal.ClientSpec{Name: schedulerLabel(spec.Name), Servers: serviceURLs(spec.Order),
-		FetchInterval: props.FetchInterval, Props: props, LogDir: r.dir, Logf: r.env.Printf})
+		FetchInterval: props.FetchInterval, App: spec.App, Props: props, LogDir: r.dir, Logf: r.env.Printf})
 	if err != nil {
 		return nil, err
 	}

@@ -151,3 +151,22 @@ func (p eurekaParams) runsAt(k float64, whole []time.Duration) error {
 	}
 	return nil
 }
+
+// requestSlack is the allowance for one HTTP request between servers or to
+// a server, in model time: 250 ms of model time for the model's processes;
+// on real Eureka 250 ms of real time (a request between JVMs takes real
+// time whatever the scale).
+func (p eurekaParams) requestSlack() time.Duration {
+	if p.Backend == backendReal {
+		return time.Duration(float64(250*time.Millisecond) * p.Scale)
+	}
+	return 250 * time.Millisecond
+}
+
+// requestSlackWhy says where requestSlack comes from.
+func (p eurekaParams) requestSlackWhy() string {
+	if p.Backend == backendReal {
+		return fmt.Sprintf("250 ms of real time between real JVMs, ×%g in model time", p.Scale)
+	}
+	return "model time"
+}

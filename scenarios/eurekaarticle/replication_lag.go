@@ -91,7 +91,22 @@ func (s *replicationLag) worstCase() time.Duration {
 }
 
 func (s *replicationLag) Defaults(c *scenarios.Common) {
+	s.realDefaults(*c)
 	c.Duration = lagLead + s.Window + s.worstCase() + 10*time.Second
+}
+
+// realDefaults chooses real Eureka's time scale early (the duration
+// follows from it) and, when --window was not given, widens the window so
+// each registration's slot holds the real server's replication batching
+// (500 ms of real time, hard-coded) twice over.
+func (s *replicationLag) realDefaults(c scenarios.Common) {
+	if s.eu.Backend != backendReal {
+		return
+	}
+	_ = s.eu.realScale(c, []time.Duration{s.Fetch}) // Validate reports an error
+	if !c.Explicit["window"] {
+		s.Window = max(s.Window, time.Duration(max(s.Instances, 1))*2*(s.eu.config().BatchDelay+100*time.Millisecond))
+	}
 }
 
 func (s *replicationLag) Flags(fs *flag.FlagSet) {
@@ -107,6 +122,7 @@ func (s *replicationLag) Flags(fs *flag.FlagSet) {
 func (s *replicationLag) slot() time.Duration { return s.Window / time.Duration(max(s.Instances, 1)) }
 
 func (s *replicationLag) Validate(c scenarios.Common) error {
+	s.realDefaults(c)
 	if err := s.eu.validate(c, s.Fetch); err != nil {
 		return err
 	}
@@ -165,7 +181,7 @@ func (s *replicationLag) startFetchers(ctx context.Context, w *rig.EurekaWorld, 
 		p := 1 + i%2
 		name := fmt.Sprintf("client %d → %s", i+1, cl.Servers[p].Name())
 		order := []string{cl.URLs[p], cl.URLs[3-p], cl.URLs[0]}
-		c, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: name, Order: order, Fetch: s.Fetch})
+		c, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: name, Order: order, Fetch: s.Fetch, App: "REG"})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -141,9 +141,11 @@ func (s *replicationLag) clientBand() (lo, hi time.Duration, basis string) {
 func (s *replicationLag) checks(m lagMeasure) []report.Check {
 	cfg := s.eu.config()
 	batch := report.Ms(cfg.BatchDelay)
+	slack := report.Ms(s.eu.requestSlack())
 	peer := func(name string, v float64) report.Check {
-		return report.Band(name, batch, batch+250, " ms").Digits(0).
-			From("a lone task waits maxBatchingDelay (500 ms) before its batch is sent; +250 ms for the request").
+		return report.Band(name, batch, batch+slack, " ms").Digits(0).
+			From(fmt.Sprintf("a lone task waits maxBatchingDelay (500 ms) before its batch is sent; +%s for the request (%s)",
+				msStr(slack), s.eu.requestSlackWhy())).
 			Says(report.Says("replication is asynchronous; two servers can briefly disagree")).Judge(v)
 	}
 	lo, hi, basis := s.clientBand()

@@ -25,6 +25,11 @@ type spMeasure struct {
 	engagedAll bool
 	worst      time.Duration
 	onEvicted  int // most evictions on one "on" server during the partition
+	// evictLo and evictHi bound onEvicted by the source's rules over each
+	// server's recorded eviction runs: runs between the partitioned leases'
+	// expiry and the server's engagement evict up to the cap (none when
+	// protection engages before any lease expires, as at Eureka's defaults).
+	evictLo, evictHi int
 	// offEvicted is the fewest evictions on one "off" server during the
 	// partition; emptied whether every "off" registry became empty during
 	// it, and lastEmpty when the last did.
@@ -76,7 +81,33 @@ func (s *selfPreservation) measureOn(m *spMeasure) {
 		m.engagedAll = m.engagedAll && ok
 		m.worst = max(m.worst, at-m.partAt)
 		m.onEvicted = max(m.onEvicted, evictedIn(h, m.partAt, m.partEnd))
+		if !ok {
+			at = m.partEnd
+		}
+		lo, hi := s.evictBand(h, m.partAt, at)
+		m.evictLo, m.evictHi = max(m.evictLo, lo), max(m.evictHi, hi)
 	}
+}
+
+// evictBand bounds one "on" server's evictions during the partition: its
+// runs after the leases surely expired and before it engaged (at) must
+// evict up to the cap; those after they may have expired may.
+func (s *selfPreservation) evictBand(h eureka.History, partAt, at time.Duration) (lo, hi int) {
+	cfg := s.eu.config()
+	early, late := eureka.ExpiryAfterPartition(cfg)
+	surely, maybe := 0, 0
+	for _, r := range h.Evictions {
+		switch {
+		case r.At >= at:
+		case r.At > partAt+late:
+			surely++
+			maybe++
+		case r.At > partAt+early:
+			maybe++
+		}
+	}
+	w := s.eu.Workers
+	return eureka.CappedEvictions(w, w, surely, cfg.RenewalPercent), eureka.CappedEvictions(w, w, maybe, cfg.RenewalPercent)
 }
 
 func (s *selfPreservation) measureOff(m *spMeasure) {
@@ -188,17 +219,37 @@ func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
 	engaged := report.Band("on: self-preservation engaged after the partition (last of 3 servers)", 0,
 		eureka.EngageBound(cfg).Minutes(), " min").Digits(2).
 		From("isLeaseExpirationEnabled: eviction only while renewsLastMin (the last full minute, MeasuredRate) > threshold; " +
-			"the bucket holding the partition or the next one falls to the threshold: ≤ 2 eviction intervals").
+			"the bucket holding the partition or the next one falls to the threshold: " + engageRule(cfg)).
 		Says(report.SaysValue("after about 15 min", 15)).
 		Because("the source engages at the first eviction run whose last full minute of renewals is ≤ the threshold; " +
 			"15 min is renewalThresholdUpdateIntervalMs, how often the expected count behind the threshold is recounted")
-	evicted := report.Exactly("on: workers evicted during the partition (most on one server)", 0, "").
-		From("no eviction run is allowed once engaged").Says(report.SaysValue("no instance is evicted", 0))
+	evicted := report.Band("on: workers evicted during the partition (most on one server)", float64(m.evictLo), float64(m.evictHi), "").
+		From("no eviction run is allowed once engaged; a run between the leases' expiry (" + fmt.Sprintf("%d × lease", eureka.LeaseFactor(cfg.LeaseBug)) +
+			" after the last renewal) and the engagement evicts up to the cap (min(expired, size − (int)(size × 0.85)))").
+		Says(report.SaysValue("no instance is evicted", 0)).
+		Because(s.scaledWhy(cfg))
 	c := engaged.JudgeText(math.NaN(), "not on every server")
 	if m.engagedAll {
 		c = engaged.Judge(m.worst.Minutes())
 	}
 	return []report.Check{c, evicted.Judge(float64(m.onEvicted))}
+}
+
+// engageRule states EngageBound's rule for cfg.
+func engageRule(cfg eureka.Config) string {
+	if cfg.RenewsBucket == cfg.EvictionInterval {
+		return "≤ 2 eviction intervals"
+	}
+	return fmt.Sprintf("≤ 2 renewals windows (%s each) + 1 eviction interval (%s)", eureka.FormatModel(cfg.RenewsBucket), eureka.FormatModel(cfg.EvictionInterval))
+}
+
+// scaledWhy says why a scaled real run evicts before self-preservation
+// engages: the renewals window is hard-coded in the source, the lease scales.
+func (s *selfPreservation) scaledWhy(cfg eureka.Config) string {
+	return fmt.Sprintf("real Eureka at --time-scale %g: the renewals window is hard-coded to 60 s of real time (MeasuredRate), %s of model time, "+
+		"while the lease scales (%s): the partitioned leases expire before the drop in renewals shows, and runs evict them up to the cap; "+
+		"at the server's default intervals (time scale 1, the reference variant real-defaults) protection engages before any lease expires",
+		s.eu.Scale, eureka.FormatModel(cfg.RenewsBucket), eureka.FormatModel(eureka.LeaseFactor(cfg.LeaseBug)*cfg.LeaseDuration))
 }
 
 func (s *selfPreservation) offChecks(m spMeasure) []report.Check {
@@ -226,10 +277,18 @@ func (s *selfPreservation) offChecks(m spMeasure) []report.Check {
 func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 	cfg := s.eu.config()
 	lo := m.partEnd - m.deathAt
+	if m.evictHi > 0 { // runs may evict expired leases before protection engages
+		early, _ := eureka.ExpiryAfterPartition(cfg)
+		lo = max(0, m.partAt+early-m.deathAt)
+	}
 	hi := lo + eureka.StaleListingMax(cfg, cfg.FetchInterval) + 12*time.Second
 	listed := report.Band("dead worker listed in r0's registry after it died", lo.Minutes(), hi.Minutes(), " min").Digits(2).
-		From("until the heal, then ≤ 2 eviction intervals + response cache + fetch (+12 s for heartbeats resuming after the heal)").
+		From("until the heal, then ≤ 2 eviction intervals + response cache + fetch (+12 s for heartbeats resuming after the heal); "+
+			"from its lease's expiry when runs evict before protection engages").
 		Says(report.Says("a worker that dies meanwhile is not evicted"))
+	if m.evictHi > 0 {
+		listed = listed.Because(s.scaledWhy(cfg))
+	}
 	p := 1 / float64(s.eu.Workers)
 	share0 := report.Band("r0 (no retry): failed share while the dead worker is listed", 0, 1, "").Digits(4).
 		From(fmt.Sprintf("1/%d of the tasks pick it (binomial, ±4σ + 0.002)", s.eu.Workers)).
