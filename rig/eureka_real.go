@@ -30,8 +30,8 @@ type RealBackend struct {
 func (RealBackend) Name() string { return "real" }
 
 // RealProps returns the real servers' properties for cfg (model time) at
-// scale: every duration divided by the time scale, network timeouts at
-// least eureka.NetFloor of real time (as the model's: scheduling noise on a
+// scale: every duration divided by the time scale, network timeouts to the
+// millisecond and at least eureka.NetFloor of real time (as the model's: scheduling noise on a
 // shared host must not pass for a timeout); an interval the server takes in
 // whole seconds that the scale does not keep whole is an error naming its
 // property.
@@ -43,7 +43,8 @@ func RealProps(cfg eureka.Config, scale eureka.Scale) (eurekareal.Props, error) 
 	p.EvictionInterval, p.ThresholdUpdate, p.ExpectedRenewInterval = r(cfg.EvictionInterval), r(cfg.ThresholdUpdate), r(cfg.ExpectedRenewInterval)
 	p.RenewalPercent, p.SelfPreservation, p.OpenCount = cfg.RenewalPercent, cfg.SelfPreservation, cfg.OpenCount
 	p.ResponseCache, p.CacheUpdate, p.ReplicationExpiry = cfg.ResponseCache, r(cfg.CacheUpdate), r(cfg.ReplicationExpiry)
-	p.PeerTimeout, p.ConnectTimeout, p.ReadTimeout = scale.RealNet(cfg.PeerTimeout), scale.RealNet(cfg.ConnectTimeout), scale.RealNet(cfg.ReadTimeout)
+	net := func(d time.Duration) time.Duration { return scale.RealNet(d).Round(time.Millisecond) }
+	p.PeerTimeout, p.ConnectTimeout, p.ReadTimeout = net(cfg.PeerTimeout), net(cfg.ConnectTimeout), net(cfg.ReadTimeout)
 	p.WaitWhenSyncEmpty, p.QuarantineRefresh = r(p.WaitWhenSyncEmpty), cfg.QuarantineRefresh
 	return p, p.Validate()
 }

@@ -84,7 +84,25 @@ type skewCase struct {
 }
 
 func (s *clockSkew) Defaults(c *scenarios.Common) {
+	s.realDefaults(*c)
 	c.Duration = s.StepAfter + s.eu.config().EvictionInterval + s.Observe
+}
+
+// realDefaults chooses real Eureka's time scale early (the timeline follows
+// from it), runs one lease rule (the real server's) and, when --step-after
+// was not given, steps the clock after two full renewals windows of the
+// real server (60 s of real time each, whatever the scale).
+func (s *clockSkew) realDefaults(c scenarios.Common) {
+	if s.eu.Backend != backendReal {
+		return
+	}
+	_ = s.eu.realScale(c, nil) // Validate reports an error
+	if !c.Explicit["step-after"] {
+		s.StepAfter = max(s.StepAfter, 2*s.eu.config().RenewsBucket+30*time.Second)
+	}
+	if !c.Explicit["compare-lease"] {
+		s.CompareLease = false // the real server has one lease rule
+	}
 }
 
 func (s *clockSkew) Flags(fs *flag.FlagSet) {
@@ -97,14 +115,12 @@ func (s *clockSkew) Flags(fs *flag.FlagSet) {
 }
 
 func (s *clockSkew) Validate(c scenarios.Common) error {
+	s.realDefaults(c)
 	if err := s.eu.validate(c); err != nil {
 		return err
 	}
 	if s.eu.Backend == backendReal && s.CompareLease {
-		if c.Explicit["compare-lease"] {
-			return scenarios.Usagef("--compare-lease with --eureka real: the real server has only the source's lease rule; only the model runs the other one")
-		}
-		s.CompareLease = false // the real server has one lease rule
+		return scenarios.Usagef("--compare-lease with --eureka real: the real server has only the source's lease rule; only the model runs the other one")
 	}
 	cfg := s.eu.config()
 	switch {
@@ -114,8 +130,8 @@ func (s *clockSkew) Validate(c scenarios.Common) error {
 		return scenarios.Usagef("--skew (%s) must be a positive (forward) step", s.Skew)
 	case s.Lead <= 0 || s.Lead >= cfg.EvictionInterval:
 		return scenarios.Usagef("--lead (%s) must be within (0, the eviction interval %s)", s.Lead, cfg.EvictionInterval)
-	case s.StepAfter < 2*time.Minute:
-		return scenarios.Usagef("--step-after (%s) must be at least 2m", s.StepAfter)
+	case s.StepAfter < 2*cfg.RenewsBucket:
+		return scenarios.Usagef("--step-after (%s) must be at least %s (two renewals windows)", s.StepAfter, eureka.FormatModel(2*cfg.RenewsBucket))
 	case s.Observe < cfg.RenewInterval+10*time.Second:
 		return scenarios.Usagef("--observe (%s) must be at least the renew interval + 10s (%s)", s.Observe, cfg.RenewInterval+10*time.Second)
 	case c.Duration < s.StepAfter+cfg.EvictionInterval+s.Observe:

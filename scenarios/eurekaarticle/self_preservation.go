@@ -86,7 +86,23 @@ const (
 const spPhaseMax = time.Minute
 
 func (s *selfPreservation) Defaults(c *scenarios.Common) {
+	s.realDefaults(*c)
 	c.Duration = s.PartitionAt + spPhaseMax + s.Partition + s.After
+}
+
+// realDefaults chooses real Eureka's time scale early (the timeline follows
+// from it) and, when --partition-at was not given, moves the partition past
+// two full renewals windows of the real server: its window is 60 s of real
+// time whatever the scale, and renewsLastMin reads 0 until the first one
+// has passed (so protection is on from the start).
+func (s *selfPreservation) realDefaults(c scenarios.Common) {
+	if s.eu.Backend != backendReal {
+		return
+	}
+	_ = s.eu.realScale(c, nil) // Validate reports an error
+	if !c.Explicit["partition-at"] {
+		s.PartitionAt = max(s.PartitionAt, 2*s.eu.config().RenewsBucket+30*time.Second)
+	}
 }
 
 func (s *selfPreservation) Flags(fs *flag.FlagSet) {
@@ -99,9 +115,11 @@ func (s *selfPreservation) Flags(fs *flag.FlagSet) {
 }
 
 func (s *selfPreservation) Validate(c scenarios.Common) error {
+	s.realDefaults(c)
 	if err := s.eu.validate(c); err != nil {
 		return err
 	}
+	bucket := s.eu.config().RenewsBucket
 	if err := scenarios.ValidateRate(s.Rate, 1000); err != nil {
 		return err
 	}
@@ -109,8 +127,8 @@ func (s *selfPreservation) Validate(c scenarios.Common) error {
 	switch {
 	case s.eu.Workers < 2:
 		return scenarios.Usagef("--workers (%d) must be at least 2 (one dies)", s.eu.Workers)
-	case s.PartitionAt < 2*time.Minute:
-		return scenarios.Usagef("--partition-at (%s) must be at least 2m (a full minute of renewals before it)", s.PartitionAt)
+	case s.PartitionAt < 2*bucket:
+		return scenarios.Usagef("--partition-at (%s) must be at least %s (two renewals windows: a full one of renewals before it)", s.PartitionAt, eureka.FormatModel(2*bucket))
 	case s.Partition <= 0 || s.DeathAt <= 0 || s.DeathAt >= s.Partition:
 		return scenarios.Usagef("--death-at (%s) must be within (0, --partition %s)", s.DeathAt, s.Partition)
 	case s.After < 4*time.Minute:

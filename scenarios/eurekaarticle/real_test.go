@@ -1,0 +1,51 @@
+package eurekaarticle
+
+import (
+	"testing"
+
+	"sdchaos/jvm"
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+)
+
+// realPortBase keeps the real-Eureka runs apart from the model's.
+const realPortBase = 10700
+
+// runReal runs a Eureka scenario against real Netflix Eureka servers and
+// the Java DiscoveryClient (built by Maven on first use), skipping where
+// the machine has no Java or Maven, and requires every measurement inside
+// its band.
+func runReal(t *testing.T, name string, args ...string) *report.Result {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs real Eureka servers (JVMs)")
+	}
+	if _, err := jvm.Java(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := jvm.Maven(); err != nil {
+		t.Skip(err)
+	}
+	return scentest.RunReproduced(t, realPortBase, "runs real Eureka servers (JVMs)", name, append([]string{"--eureka", "real"}, args...)...)
+}
+
+// TestEurekaFailoverAgainstRealEureka: kill -9 of the server the real
+// DiscoveryClients are stuck to; each switches at its next fetch after 2
+// failed attempts, no task fails, no worker goes missing.
+func TestEurekaFailoverAgainstRealEureka(t *testing.T) {
+	res := runReal(t, "eureka-failover", "--workers", "10")
+	scentest.Between(t, res, "switch_s@15", 0, 16)
+	scentest.Between(t, res, "switch_s@30", 0, 31)
+	scentest.Between(t, res, "failed_attempts@15", 2, 2)
+	scentest.Between(t, res, "tasks.fail", 0, 0)
+	scentest.Between(t, res, "workers_lost", 0, 0)
+}
+
+// TestSelfPreservationAgainstRealEureka: the partition against real
+// servers at the largest time scale they allow (its rules say what the
+// scaled run does; the bands follow them).
+func TestSelfPreservationAgainstRealEureka(t *testing.T) {
+	res := runReal(t, "self-preservation", "--workers", "20")
+	scentest.Between(t, res, "off.evicted", 20, 20)
+	scentest.Between(t, res, "r3.fail", 0, 0)
+}
