@@ -138,7 +138,11 @@ func StartClient(ctx context.Context, sup *childproc.Supervisor, spec ClientSpec
 	if opts == nil {
 		opts = ClientJVMOptions
 	}
-	args := append(append(append(append([]string{}, opts...), props...), spec.SystemProps...), "-jar", jar)
+	tmp, err := jvm.ChildOptions(filepath.Join(spec.LogDir, spec.Name+".tmp"))
+	if err != nil {
+		return nil, err
+	}
+	args := append(append(append(append(tmp, opts...), props...), spec.SystemProps...), "-jar", jar)
 	c := &Client{Name: spec.Name, LogPath: filepath.Join(spec.LogDir, spec.Name+".log"), lines: make(chan Line),
 		wake: make(chan struct{}, 1)}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka client " + spec.Name, Path: java,

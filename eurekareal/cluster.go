@@ -130,7 +130,11 @@ func allocate(alloc *ports.Allocator, spec ClusterSpec) ([]*Server, error) {
 func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props []string, servers []*Server, i int) error {
 	s := servers[i]
 	s.LogPath = filepath.Join(spec.LogDir, s.Name+".log")
-	args := append(append([]string{}, spec.JVMOptions...), "-jar", jar)
+	child, err := jvm.ChildOptions(filepath.Join(spec.LogDir, s.Name+".tmp"))
+	if err != nil {
+		return err
+	}
+	args := append(append(child, spec.JVMOptions...), "-jar", jar)
 	args = append(append(args, props...), nodeArgs(servers, i)...)
 	args = append(args, spec.ExtraArgs...)
 	var env []string
@@ -144,12 +148,12 @@ func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props
 		}
 		env = s.clock.env(lib)
 	}
-	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java, Args: args,
+	proc, out, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java, Args: args,
 		Env: env, LogPath: s.LogPath})
 	if err != nil {
 		return err
 	}
-	s.child = child
+	s.child = proc
 	go drain(out, s.LogPath) // Spring logs to stdout: a full pipe would block the JVM
 	return nil
 }

@@ -48,3 +48,15 @@ func Maven() (string, error) {
 func Missing(err error) bool {
 	return errors.Is(err, ErrNoJava) || errors.Is(err, ErrNoMaven)
 }
+
+// ChildOptions are the options every JVM child of a run gets: its temp
+// files (Tomcat's work and docbase dirs, Spring's) in tmp, a dir of the run
+// that the supervisor removes (the reaper too, after a SIGKILL of the
+// harness), and no hsperfdata file in /tmp (-XX:-UsePerfData), which a
+// killed JVM would leave behind. tmp is created.
+func ChildOptions(tmp string) ([]string, error) {
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the JVM's temp dir: %w", err)
+	}
+	return []string{"-Djava.io.tmpdir=" + tmp, "-XX:-UsePerfData"}, nil
+}

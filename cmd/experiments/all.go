@@ -26,6 +26,8 @@ type allOptions struct {
 	quiet    bool
 	junit    string
 	baseline string
+	// eureka is --eureka, passed to the scenarios that take it.
+	eureka string
 }
 
 func parseAll(args []string) (allOptions, error) {
@@ -41,11 +43,15 @@ func parseAll(args []string) (allOptions, error) {
 	fs.BoolVar(&o.quiet, "quiet", false, "no live progress lines on stderr")
 	fs.StringVar(&o.junit, "junit", "", "also write every run's checks as JUnit XML to this file")
 	fs.StringVar(&o.baseline, "baseline", "", "compare every run with the results in this directory (as 'compare'); exit 1 on a significant move")
+	fs.StringVar(&o.eureka, "eureka", "", "model or real: what runs the Eureka scenarios (each at its default when not given)")
 	if err := fs.Parse(args); err != nil {
 		return o, scenarios.Usagef("all: %v; see 'experiments help'", err)
 	}
 	if fs.NArg() > 0 {
 		return o, scenarios.Usagef("all: unexpected argument %q", fs.Arg(0))
+	}
+	if o.eureka != "" && o.eureka != "model" && o.eureka != "real" {
+		return o, scenarios.Usagef("all: --eureka %q: want model or real", o.eureka)
 	}
 	if o.runs < 1 || o.runs > 1000 {
 		return o, scenarios.Usagef("all: --runs (%d) must be within 1–1000", o.runs)
@@ -84,15 +90,29 @@ func (o allOptions) plan() []plannedRun {
 		if len(o.only) > 0 && !slices.Contains(o.only, s.Name) {
 			continue
 		}
+		common := common
+		if o.eureka != "" && takesFlag(s, "eureka") {
+			common = append(common, []string{"--eureka", o.eureka})
+		}
 		out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, nil)})
 		if !o.variants {
 			continue
 		}
 		for _, v := range s.Variants {
-			out = append(out, plannedRun{spec: s, name: s.Name + "--" + v.Name, args: withCommon(s, common, v.Args)})
+			vc := common
+			if slices.Contains(v.Args, "--eureka") { // a variant that names its back-end keeps it
+				vc = slices.DeleteFunc(slices.Clone(common), func(f []string) bool { return f[0] == "--eureka" })
+			}
+			out = append(out, plannedRun{spec: s, name: s.Name + "--" + v.Name, args: withCommon(s, vc, v.Args)})
 		}
 	}
 	return out
+}
+
+// takesFlag reports whether scenario s has the flag name.
+func takesFlag(s scenarios.Spec, name string) bool {
+	fs, _, _ := scenarios.NewFlagSet(s)
+	return fs.Lookup(name) != nil
 }
 
 // withCommon adds the common flags the scenario offers to args; each

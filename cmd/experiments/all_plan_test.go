@@ -33,3 +33,28 @@ func containsPair(args []string, name, value string) bool {
 	i := slices.Index(args, name)
 	return i >= 0 && i+1 < len(args) && args[i+1] == value
 }
+
+// TestAllPassesEurekaToTheEurekaScenarios: all --eureka real reaches every
+// scenario that takes --eureka, and no other.
+func TestAllPassesEurekaToTheEurekaScenarios(t *testing.T) {
+	o, err := parseAll([]string{"--eureka", "real"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range o.plan() {
+		got, want := containsPair(r.args, "--eureka", "real"), takesFlag(r.spec, "eureka")
+		if got != want {
+			t.Errorf("%s: args %v, --eureka real wanted: %v", r.name, r.args, want)
+		}
+		if got {
+			n++
+		}
+	}
+	if n != 5 {
+		t.Errorf("--eureka real reached %d scenarios, want the 5 Eureka ones", n)
+	}
+	if _, err := parseAll([]string{"--eureka", "both"}); err == nil {
+		t.Error("all --eureka both was accepted")
+	}
+}

@@ -26,7 +26,8 @@ usage:
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;
                                    'all --variants --out results' regenerates results/;
-                                   --runs N, --junit FILE, --baseline DIR, --quiet as below
+                                   --runs N, --junit FILE, --baseline DIR, --quiet as below;
+                                   --eureka model|real for the Eureka scenarios
   experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
                                    Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
   experiments recheck [--write] DIR

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/jvm"
 	"sdchaos/ports"
 	"sdchaos/scenarios/scentest"
 )
@@ -156,6 +157,12 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 
 func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
 	t.Helper()
+	waitForLineWithin(t, r, want, 60*time.Second)
+}
+
+// waitForLineWithin waits up to limit for a line of r that holds want.
+func waitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, want string, limit time.Duration) {
+	t.Helper()
 	found := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(r)
@@ -175,8 +182,8 @@ func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want st
 		if !ok {
 			t.Fatalf("the command ended before printing %q", want)
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("no %q within 60s", want)
+	case <-time.After(limit):
+		t.Fatalf("no %q within %s", want, limit)
 	}
 }
 
@@ -239,4 +246,45 @@ func leftovers(dir string) string {
 		names = append(names, e.Name())
 	}
 	return strings.Join(names, " ")
+}
+
+// TestInterruptedRealEurekaRunLeavesNothing: a run against real Eureka
+// servers (JVM children) interrupted with SIGINT, SIGTERM or SIGKILL leaves
+// no JVM, no listening port and no temp dir.
+func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real Eureka servers (JVMs)")
+	}
+	if _, err := jvm.Java(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := jvm.Maven(); err != nil {
+		t.Skip(err)
+	}
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}, {syscall.SIGKILL, -1}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			base := 10800 + 40*i
+			tmp := t.TempDir()
+			exe, _ := os.Executable()
+			cmd := exec.Command(exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
+			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForLineWithin(t, stderr, "workers up", 4*time.Minute) // the first run builds the JVM pieces
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
+			eventually(t, "listening ports", func() string { return busyPorts(base, base+40) })
+			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+		})
+	}
 }
