@@ -48,7 +48,15 @@ Article: "after about 15 minutes the server logs self-preservation; no instance 
 worker that dies meanwhile is not evicted; callers recover only through their own retries". The
 engagement check "differs": the source engages at the first eviction run whose last full minute
 of renewals is ≤ the threshold; 15 min is renewalThresholdUpdateIntervalMs, how often the
-expected count behind the threshold is recounted.`,
+expected count behind the threshold is recounted.
+
+With --eureka real the servers are Netflix Eureka: scaled, the renewals window stays 60 s of
+real time (hard-coded in MeasuredRate) while the lease scales, so partitioned leases can expire
+before the drop in renewals shows; the bands follow that (evictions between expiry and the
+engagement, up to the cap, from each server's recorded runs). The reference variant real-defaults
+runs the real servers at their default intervals (time scale 1: 28.5 minutes).`,
+		Variants: []scenarios.Variant{{Name: "real-defaults", Args: []string{"--eureka", "real", "--time-scale", "1"},
+			Why: "real Netflix Eureka at its default intervals (time scale 1, about 29 minutes): the article's 'about 15 minutes' judged against the real server"}},
 		New: func() scenarios.Config {
 			return &selfPreservation{eu: defaultEurekaParams(40), PartitionAt: 150 * time.Second,
 				Partition: 20 * time.Minute, DeathAt: 5 * time.Minute, After: 5 * time.Minute, Rate: 20}
