@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/report"
@@ -62,6 +63,33 @@ func (m modelRun) tasksIn(ops []history.Op, name string, from, to time.Duration)
 		}
 	}
 	return n, fail, retried
+}
+
+// tasksWithoutInstance counts a scheduler's tasks sent while the last
+// registry its client stored held no instance: surely (lo: empty from
+// edge before the send to edge after it), and possibly (hi: empty at
+// either end, a fetch that emptied or refilled it being that close).
+func (m modelRun) tasksWithoutInstance(ops []history.Op, name string, fetches []eureka.FetchEvent, edge time.Duration) (lo, hi int) {
+	emptyAt := func(t time.Duration) bool {
+		empty := false
+		for _, f := range fetches {
+			if f.OK && f.At <= t {
+				empty = len(f.IDs) == 0
+			}
+		}
+		return empty
+	}
+	for _, op := range history.Filter(ops, name) {
+		at := m.Clock.OfReal(op.Start)
+		before, after := emptyAt(at-edge), emptyAt(at+edge)
+		if before && after {
+			lo++
+		}
+		if before || after {
+			hi++
+		}
+	}
+	return lo, hi
 }
 
 // okPerWindow counts a caller's successful and failed tasks per model

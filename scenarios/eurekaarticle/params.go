@@ -21,6 +21,10 @@ type eurekaParams struct {
 	Workers       int
 	// clock starts real servers under libfaketime (clock-skew steps one).
 	clock bool
+	// maxScale, when set, caps the time scale real Eureka is given by
+	// default (a scenario whose timeline needs the real renewals window to
+	// stay short in model time).
+	maxScale float64
 }
 
 // backendFlag is --eureka: model or real.
@@ -128,7 +132,7 @@ func (p *eurekaParams) realScale(c scenarios.Common, whole []time.Duration) erro
 		return nil
 	}
 	for _, k := range realScales {
-		if k <= p.Scale && p.runsAt(k, whole) == nil {
+		if k <= p.Scale && (p.maxScale == 0 || k <= p.maxScale) && p.runsAt(k, whole) == nil {
 			p.Scale = k
 			return nil
 		}

@@ -3,6 +3,7 @@ package eurekaarticle
 import (
 	"context"
 	"flag"
+	"math"
 	"time"
 
 	"sdchaos/eureka"
@@ -80,8 +81,10 @@ type spData struct {
 	modelRun
 	On  map[string]eureka.History `json:"on"`
 	Off map[string]eureka.History `json:"off"`
-	// R0Fetches are the fetches of r0's discovery client.
+	// R0Fetches and R3Fetches are the fetches of r0's and r3's discovery
+	// clients (R3Fetches absent from histories recorded before it was kept).
 	R0Fetches []eureka.FetchEvent `json:"r0_fetches"`
+	R3Fetches []eureka.FetchEvent `json:"r3_fetches,omitempty"`
 }
 
 // The schedulers of the "on" cluster: without retries and with 3.
@@ -107,6 +110,10 @@ func (s *selfPreservation) realDefaults(c scenarios.Common) {
 	if s.eu.Backend != backendReal {
 		return
 	}
+	// Protection must be able to engage within the partition: two real
+	// renewals windows (60 s each, ×scale in model time) and one eviction
+	// interval must fit in it.
+	s.eu.maxScale = math.Floor((s.Partition - s.eu.config().EvictionInterval).Seconds() / (2 * time.Minute.Seconds()))
 	_ = s.eu.realScale(c, nil) // Validate reports an error
 	if !c.Explicit["partition-at"] {
 		s.PartitionAt = max(s.PartitionAt, 2*s.eu.config().RenewsBucket+30*time.Second)
@@ -176,7 +183,8 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*histor
 			return s.timeline(env, w, w.Clusters[0], w.Clusters[1]), nil
 		},
 		func(w *rig.EurekaWorld) (any, error) {
-			data := spData{modelRun: newModelRun(w, env.Duration), R0Fetches: w.Clock.RelFetches(w.Schedulers[0].Fetches())}
+			data := spData{modelRun: newModelRun(w, env.Duration), R0Fetches: w.Clock.RelFetches(w.Schedulers[0].Fetches()),
+				R3Fetches: w.Clock.RelFetches(w.Schedulers[1].Fetches())}
 			var err error
 			if data.On, err = w.ModelTimes(w.Clusters[0].Servers); err != nil {
 				return nil, err

@@ -42,6 +42,9 @@ type spMeasure struct {
 	goneOK bool
 	// r0 and r3's tasks: r0's while the dead worker was listed, r3's all.
 	r0Tasks, r0Fail, r3Tasks, r3Fail int
+	// r3EmptyLo and r3EmptyHi bound r3's tasks sent while its discovery
+	// client held no instance (surely, and within a fetch's edge).
+	r3EmptyLo, r3EmptyHi int
 }
 
 // measure fills the measurement; the text says what is missing when the
@@ -68,6 +71,7 @@ func (s *selfPreservation) measure(h *history.History) (spMeasure, string) {
 	}
 	m.r0Tasks, m.r0Fail, _ = m.data.tasksIn(h.Ops, schedR0, m.deathAt, until)
 	m.r3Tasks, m.r3Fail, _ = m.data.tasksIn(h.Ops, schedR3, 0, m.data.Duration)
+	m.r3EmptyLo, m.r3EmptyHi = m.data.tasksWithoutInstance(h.Ops, schedR3, m.data.R3Fetches, s.eu.requestSlack())
 	return m, ""
 }
 
@@ -293,8 +297,12 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 	share0 := report.Band("r0 (no retry): failed share while the dead worker is listed", 0, 1, "").Digits(4).
 		From(fmt.Sprintf("1/%d of the tasks pick it (binomial, ±4σ + 0.002)", s.eu.Workers)).
 		Says(report.Says("callers keep hitting it"))
-	r3 := report.Exactly("r3 (3 retries on other workers): failed tasks", 0, "").From("a retry on another worker succeeds").
+	r3 := report.Band("r3 (3 retries on other workers): failed tasks", float64(m.r3EmptyLo), float64(m.r3EmptyHi), "").
+		From("a retry on another worker succeeds; a task sent while the scheduler's registry is empty (every worker evicted) has no instance to try").
 		Says(report.Says("callers recover only through their own timeouts/retries"))
+	if m.r3EmptyHi > 0 {
+		r3 = r3.Because(s.scaledWhy(cfg))
+	}
 	cs := []report.Check{listed.JudgeText(math.NaN(), "still listed at the end")}
 	if m.goneOK {
 		cs[0] = listed.Judge((m.gone - m.deathAt).Minutes())
