@@ -174,3 +174,11 @@ func (p eurekaParams) requestSlackWhy() string {
 	}
 	return "model time"
 }
+
+// who names what ran the servers, for conclusions.
+func (p eurekaParams) who() string {
+	if p.Backend == backendReal {
+		return fmt.Sprintf("real Netflix Eureka (at --time-scale %g)", p.Scale)
+	}
+	return "the model, following the source,"
+}

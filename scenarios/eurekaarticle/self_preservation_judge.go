@@ -430,7 +430,8 @@ func sortedNames[V any](m map[string]V) []string {
 }
 
 func (s *selfPreservation) conclude(res *report.Result, m spMeasure) {
-	res.Conclude(fmt.Sprintf("The article saw self-preservation about 15 minutes into the partition; the model, following the source, engaged %s min after it on the last of its 3 servers — at the first eviction run whose last full minute of renewals fell to the threshold. The 15 minutes are how often the threshold's expected count is recounted, not when protection starts.",
+	res.Conclude(fmt.Sprintf("The article saw self-preservation about 15 minutes into the partition; %s engaged %s min after it on the last of its 3 servers — at the first eviction run whose last full minute of renewals fell to the threshold. The 15 minutes are how often the threshold's expected count is recounted, not when protection starts.",
+		s.eu.who(),
 		fmtNum(nanUnless(m.worst.Minutes(), m.engagedAll))))
 	res.Conclude(fmt.Sprintf("With self-preservation %d workers were evicted during the %s partition; without it the servers evicted %d of %d, emptying their registries after %s min, at most size − (int)(size × 0.85) per run.",
 		m.onEvicted, eureka.FormatModel(m.partEnd-m.partAt), m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied))))
