@@ -7,6 +7,7 @@ import (
 	"sdchaos/figure"
 	"sdchaos/figure/figuretest"
 	"sdchaos/history"
+	"sdchaos/report"
 )
 
 // TestLanesDrawOverlappingOpsApart: ops of one lane that overlap in time
@@ -89,5 +90,42 @@ func TestInClusterKeepsTheClusterAndTheWorld(t *testing.T) {
 	got := figure.InCluster(evs, "on")
 	if len(got) != 2 || got[0].Label != "on" || got[1].Label != "world" {
 		t.Errorf("InCluster(on) = %+v, want the on event and the world's", got)
+	}
+}
+
+// TestTimedOutShowsWhereItEqualsFailed: when every failure timed out, the
+// timed-out count coincides with the failed one; it is hatched under the
+// failed line (grey fills), where a dotted line of the failed colour
+// vanished under it.
+func TestTimedOutShowsWhereItEqualsFailed(t *testing.T) {
+	s := report.Series{OK: []int{40, 0, 0, 40}, Fail: []int{0, 40, 40, 0}, Unknown: []int{0, 40, 40, 0}}
+	f, err := figure.PerSecond("per-second", []figure.Caller{{Label: "real client", Series: s}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, []figure.Plot{f}), "per-second")
+	d.Has(t, "of which timed out")
+	hatched := 0
+	for _, sh := range d.Shapes() {
+		if sh.Fill == figuretest.Hex(figure.Grey) {
+			hatched++
+		}
+	}
+	if hatched < 10 {
+		t.Errorf("%d grey hatch lines, want the two timed-out seconds hatched", hatched)
+	}
+}
+
+// TestMarksHaveATickInTheStrip: a one-off action's dashed line may hide
+// behind the data, so its label in the strip has a grey tick at its x.
+func TestMarksHaveATickInTheStrip(t *testing.T) {
+	ws, ms := figure.RunWindows(history.Events{{At: 4 * time.Second, Kind: history.CallerStart, Phase: history.Once, Label: "caller snap starts"}}, 10)
+	p, err := figure.TimeSeries("restart", "time (s)", "calls", ws, ms, figure.Line{Name: "ok", X: []float64{0, 10}, Y: []float64{40, 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, []figure.Plot{figure.One("restart", p)}), "restart")
+	if n := len(d.Bars(figure.Grey)); n != 1 {
+		t.Errorf("%d grey ticks, want the mark's one", n)
 	}
 }

@@ -41,7 +41,8 @@ func TestPlotsOfTheEurekaRoom(t *testing.T) {
 			"measured (Wilson 95 % interval)", "R = 0", "R = 3", "kill-eureka-server", "crash-eureka-workers", "delay-eureka-servers"}, 6},
 		{"replication-lag", "visibility", nil, func(t *testing.T) *history.History {
 			return lagHistory(t, lagCase{peerDelay: 600 * time.Millisecond, cacheDelay: 40 * time.Second})
-		}, []string{"peer s2", "peer s3", "client 1 → s2", "client 2 → s3", "band: batching delay + 250 ms", "article: a delta every 30 s"}, 0},
+		}, []string{"peer s2", "peer s3", "client 1 → s2", "client 2 → s3", "band: batching delay + 250 ms", "article: a delta every 30 s",
+			"slowest of all clients: the value the band judges"}, 0},
 		{"clock-skew", "false-evictions", nil, func(t *testing.T) *history.History {
 			return skewHistory(t, skew, skewSynth{evicted: map[string]int{"bug-on": 0, "bug-off": 0, "fixed-on": 8, "fixed-off": 8}})
 		}, []string{"evicted by the stepped s1", "evicted or cancelled on its peers", "predicted by the lease rule",
@@ -108,5 +109,25 @@ func TestSelfPreservationShadesEachClusterInItsPanels(t *testing.T) {
 	ws, _ := m.data.windowsSince(figure.InCluster(h.Events, clusterOff), time.Minute, m.partAt)
 	if len(ws) != 1 || math.Abs(ws[0].From) > 1e-9 || math.Abs(ws[0].To-20) > 1e-6 {
 		t.Errorf("the windows of 'off' = %+v, want its partition alone, from 0 to 20 model minutes after the partition", ws)
+	}
+}
+
+// TestFailoverDrawsBothSchedulersWhereTheyCoincide: the two schedulers
+// send alike, so their task lines coincide; the first is drawn wider than
+// the second, which would otherwise hide it.
+func TestFailoverDrawsBothSchedulersWhereTheyCoincide(t *testing.T) {
+	h := failoverHistory(t, failoverCase{switchAfter: [2]time.Duration{9 * time.Second, 24 * time.Second}, attempts: 2, listed: 50})
+	plots, err := scentest.MustConfigure(t, "eureka-failover").(scenarios.Plotter).Plots(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, plots), "failover")
+	widest := map[string]float64{}
+	for _, sh := range d.Shapes() {
+		widest[sh.Stroke] = math.Max(widest[sh.Stroke], sh.StrokeWidth)
+	}
+	first, second := widest[figuretest.Hex(figure.Color(0))], widest[figuretest.Hex(figure.Color(1))]
+	if !(first > second+1) {
+		t.Errorf("the first scheduler's lines are %.1f points wide, the second's %.1f: the second hides the first", first, second)
 	}
 }
