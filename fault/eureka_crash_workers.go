@@ -13,10 +13,14 @@ import (
 // cannot be healed.
 type CrashEurekaWorkers struct {
 	Workers []EurekaWorker
+	// Cluster names the workers' cluster when the world has several (the
+	// event's Cluster; its label says "of 'on'"); empty when it has one.
+	Cluster string
 }
 
 // Describe returns the crash-eureka-workers event ("crash worker w03",
-// "crash 10 workers (w03,w07,…)").
+// "crash 10 workers (w03,w07,…)", "crash worker w03 of 'on'" in a world of
+// several clusters).
 func (c CrashEurekaWorkers) Describe() history.Event {
 	ids := make([]string, len(c.Workers))
 	for i, w := range c.Workers {
@@ -26,7 +30,10 @@ func (c CrashEurekaWorkers) Describe() history.Event {
 	if len(ids) == 1 {
 		label = "crash worker " + ids[0]
 	}
-	return history.Event{Kind: history.CrashEurekaWorkers, Targets: ids, Label: label}
+	if c.Cluster != "" {
+		label += " of '" + c.Cluster + "'"
+	}
+	return history.Event{Kind: history.CrashEurekaWorkers, Targets: ids, Label: label, Cluster: c.Cluster}
 }
 
 // Inject crashes every worker.

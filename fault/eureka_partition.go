@@ -16,12 +16,16 @@ type PartitionEurekaClients struct {
 	Link Switch
 	// Who names the group in tables ("50 workers").
 	Who string
+	// Cluster names the group's cluster when the world has several (the
+	// event's Cluster); empty when it has one.
+	Cluster string
 }
 
 // Describe returns the partition-eureka-clients event on the group
 // ("partition 'on' workers | eureka servers").
 func (p PartitionEurekaClients) Describe() history.Event {
-	return history.Event{Kind: history.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers"}
+	return history.Event{Kind: history.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers",
+		Cluster: p.Cluster}
 }
 
 // Inject cuts the link.

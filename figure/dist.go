@@ -62,7 +62,7 @@ func addGroup(p *plot.Plot, i int, g Group) error {
 	p.Add(box)
 	xys := make(plotter.XYs, len(vals))
 	for j, v := range vals {
-		xys[j] = plotter.XY{X: float64(i) + spread(j, len(vals)), Y: v}
+		xys[j] = plotter.XY{X: DotX(i, j, len(vals)), Y: v}
 	}
 	sc, err := plotter.NewScatter(xys)
 	if err != nil {
@@ -72,6 +72,10 @@ func addGroup(p *plot.Plot, i int, g Group) error {
 	p.Add(sc)
 	return nil
 }
+
+// DotX is where Distribution draws the j-th of the n finite values of
+// group i (to mark one of them).
+func DotX(i, j, n int) float64 { return float64(i) + spread(j, n) }
 
 // spread is a deterministic sideways offset for the j-th of n dots (the
 // golden-ratio sequence, within ±0.3 of the column).

@@ -70,6 +70,12 @@ func sans(size vg.Length) font.Font {
 // plots' font and its legend at the top left (Render moves it beside the
 // panel).
 func NewPanel(title, xLabel, yLabel string) *plot.Plot {
+	p, _ := newPanel(title, xLabel, yLabel)
+	return p
+}
+
+// newPanel is NewPanel, also returning the panel's grid.
+func newPanel(title, xLabel, yLabel string) (*plot.Plot, *plotter.Grid) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
 	p.Title.TextStyle.Font = sans(12)
@@ -85,7 +91,7 @@ func NewPanel(title, xLabel, yLabel string) *plot.Plot {
 	g := plotter.NewGrid()
 	g.Vertical.Color, g.Horizontal.Color = color.Gray{Y: 0xE4}, color.Gray{Y: 0xE4}
 	p.Add(g)
-	return p
+	return p, g
 }
 
 // LogY puts p's y axis on a log scale with powers-of-ten ticks (every

@@ -1,9 +1,12 @@
 package figure
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -17,7 +20,10 @@ import (
 // Line is one series of a panel: points (X[i], Y[i]); a NaN leaves a gap.
 // Step draws counts per bucket: Y[i] holds over [X[i], X[i+1]) and the last
 // over one more bucket of the same width. Points adds a dot per point.
-// Colour nil takes the palette's next; Width 0 is 1.5 points.
+// Colour nil takes the palette's next; Width 0 is 1.5 points. Area
+// hatches the area under the line down to zero in its colour instead of
+// stroking it (a part of another count, which stays visible where the
+// two are equal).
 type Line struct {
 	Name   string
 	X, Y   []float64
@@ -28,6 +34,7 @@ type Line struct {
 	Points bool
 	// PointRadius is the dots' radius in points (0: 2).
 	PointRadius float64
+	Area        bool
 }
 
 // AddLines adds each line to p, with a legend entry for every named one.
@@ -54,6 +61,12 @@ func addLine(p *plot.Plot, l Line) error {
 	sty.Dashes = l.Dashes
 	var thumbs []plot.Thumbnailer
 	for _, seg := range segments(l) {
+		if l.Area {
+			area := &hatchArea{xy: seg, step: l.Step, color: l.Color}
+			p.Add(area)
+			thumbs = []plot.Thumbnailer{area}
+			continue
+		}
 		line, err := plotter.NewLine(seg)
 		if err != nil {
 			return err
@@ -81,6 +94,60 @@ func addLine(p *plot.Plot, l Line) error {
 		p.Legend.Add(l.Name, thumbs...)
 	}
 	return nil
+}
+
+// hatchArea hatches the area under a line down to zero (as steps when
+// step) with thin diagonal lines of its colour: opaque lines, so that
+// over a shaded fault window it keeps its colour instead of blending.
+type hatchArea struct {
+	xy    plotter.XYs
+	step  bool
+	color color.Color
+}
+
+// hatchGap is the distance between two hatch lines; hatchWidth their width.
+var hatchGap, hatchWidth = vg.Points(3.5), vg.Points(1)
+
+// Plot implements plot.Plotter: each step (or each stretch between two
+// points, at the lower of their values) is hatched.
+func (a *hatchArea) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := 0; i+1 < len(a.xy); i++ {
+		y := a.xy[i].Y
+		if !a.step {
+			y = math.Min(y, a.xy[i+1].Y)
+		}
+		if y > 0 {
+			hatch(c, trX(a.xy[i].X), trX(a.xy[i+1].X), trY(0), trY(y), a.color)
+		}
+	}
+}
+
+// hatch fills [x0, x1] × [y0, y1] with 45° lines of colour col, anchored
+// at x = 0 so that neighbouring rectangles line up.
+func hatch(c draw.Canvas, x0, x1, y0, y1 vg.Length, col color.Color) {
+	h := y1 - y0
+	for u := vg.Length(math.Floor(float64((x0-h)/hatchGap))) * hatchGap; u < x1; u += hatchGap {
+		band := []vg.Point{{X: u, Y: y0}, {X: u + hatchWidth, Y: y0}, {X: u + hatchWidth + h, Y: y1}, {X: u + h, Y: y1}}
+		if poly := clipRect(band, x0, x1, y0, y1); len(poly) >= 3 {
+			c.FillPolygon(col, poly)
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (a *hatchArea) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), 0, 0
+	for _, p := range a.xy {
+		xmin, xmax, ymax = math.Min(xmin, p.X), math.Max(xmax, p.X), math.Max(ymax, p.Y)
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// Thumbnail implements plot.Thumbnailer: a hatched swatch.
+func (a *hatchArea) Thumbnail(c *draw.Canvas) {
+	mid := (c.Min.Y + c.Max.Y) / 2
+	hatch(*c, c.Min.X, c.Max.X, mid-vg.Points(4), mid+vg.Points(4), a.color)
 }
 
 // segments splits a line at its NaN values; a step line gets one more
@@ -145,16 +212,19 @@ func Floats(xs []int) []float64 {
 	return out
 }
 
-// Caller is one caller's per-second counts and the label its panel shows.
+// Caller is one caller's per-second counts, the label its panel shows
+// and its name (the series' key: what a panel of identical callers lists).
 type Caller struct {
 	Label  string
 	Series report.Series
+	Name   string
 }
 
 // PerSecond returns a figure with one panel per caller: its ok and failed
 // calls per second of scheduled send time (failed includes timed out,
-// which is also drawn on its own when there is any), with the fault
-// windows shaded and the marks drawn on every panel.
+// which is also drawn, as a grey hatched area under the failed line —
+// grey as the unknown ops of an operations chart — when there is any), with the fault windows shaded and the marks drawn on every
+// panel.
 func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, error) {
 	f := Plot{Name: name}
 	ymax := 0.0
@@ -164,7 +234,7 @@ func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, err
 			{Name: "failed", Y: Floats(c.Series.Fail), Color: Fail, Step: true, Width: 1.5},
 		}
 		if sum(c.Series.Unknown) > 0 {
-			lines = append(lines, Line{Name: "of which timed out", Y: Floats(c.Series.Unknown), Color: Fail, Step: true, Dashes: Dotted, Width: 1})
+			lines = append(lines, Line{Name: "of which timed out", Y: Floats(c.Series.Unknown), Color: Grey, Step: true, Area: true})
 		}
 		for i := range lines {
 			lines[i].X = Index(len(lines[i].Y), 1)
@@ -223,16 +293,93 @@ func Callers(series map[string]report.Series, rows ...report.Row) []Caller {
 		if s, ok := series[r.Key]; ok {
 			seen[r.Key] = true
 			if ok, fail := s.Total(); ok+fail > 0 {
-				out = append(out, Caller{Label: r.Label, Series: s})
+				out = append(out, Caller{Label: r.Label, Series: s, Name: r.Key})
 			}
 		}
 	}
 	for _, k := range report.SortedKeys(series) {
 		if ok, fail := series[k].Total(); !seen[k] && ok+fail > 0 {
-			out = append(out, Caller{Label: k, Series: series[k]})
+			out = append(out, Caller{Label: k, Series: series[k], Name: k})
 		}
 	}
 	return out
+}
+
+// SameEverySecond merges the callers whose per-second series are
+// identical (ok, failed and timed out, every second) into one caller in
+// the place of the first of them, labelled with their names — and, when
+// the counts never change, with them: "identical: keep, stale_fallback,
+// grpc_rr — 40 ok / 0 failed every second". A figure of the result draws
+// the callers that differ in panels of their own and those that behaved
+// alike once, so that the contrast shows. A caller like no other keeps
+// its panel and label.
+func SameEverySecond(callers []Caller) []Caller {
+	var out []Caller
+	var groups [][]Caller
+	for _, c := range callers {
+		i := slices.IndexFunc(groups, func(g []Caller) bool { return sameSeries(g[0].Series, c.Series) })
+		if i < 0 {
+			groups = append(groups, []Caller{c})
+			continue
+		}
+		groups[i] = append(groups[i], c)
+	}
+	for _, g := range groups {
+		if len(g) == 1 {
+			out = append(out, g[0])
+			continue
+		}
+		names := make([]string, len(g))
+		for i, c := range g {
+			names[i] = cmp.Or(c.Name, c.Label)
+		}
+		label := "identical every second: " + strings.Join(names, ", ")
+		if ok, fail, flat := flatCounts(g[0].Series); flat {
+			label = fmt.Sprintf("identical: %s — %d ok / %d failed every second", strings.Join(names, ", "), ok, fail)
+		}
+		out = append(out, Caller{Label: label, Series: g[0].Series, Name: strings.Join(names, ",")})
+	}
+	return out
+}
+
+// sameSeries reports whether two callers counted the same every second.
+func sameSeries(a, b report.Series) bool {
+	return sameCounts(a.OK, b.OK) && sameCounts(a.Fail, b.Fail) && sameCounts(a.Unknown, b.Unknown)
+}
+
+// sameCounts reports whether a and b count the same every second (a
+// second missing from one counts 0).
+func sameCounts(a, b []int) bool {
+	for i := range max(len(a), len(b)) {
+		if at(a, i) != at(b, i) {
+			return false
+		}
+	}
+	return true
+}
+
+func at(xs []int, i int) int {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return 0
+}
+
+// flatCounts returns the ok and failed count of every second when they
+// never change and nothing timed out (flat false otherwise).
+func flatCounts(s report.Series) (ok, fail int, flat bool) {
+	if len(s.OK) == 0 || sum(s.Unknown) > 0 {
+		return 0, 0, false
+	}
+	for i := range s.OK {
+		if s.OK[i] != s.OK[0] || (i < len(s.Fail) && s.Fail[i] != s.Fail[0]) {
+			return 0, 0, false
+		}
+	}
+	if len(s.Fail) > 0 {
+		fail = s.Fail[0]
+	}
+	return s.OK[0], fail, true
 }
 
 // RunWindows returns the fault windows and marks of a run on a seconds

@@ -81,16 +81,29 @@ func appendWindow(ws []Window, spans [][2]time.Duration, w Window, span [2]time.
 	return append(ws, w), append(spans, span)
 }
 
-// healOf returns the index of the first Heal after es[i] of the same kind
-// and targets that no earlier Inject took, or -1.
+// healOf returns the index of the first Heal after es[i] of the same kind,
+// targets and cluster that no earlier Inject took, or -1.
 func healOf(es history.Events, i int, taken []bool) int {
 	for j := i + 1; j < len(es); j++ {
 		e := es[j]
-		if !taken[j] && e.Phase == history.Heal && e.Kind == es[i].Kind && slices.Equal(e.Targets, es[i].Targets) {
+		if !taken[j] && e.Phase == history.Heal && e.Kind == es[i].Kind && e.Cluster == es[i].Cluster &&
+			slices.Equal(e.Targets, es[i].Targets) {
 			return j
 		}
 	}
 	return -1
+}
+
+// InCluster returns the events of cluster and those of no cluster (that
+// act on the whole world): the events a panel of one cluster draws.
+func InCluster(es history.Events, cluster string) history.Events {
+	var out history.Events
+	for _, e := range es {
+		if e.Cluster == "" || e.Cluster == cluster {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Without returns the events whose kind is none of kinds (probes, say).
@@ -159,20 +172,21 @@ func kindIndex(ws []Window) map[history.EventKind]int {
 	return idx
 }
 
-// Plot implements plot.Plotter.
+// Plot implements plot.Plotter: each stretch of the x axis covered by one
+// window is filled in that window's colour; a stretch where windows
+// overlap is filled with diagonal stripes in the colours of each of them
+// (never a blend, which no label names).
 func (s *shades) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
-	idx := kindIndex(s.ws)
-	for _, w := range s.ws {
-		x0, x1 := clampX(c, trX(w.From)), clampX(c, trX(w.To))
-		if x1 <= x0 {
-			x1 = x0 + vg.Points(1.5) // an instantaneous window stays visible
+	spans := s.spans(c, trX)
+	for _, seg := range segmentsOf(spans) {
+		if len(seg.fills) == 1 {
+			c.FillPolygon(seg.fills[0], rect(seg.x0, seg.x1, c.Min.Y, c.Max.Y))
+			continue
 		}
-		fill := ShadeColor(idx[w.Kind])
-		if w.Open { // a fault never healed: lighter, it lasts to the end
-			fill.A /= 2
+		for _, st := range stripes(seg, c.Min.X, c.Min.Y, c.Max.Y) {
+			c.FillPolygon(st.fill, st.poly)
 		}
-		c.FillPolygon(fill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
 	}
 	for _, m := range s.ms {
 		x := trX(m.At)
@@ -183,6 +197,142 @@ func (s *shades) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.Dashes = Dashed
 		c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
 	}
+}
+
+// span is one window on the canvas: its x extent and its fill.
+type span struct {
+	x0, x1 vg.Length
+	fill   color.NRGBA
+}
+
+// spans returns the windows' extents on c (an instantaneous window 1.5
+// points wide, so that it stays visible) and their fills (a window never
+// healed lighter).
+func (s *shades) spans(c draw.Canvas, trX func(float64) vg.Length) []span {
+	idx := kindIndex(s.ws)
+	out := make([]span, 0, len(s.ws))
+	for _, w := range s.ws {
+		x0, x1 := clampX(c, trX(w.From)), clampX(c, trX(w.To))
+		if x1 <= x0 {
+			x1 = x0 + vg.Points(1.5)
+		}
+		fill := ShadeColor(idx[w.Kind])
+		if w.Open { // a fault never healed: lighter, it lasts to the end
+			fill.A /= 2
+		}
+		out = append(out, span{x0: x0, x1: x1, fill: fill})
+	}
+	return out
+}
+
+// segment is a stretch of the x axis and the fills of the windows covering
+// all of it, in the windows' order.
+type segment struct {
+	x0, x1 vg.Length
+	fills  []color.NRGBA
+}
+
+// segmentsOf cuts the x axis at every window's edges and returns the
+// stretches that at least one window covers.
+func segmentsOf(spans []span) []segment {
+	var cuts []vg.Length
+	for _, s := range spans {
+		cuts = append(cuts, s.x0, s.x1)
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	var out []segment
+	for i := 0; i+1 < len(cuts); i++ {
+		seg := segment{x0: cuts[i], x1: cuts[i+1]}
+		for _, s := range spans {
+			if s.x0 <= seg.x0 && s.x1 >= seg.x1 && !slices.Contains(seg.fills, s.fill) {
+				seg.fills = append(seg.fills, s.fill)
+			}
+		}
+		if len(seg.fills) > 0 {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
+// stripeWidth is the width of one stripe where windows overlap.
+var stripeWidth = vg.Points(5)
+
+// stripe is one stripe's polygon and fill.
+type stripe struct {
+	poly []vg.Point
+	fill color.NRGBA
+}
+
+// stripes fills seg with 45° stripes cycling through its fills, each
+// twice as opaque as its window's fill (a stripe covers only part of the
+// stretch, so the overlap looks as strong as one window); their phase is
+// anchored at origin, so that adjacent stretches line up.
+func stripes(seg segment, origin, y0, y1 vg.Length) []stripe {
+	h := y1 - y0
+	k := len(seg.fills)
+	var out []stripe
+	first := int(math.Floor(float64((seg.x0 - h - origin) / stripeWidth)))
+	for j := first; origin+vg.Length(j)*stripeWidth < seg.x1; j++ {
+		u := origin + vg.Length(j)*stripeWidth
+		band := []vg.Point{{X: u, Y: y0}, {X: u + stripeWidth, Y: y0}, {X: u + stripeWidth + h, Y: y1}, {X: u + h, Y: y1}}
+		if poly := clipRect(band, seg.x0, seg.x1, y0, y1); len(poly) >= 3 {
+			fill := seg.fills[((j%k)+k)%k]
+			fill.A = uint8(min(5*int(fill.A)/2, 0xA8))
+			out = append(out, stripe{poly: poly, fill: fill})
+		}
+	}
+	return out
+}
+
+// rect is the rectangle [x0, x1] × [y0, y1] as a polygon.
+func rect(x0, x1, y0, y1 vg.Length) []vg.Point {
+	return []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+}
+
+// clipRect clips a convex polygon to the rectangle [x0, x1] × [y0, y1]
+// (Sutherland–Hodgman, one edge of the rectangle at a time).
+func clipRect(poly []vg.Point, x0, x1, y0, y1 vg.Length) []vg.Point {
+	edges := []struct {
+		in    func(vg.Point) bool
+		cross func(a, b vg.Point) vg.Point
+	}{
+		{func(p vg.Point) bool { return p.X >= x0 }, func(a, b vg.Point) vg.Point { return atX(a, b, x0) }},
+		{func(p vg.Point) bool { return p.X <= x1 }, func(a, b vg.Point) vg.Point { return atX(a, b, x1) }},
+		{func(p vg.Point) bool { return p.Y >= y0 }, func(a, b vg.Point) vg.Point { return atY(a, b, y0) }},
+		{func(p vg.Point) bool { return p.Y <= y1 }, func(a, b vg.Point) vg.Point { return atY(a, b, y1) }},
+	}
+	for _, e := range edges {
+		var out []vg.Point
+		for i, cur := range poly {
+			prev := poly[(i+len(poly)-1)%len(poly)]
+			switch {
+			case e.in(cur) && !e.in(prev):
+				out = append(out, e.cross(prev, cur), cur)
+			case e.in(cur):
+				out = append(out, cur)
+			case e.in(prev):
+				out = append(out, e.cross(prev, cur))
+			}
+		}
+		if poly = out; len(poly) == 0 {
+			return nil
+		}
+	}
+	return poly
+}
+
+// atX is the point of the segment a–b at x.
+func atX(a, b vg.Point, x vg.Length) vg.Point {
+	t := (x - a.X) / (b.X - a.X)
+	return vg.Point{X: x, Y: a.Y + t*(b.Y-a.Y)}
+}
+
+// atY is the point of the segment a–b at y.
+func atY(a, b vg.Point, y vg.Length) vg.Point {
+	t := (y - a.Y) / (b.Y - a.Y)
+	return vg.Point{X: a.X + t*(b.X-a.X), Y: y}
 }
 
 // DataRange implements plot.DataRanger: the windows' x extent, no y.
@@ -261,7 +411,7 @@ func (l *shadeLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, w := range l.ws {
 		put(trX(w.From), trX(w.To), w.Label, barColor(idx[w.Kind]))
 	}
-	for _, m := range l.ms {
-		put(trX(m.At), trX(m.At), m.Label, nil)
+	for _, m := range l.ms { // a tick in the strip where the dashed line is (data may hide the line)
+		put(trX(m.At), trX(m.At), m.Label, Grey)
 	}
 }

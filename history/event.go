@@ -72,6 +72,12 @@ type Event struct {
 	Phase   Phase         `json:"phase"`
 	Targets []string      `json:"targets,omitempty"`
 	Label   string        `json:"label"`
+	// Cluster names the cluster the targets belong to when a run has
+	// several whose names repeat (self-preservation's "on" and "off"
+	// clusters each have workers w01…w50); empty when the run has one, or
+	// the fault acts on the whole world. Figures draw an event only in the
+	// panels of its cluster.
+	Cluster string `json:"cluster,omitempty"`
 	// Err says why the fault did not take effect (empty when it did); a
 	// run with such an event is invalid.
 	Err string `json:"err,omitempty"`

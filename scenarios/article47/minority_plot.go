@@ -3,7 +3,6 @@ package article47
 import (
 	"sdchaos/figure"
 	"sdchaos/history"
-	"sdchaos/linearize"
 	"sdchaos/scenarios"
 )
 
@@ -12,8 +11,15 @@ import (
 // by outcome, over the window in which two members are dead: on the
 // survivor only the serializable read succeeds; the linearizable read, the
 // put and the renewal run to their deadline (unknown); after the restart
-// everything is ok again.
+// everything is ok again. A serializable get of the survivor that the
+// judging finds stale would be drawn as a stale read (none is expected: no
+// put can be acknowledged while two members are dead).
 func (s *minority) Plots(h *history.History) ([]figure.Plot, error) {
+	m, _ := s.measure(h)
+	var cutoff []string
+	if m.survivor != "" {
+		cutoff = []string{m.survivor}
+	}
 	return scenarios.OperationsPlot("minority", "Probes and key-value operations, each a bar from start to end (2 of 3 members SIGKILLed)",
-		h, "survivor/", "recovery/", "end/", linearize.Prefix)
+		h, scenarios.StaleReads(h, cutoff, nil))
 }

@@ -1,9 +1,11 @@
 package article47
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"sdchaos/figure"
 	"sdchaos/figure/figuretest"
 	"sdchaos/history"
 	"sdchaos/scenarios"
@@ -56,8 +58,10 @@ func TestPlotOfMinority(t *testing.T) {
 		{Caller: opSerRead, Start: 3 * time.Second, End: 3*time.Second + time.Millisecond, Outcome: history.OK},
 		{Caller: opLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: history.Unknown},
 		{Caller: opLeader, Start: 10 * time.Second, End: 11 * time.Second, Outcome: history.OK},
-		{Caller: "kv/n1/put", Start: 2 * time.Second, End: 2*time.Second + time.Millisecond, Outcome: history.Fail},
-		{Caller: "gate/ready", Start: 0, End: time.Second, Outcome: history.OK},
+		{Caller: "kv/n1/put", Kind: history.OpPut, Via: "n1", Target: "/kv/a", Value: "n1-0", Start: 2 * time.Second, End: 2*time.Second + time.Millisecond, Outcome: history.Fail},
+		{Caller: "kv/n3/put", Kind: history.OpPut, Via: "n3", Target: "/kv/c", Value: "n3-1", Start: 3 * time.Second, End: 9 * time.Second, Outcome: history.Unknown},
+		{Caller: "kv/n3/put", Kind: history.OpPut, Via: "n3", Target: "/kv/c", Value: "n3-2", Start: 4 * time.Second, End: 11 * time.Second, Outcome: history.OK},
+		{Caller: "gate/ready", Kind: history.OpGate, Start: 0, End: time.Second, Outcome: history.OK},
 	}
 	plots, err := scentest.MustConfigure(t, "minority").(scenarios.Plotter).Plots(&history.History{Ops: ops, Events: evs, Timeline: 12 * time.Second})
 	if err != nil {
@@ -67,4 +71,16 @@ func TestPlotOfMinority(t *testing.T) {
 	d.Has(t, opSerRead, opLinRead, opLeader, "kv/n1/put", "ok", "failed", "unknown (timed out)", "SIGKILL etcd n1,n2",
 		"time since the run started (s)")
 	d.AtLeastShaded(t, 2) // the kill's window and its bar
+	if slices.Contains(d.Texts, "gate/ready") {
+		t.Error("the gate op has a lane")
+	}
+	// The put hanging to its deadline and the next put of n3 are two bars
+	// on two sub-rows, not one merged bar.
+	bars := d.Bars(figure.OK, figure.Fail, figure.Grey)
+	if got := len(bars) - 3; got != len(ops)-1 { // the legend's three swatches; the gate is not drawn
+		t.Errorf("%d bars for %d ops", got, len(ops)-1)
+	}
+	if a, b, ok := figuretest.OverlappingBars(bars); ok {
+		t.Errorf("two bars overlap: %+v and %+v", a, b)
+	}
 }

@@ -76,16 +76,19 @@ func (s *eurekaFailover) fetchPanel(m failoverMeasure, ws []figure.Window, ms []
 	return p, nil
 }
 
-// taskPanel is each scheduler's ok and failed tasks per 10 model seconds.
+// taskPanel is each scheduler's ok and failed tasks per 10 model seconds;
+// the schedulers send at the same rate, so their lines coincide: each is
+// drawn narrower than the one before, over it.
 func (s *eurekaFailover) taskPanel(h *history.History, m failoverMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
 	n := int(math.Ceil(float64(m.data.Duration) / float64(failoverWindow)))
 	var lines []figure.Line
 	for i, sd := range m.data.Schedulers {
 		ok, fail := m.data.okPerWindow(h.Ops, sd.Name, failoverWindow, n)
 		xs := figure.Index(n, failoverWindow.Seconds())
+		w := math.Max(4-2*float64(i), 1.2) // each scheduler's lines narrower than the last: where they coincide, both show
 		lines = append(lines,
-			figure.Line{Name: sd.Name + ": ok", X: xs, Y: figure.Floats(ok), Color: figure.Color(i), Step: true},
-			figure.Line{Name: sd.Name + ": failed", X: xs, Y: figure.Floats(fail), Color: figure.Color(i), Step: true, Dashes: figure.Dotted})
+			figure.Line{Name: sd.Name + ": ok", X: xs, Y: figure.Floats(ok), Color: figure.Color(i), Step: true, Width: w},
+			figure.Line{Name: sd.Name + ": failed", X: xs, Y: figure.Floats(fail), Color: figure.Color(i), Step: true, Dashes: figure.Dotted, Width: w})
 	}
 	return figure.TimeSeries("Tasks per 10 model seconds: scheduling never stops", "model seconds since the run started",
 		"tasks per 10 model s", ws, ms, lines...)

@@ -216,11 +216,17 @@ func spHistory(t *testing.T, c spCase) *history.History {
 	}
 	ops = append(ops, tasks(schedR3, 0, 50*time.Millisecond, int(real/(50*time.Millisecond)), func(k int) bool { return c.r3Fails && k == 400 }, nil)...)
 	return synth(t, real, data, ops,
-		event(m, history.PartitionEurekaClients, history.Inject, spPart, "'on' workers"),
-		event(m, history.PartitionEurekaClients, history.Inject, spPart, "'off' workers"),
-		event(m, history.CrashEurekaWorkers, history.Inject, spDeath, "w01"),
-		event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'on' workers"),
-		event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'off' workers"))
+		of(clusterOn, event(m, history.PartitionEurekaClients, history.Inject, spPart, "'on' workers")),
+		of(clusterOff, event(m, history.PartitionEurekaClients, history.Inject, spPart, "'off' workers")),
+		of(clusterOn, event(m, history.CrashEurekaWorkers, history.Inject, spDeath, "w01")),
+		of(clusterOn, event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'on' workers")),
+		of(clusterOff, event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'off' workers")))
+}
+
+// of returns e as an event of cluster.
+func of(cluster string, e history.Event) history.Event {
+	e.Cluster = cluster
+	return e
 }
 
 // onServer runs its eviction task every minute: refused from engageAfter

@@ -87,6 +87,13 @@ type spData struct {
 	R3Fetches []eureka.FetchEvent `json:"r3_fetches,omitempty"`
 }
 
+// The two clusters' labels (the servers are on-s1 …, off-s1 …; the
+// events of a cluster's faults carry its label as their Cluster).
+const (
+	clusterOn  = "on"
+	clusterOff = "off"
+)
+
 // The schedulers of the "on" cluster: without retries and with 3.
 const (
 	schedR0 = "r0"
@@ -161,7 +168,7 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*histor
 	cfgOn := s.eu.config()
 	cfgOff := cfgOn
 	cfgOff.SelfPreservation = false
-	clusters := []rig.ClusterSpec{{Label: "on", Config: cfgOn, Workers: s.eu.Workers}, {Label: "off", Config: cfgOff, Workers: s.eu.Workers}}
+	clusters := []rig.ClusterSpec{{Label: clusterOn, Config: cfgOn, Workers: s.eu.Workers}, {Label: clusterOff, Config: cfgOff, Workers: s.eu.Workers}}
 	return rig.RunEureka(ctx, env, s.eu.plan(env, clusters,
 		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
 			on := w.Clusters[0]
@@ -203,8 +210,8 @@ func (s *selfPreservation) timeline(env *scenarios.Env, w *rig.EurekaWorld, on, 
 		eureka.FormatModel(s.Partition), victim.ID(), eureka.FormatModel(s.DeathAt), eureka.WallNote(s.eu.Scale, env.Duration))
 	real := w.Clock.Real
 	return fault.Timeline{
-		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.Link, Who: "'on' workers"}},
-		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.Link, Who: "'off' workers"}},
-		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []fault.EurekaWorker{victim}}},
+		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.Link, Who: "'on' workers", Cluster: on.Label}},
+		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.Link, Who: "'off' workers", Cluster: off.Label}},
+		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []fault.EurekaWorker{victim}, Cluster: on.Label}},
 	}
 }

@@ -16,29 +16,39 @@ import (
 // selfPreservationKind marks the spans in which a server refused to evict.
 const selfPreservationKind history.EventKind = "self-preservation"
 
-// Plots draws the partition in model minutes: the renewals of the last
-// minute against the threshold on each cluster's s1 (self-preservation
-// shaded where it refused to evict), every server's registry size, and the
-// workers evicted by each eviction run.
+// spXLabel is the x axis of every panel: model minutes counted from the
+// partition, as the per-minute table counts them.
+const spXLabel = "model minutes since the partition (as in the tables; < 0: before it)"
+
+// Plots draws the partition in model minutes counted from it: the
+// renewals of the last minute against the threshold on each cluster's s1
+// (self-preservation shaded where it refused to evict), every server's
+// registry size, and the workers evicted by each eviction run. A panel of
+// one cluster shades only that cluster's faults (the events' Cluster):
+// the worker that dies belongs to "on", and is drawn there and in the
+// panel of both, never in the panels of "off".
 func (s *selfPreservation) Plots(h *history.History) ([]figure.Plot, error) {
 	m, missing := s.measure(h)
 	if missing != "" {
 		return nil, fmt.Errorf("self-preservation: %s", missing)
 	}
-	ws, ms := m.data.modelWindows(h, time.Minute)
-	on, err := renewalPanel("Self-preservation on: renewals in the last minute vs the threshold (s1)", first(m.data.On), ws, ms, m.data.Duration)
+	x := spAxis{zero: m.partAt, end: m.data.Duration}
+	wsOn, msOn := m.data.windowsSince(figure.InCluster(h.Events, clusterOn), time.Minute, m.partAt)
+	wsOff, msOff := m.data.windowsSince(figure.InCluster(h.Events, clusterOff), time.Minute, m.partAt)
+	wsAll, msAll := m.data.windowsSince(h.Events, time.Minute, m.partAt)
+	on, err := renewalPanel("Self-preservation on: renewals in the last minute vs the threshold (on-s1)", first(m.data.On), wsOn, msOn, x)
 	if err != nil {
 		return nil, err
 	}
-	off, err := renewalPanel("Self-preservation off: renewals in the last minute vs the threshold (s1)", first(m.data.Off), ws, ms, m.data.Duration)
+	off, err := renewalPanel("Self-preservation off: renewals in the last minute vs the threshold (off-s1)", first(m.data.Off), wsOff, msOff, x)
 	if err != nil {
 		return nil, err
 	}
-	size, err := s.sizePanel(m, ws, ms)
+	size, err := s.sizePanel(m, wsAll, msAll, x)
 	if err != nil {
 		return nil, err
 	}
-	evicted, err := evictedPanel(m, ws, ms)
+	evicted, err := evictedPanel(m, wsOff, msOff, x)
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +56,13 @@ func (s *selfPreservation) Plots(h *history.History) ([]figure.Plot, error) {
 	f.Height = vg.Inch * 10.5
 	return []figure.Plot{f}, nil
 }
+
+// spAxis maps model times (from the recorder's zero) to the x axis: model
+// minutes since zero (the partition); end is the run's end.
+type spAxis struct{ zero, end time.Duration }
+
+// at returns the x of model time d.
+func (a spAxis) at(d time.Duration) float64 { return (d - a.zero).Minutes() }
 
 // first returns the history of the first server by name.
 func first(hs map[string]eureka.History) eureka.History {
@@ -58,21 +75,21 @@ func first(hs map[string]eureka.History) eureka.History {
 
 // renewalPanel draws one server's renewals per minute and its threshold at
 // each eviction run, with the runs that self-preservation refused shaded.
-func renewalPanel(title string, h eureka.History, ws []figure.Window, ms []figure.Mark, end time.Duration) (*plot.Plot, error) {
+func renewalPanel(title string, h eureka.History, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var xs, renews, thresholds []float64
 	for _, r := range h.Evictions {
-		xs = append(xs, minutes(r.At))
+		xs = append(xs, x.at(r.At))
 		renews, thresholds = append(renews, float64(r.RenewsLastMin)), append(thresholds, float64(r.Threshold))
 	}
-	refused := append(append([]figure.Window(nil), ws...), refusedWindows(h, end)...)
-	return figure.TimeSeries(title, "model minutes since the run started", "renewals per minute", refused, ms,
+	refused := append(append([]figure.Window(nil), ws...), refusedWindows(h, x)...)
+	return figure.TimeSeries(title, spXLabel, "renewals per minute", refused, ms,
 		figure.Line{Name: "renewals in the last full minute", X: xs, Y: renews, Color: figure.Blue, Points: true},
 		figure.Line{Name: "threshold (expected × 0.85)", X: xs, Y: thresholds, Color: figure.Black, Dashes: figure.Dashed, Width: 1.2})
 }
 
 // refusedWindows are the spans from an eviction run that self-preservation
 // refused to the next run that was allowed (or the end).
-func refusedWindows(h eureka.History, end time.Duration) []figure.Window {
+func refusedWindows(h eureka.History, x spAxis) []figure.Window {
 	var out []figure.Window
 	for i := 0; i < len(h.Evictions); i++ {
 		if h.Evictions[i].Enabled {
@@ -82,10 +99,10 @@ func refusedWindows(h eureka.History, end time.Duration) []figure.Window {
 		for j < len(h.Evictions) && !h.Evictions[j].Enabled {
 			j++
 		}
-		w := figure.Window{From: minutes(h.Evictions[i].At), To: minutes(end), Kind: selfPreservationKind,
+		w := figure.Window{From: x.at(h.Evictions[i].At), To: x.at(x.end), Kind: selfPreservationKind,
 			Label: "self-preservation: eviction refused", Open: j == len(h.Evictions)}
 		if j < len(h.Evictions) {
-			w.To = minutes(h.Evictions[j].At)
+			w.To = x.at(h.Evictions[j].At)
 		}
 		out = append(out, w)
 		i = j
@@ -93,38 +110,38 @@ func refusedWindows(h eureka.History, end time.Duration) []figure.Window {
 	return out
 }
 
-// sizePanel draws every server's registry size after each eviction run.
-func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
+// sizePanel draws every server's registry size after each eviction run:
+// both clusters, so the faults of both are shaded.
+func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for _, c := range []struct {
-		name  string
 		hs    map[string]eureka.History
 		color color.Color
 		dash  []vg.Length
-	}{{"on", m.data.On, figure.Blue, nil}, {"off", m.data.Off, figure.Vermilion, figure.Dashed}} {
+	}{{m.data.On, figure.Blue, nil}, {m.data.Off, figure.Vermilion, figure.Dashed}} {
 		for _, name := range sortedNames(c.hs) {
 			l := figure.Line{Name: name, Color: c.color, Dashes: c.dash}
 			for _, r := range c.hs[name].Evictions {
-				l.X, l.Y = append(l.X, minutes(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
+				l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
 			}
 			lines = append(lines, l)
 		}
 	}
-	return figure.TimeSeries(fmt.Sprintf("Workers listed by each server after its eviction run (%d workers)", s.eu.Workers),
-		"model minutes since the run started", "workers listed", ws, ms, lines...)
+	return figure.TimeSeries(fmt.Sprintf("Workers listed by each server after its eviction run (%d workers per cluster)", s.eu.Workers),
+		spXLabel, "workers listed", ws, ms, lines...)
 }
 
 // evictedPanel draws how many workers each eviction run of the "off"
 // cluster evicted (at most size − (int)(size × 0.85)).
-func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, error) {
+func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for i, name := range sortedNames(m.data.Off) {
 		l := figure.Line{Name: name, Color: figure.Color(i), Points: true, PointRadius: 4.5 - 1.2*float64(i), Width: 0.8}
 		for _, r := range m.data.Off[name].Evictions {
-			l.X, l.Y = append(l.X, minutes(r.At)), append(l.Y, float64(len(r.Evicted)))
+			l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(len(r.Evicted)))
 		}
 		lines = append(lines, l)
 	}
 	return figure.TimeSeries("Workers evicted by each eviction run, self-preservation off (the servers overlap; \"on\" evicted none)",
-		"model minutes since the run started", "evicted in the run", ws, ms, lines...)
+		spXLabel, "evicted in the run", ws, ms, lines...)
 }

@@ -1,9 +1,12 @@
 package nacosarticle
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"sdchaos/figure"
 	"sdchaos/figure/figuretest"
 	"sdchaos/history"
 	"sdchaos/scenarios"
@@ -63,9 +66,10 @@ func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 				return c == "naive" && at > 3*time.Second && at < 20*time.Second
 			})
 		d := plotsOf(t, "registry-jitter", &history.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
-		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s", "empty_protect: keep + ignore an empty answer — 40 requests/s",
+		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s",
+			"identical: keep, stale_fallback, empty_protect — 40 ok / 0 failed every second",
 			"blackhole client links to 3 etcd members", "ok", "failed")
-		d.AtLeastShaded(t, 8) // four panels: the window and its bar
+		d.AtLeastShaded(t, 4) // two panels: the window and its bar
 	})
 	t.Run("minority-partition", func(t *testing.T) {
 		evs := history.Events{
@@ -81,4 +85,66 @@ func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 		d.Has(t, opMajPut, opIsoLinRead, "kv/n2/put", "ok", "failed", "unknown (timed out)", "partition n1 from its peers")
 		d.AtLeastShaded(t, 2)
 	})
+}
+
+// TestRegistryJitterDrawsTheCallersThatFailedApart: the callers that
+// counted the same every second share one panel naming them; each caller
+// that differs has its own (here naive, failing during the jitter, and
+// keep, failing after it): the reader sees at once which failed.
+func TestRegistryJitterDrawsTheCallersThatFailedApart(t *testing.T) {
+	ops := scentest.Synth([]string{"naive", "keep", "stale_fallback", "empty_protect"}, 40, 27*time.Second,
+		func(c string, at time.Duration) bool {
+			return (c == "naive" && at > 3*time.Second && at < 20*time.Second) || (c == "keep" && at >= 20*time.Second && at < 21*time.Second)
+		})
+	d := plotsOf(t, "registry-jitter", &history.History{Ops: ops, Timeline: 27 * time.Second}, "per-second")
+	titles := []string{"naive: clear the list on a failed refresh — 40 requests/s", "keep: keep on failure, replace on success (even empty) — 40 requests/s",
+		"identical: stale_fallback, empty_protect — 40 ok / 0 failed every second"}
+	d.Has(t, titles...)
+	for _, gone := range []string{"stale_fallback: keep + last non-empty list when empty — 40 requests/s", "empty_protect: keep + ignore an empty answer — 40 requests/s"} {
+		if slices.Contains(d.Texts, gone) {
+			t.Errorf("%q has a panel of its own, though it counted as stale_fallback and empty_protect did every second", gone)
+		}
+	}
+	if n := strings.Count(strings.Join(d.Texts, "\n"), "calls per second"); n != len(titles) {
+		t.Errorf("%d panels, want %d", n, len(titles))
+	}
+}
+
+// TestMinorityPartitionDrawsStaleReadsApart: the isolated member's
+// serializable reads that missed a put the majority acknowledged before
+// they began (a key-value get and the probe) are drawn as stale reads, in
+// their own colour under their own legend entry — not green like a good
+// read; the get that read the current value stays green; the member's
+// puts that hang to their deadline while the next begin are drawn on
+// sub-rows, no two bars overlapping.
+func TestMinorityPartitionDrawsStaleReadsApart(t *testing.T) {
+	s := time.Second
+	kv := func(via string, k history.OpKind, key, value string, from, to time.Duration, o history.Outcome) history.Op {
+		return history.Op{Caller: history.KVCaller(via, k), Kind: k, Via: via, Target: key, Value: value, Start: from, End: to, Outcome: o}
+	}
+	evs := history.Events{
+		{At: 2 * s, Kind: history.PartitionMember, Phase: history.Inject, Targets: []string{"n1"}, Label: "partition n1 from its peers"},
+		{At: 8 * s, Kind: history.PartitionMember, Phase: history.Heal, Targets: []string{"n1"}, Label: "healed: partition n1"},
+	}
+	ops := []history.Op{
+		{Caller: opMajLeader, Kind: history.OpProbe, Start: 2 * s, End: 3 * s, Value: "n2", Outcome: history.OK},
+		{Caller: opMajPut, Kind: history.OpProbe, Start: 3 * s, End: 3*s + 5*time.Millisecond, Outcome: history.OK},
+		{Caller: opIsoSerRead, Kind: history.OpProbe, Start: 3100 * time.Millisecond, End: 3101 * time.Millisecond, Outcome: history.OK},
+		kv("n1", history.OpPut, "/kv/a", "n1-0", 0, 5*time.Millisecond, history.OK),
+		kv("n2", history.OpPut, "/kv/a", "n2-1", 4*s, 4*s+5*time.Millisecond, history.OK),
+		kv("n1", history.OpSerGet, "/kv/a", "n1-0", 5*s, 5*s+time.Millisecond, history.OK), // stale: n2-1 was acknowledged
+		kv("n2", history.OpSerGet, "/kv/a", "n2-1", 5*s, 5*s+time.Millisecond, history.OK), // current
+		kv("n1", history.OpPut, "/kv/b", "n1-2", 2*s, 4*s, history.Unknown),
+		kv("n1", history.OpPut, "/kv/b", "n1-3", 3*s, 5*s, history.Unknown), // overlaps the one before
+		kv(history.ViaEvery, history.OpGet, "/kv/a", "n2-1", 9*s, 9*s+time.Millisecond, history.OK),
+	}
+	d := plotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * s}, "operations")
+	d.Has(t, "stale read", "ok", "unknown (timed out)", opIsoSerRead, "kv/n1/ser-get", "kv/n1/put")
+	if n := len(d.Bars(figure.Stale)); n != 3 { // the probe's, the get's, the legend's
+		t.Errorf("%d bars in the stale colour, want 3: the probe's read, n1's ser-get and the legend's swatch", n)
+	}
+	bars := d.Bars(figure.OK, figure.Fail, figure.Grey, figure.Stale)
+	if a, b, ok := figuretest.OverlappingBars(bars); ok {
+		t.Errorf("two bars overlap: %+v and %+v", a, b)
+	}
 }
