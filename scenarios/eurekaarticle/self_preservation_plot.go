@@ -142,6 +142,10 @@ func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (
 		}
 		lines = append(lines, l)
 	}
-	return figure.TimeSeries("Workers evicted by each eviction run, self-preservation off (the servers overlap; \"on\" evicted none)",
+	on := "\"on\" evicted none"
+	if m.onEvicted > 0 {
+		on = fmt.Sprintf("\"on\" evicted %d on one server", m.onEvicted)
+	}
+	return figure.TimeSeries("Workers evicted by each eviction run, self-preservation off (the servers overlap; "+on+")",
 		spXLabel, "evicted in the run", ws, ms, lines...)
 }
