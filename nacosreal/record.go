@@ -1,0 +1,43 @@
+package nacosreal
+
+import "sync"
+
+// record collects a caller's calls and events; safe for concurrent use.
+type record struct {
+	mu     sync.Mutex
+	calls  []Call
+	events []Event
+	bad    int
+}
+
+func (r *record) call(c Call) {
+	r.mu.Lock()
+	r.calls = append(r.calls, c)
+	r.mu.Unlock()
+}
+
+func (r *record) event(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+func (r *record) malformed() {
+	r.mu.Lock()
+	r.bad++
+	r.mu.Unlock()
+}
+
+// Result is what a caller recorded.
+type Result struct {
+	Calls  []Call
+	Events []Event
+	// Malformed counts lines that were neither a call nor an event (Java callers only).
+	Malformed int
+}
+
+func (r *record) result() Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Result{Calls: append([]Call(nil), r.calls...), Events: append([]Event(nil), r.events...), Malformed: r.bad}
+}
