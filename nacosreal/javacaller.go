@@ -130,10 +130,18 @@ func callerEnv(s JavaCallerSpec) []string {
 		"SDCHAOS_PUSH_EMPTY_PROTECTION=" + b(s.PushEmptyProtection), "SDCHAOS_STALE_FALLBACK=" + b(s.StaleFallback)}
 }
 
-// decode reads the caller's stdout line by line until EOF.
+// decode reads the caller's stdout line by line until EOF. Lines that are not the protocol's
+// (Spring's and the Nacos client's console log) are counted (Result.Other) and appended to the
+// log file.
 func (c *JavaCaller) decode(out io.ReadCloser) {
 	defer close(c.read)
 	defer out.Close()
+	logf, err := os.OpenFile(c.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		logf = nil
+	} else {
+		defer logf.Close()
+	}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -141,6 +149,9 @@ func (c *JavaCaller) decode(out io.ReadCloser) {
 		switch {
 		case err != nil:
 			c.rec.malformed()
+			if logf != nil {
+				_, _ = logf.Write(append(sc.Bytes(), '\n'))
+			}
 		case call != nil:
 			c.rec.call(*call)
 		default:

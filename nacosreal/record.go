@@ -32,12 +32,13 @@ func (r *record) malformed() {
 type Result struct {
 	Calls  []Call
 	Events []Event
-	// Malformed counts lines that were neither a call nor an event (Java callers only).
-	Malformed int
+	// Other counts stdout lines that were neither a call nor an event (the JVM's console log,
+	// appended to the caller's log file; Java callers only).
+	Other int
 }
 
 func (r *record) result() Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return Result{Calls: append([]Call(nil), r.calls...), Events: append([]Event(nil), r.events...), Malformed: r.bad}
+	return Result{Calls: append([]Call(nil), r.calls...), Events: append([]Event(nil), r.events...), Other: r.bad}
 }
