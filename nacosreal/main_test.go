@@ -43,8 +43,15 @@ func newSup(t *testing.T) *childproc.Supervisor {
 // the machine has no Java or Maven.
 func startServer(t *testing.T, sup *childproc.Supervisor, slot int) *Server {
 	t.Helper()
+	return startServerSpec(t, sup, slot, func(*ServerSpec) {})
+}
+
+// startServerSpec is startServer with the spec changed by edit first.
+func startServerSpec(t *testing.T, sup *childproc.Supervisor, slot int, edit func(*ServerSpec)) *Server {
+	t.Helper()
 	spec := DefaultServerSpec()
 	spec.Logf = t.Logf
+	edit(&spec)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	s, err := StartServer(ctx, sup, ports.New(testPortBase+slot*10, "testPortBase"), spec)

@@ -37,6 +37,8 @@ type ServerSpec struct {
 	ReadyTimeout time.Duration
 	// Props are extra Spring/Nacos properties, "key=value", passed as --key=value.
 	Props []string
+	// KeepHome keeps nacos.home (with the server's logs) after the supervisor closes.
+	KeepHome bool
 	// Logf receives progress (the first build takes minutes); nil discards it.
 	Logf jvm.Logf
 }
@@ -87,7 +89,7 @@ func StartServer(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Al
 	if s.port, err = takeMainPort(alloc, spec.Name); err != nil {
 		return nil, err
 	}
-	if s.home, err = sup.TempDir("sdchaos-nacos-*", false); err != nil {
+	if s.home, err = sup.TempDir("sdchaos-nacos-*", spec.KeepHome); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
 	if err := s.launch(sup, jar, spec); err != nil {
