@@ -11,10 +11,21 @@ import (
 	"sdchaos/ports"
 )
 
-// JitterSpec is the Nacos article's incident on real pieces: every client link (instances and
-// callers) to the server is blackholed for Jitter, Warmup after the callers' first call, then
-// healed; the run goes on for After.
+// Faults of a jitter run.
+const (
+	// FaultBlackhole holds every byte of every client link (instances and callers) to the
+	// server: the article's packet loss.
+	FaultBlackhole = "blackhole"
+	// FaultEmpty deregisters every instance (their endpoints stay up) and registers them again
+	// at the heal: the registry answers an empty list while every instance is alive.
+	FaultEmpty = "empty"
+)
+
+// JitterSpec is the Nacos article's incident on real pieces: Warmup after the callers' first
+// call the Fault starts, Jitter later it is healed; the run goes on for After.
 type JitterSpec struct {
+	// Fault is FaultBlackhole or FaultEmpty.
+	Fault string
 	// Service is the service name; Instances how many Go-side instances register it, each with
 	// its own nacos-sdk-go client and link.
 	Service   string
@@ -39,7 +50,7 @@ type JitterSpec struct {
 // DefaultJitterSpec returns the article's setup: 3 instances, 40 calls/s per caller, 18 s of
 // packet loss from 5 s, 30 s after, every caller.
 func DefaultJitterSpec() JitterSpec {
-	return JitterSpec{Service: "svc", Instances: 3, Callers: CallerNames(), Rate: 40, CallTimeout: time.Second,
+	return JitterSpec{Fault: FaultBlackhole, Service: "svc", Instances: 3, Callers: CallerNames(), Rate: 40, CallTimeout: time.Second,
 		Warmup: 5 * time.Second, Jitter: 18 * time.Second, After: 30 * time.Second, JVMStart: 60 * time.Second,
 		Sample: 20 * time.Millisecond}
 }
@@ -47,6 +58,8 @@ func DefaultJitterSpec() JitterSpec {
 // Validate reports the first setting out of range, quoting it.
 func (s JitterSpec) Validate() error {
 	switch {
+	case s.Fault != FaultBlackhole && s.Fault != FaultEmpty:
+		return fmt.Errorf("JitterSpec.Fault (%q) must be %q or %q", s.Fault, FaultBlackhole, FaultEmpty)
 	case s.Service == "":
 		return errors.New("JitterSpec.Service is empty")
 	case s.Instances < 1 || s.Instances > 50:
@@ -67,7 +80,9 @@ func (s JitterSpec) Validate() error {
 
 // JitterResult is what one run recorded.
 type JitterResult struct {
-	// T0 is the callers' first call; FaultAt and HealAt when the links were blackholed and healed.
+	// Fault is the spec's; T0 the callers' first call; FaultAt and HealAt when the fault
+	// started and was healed.
+	Fault               string
 	T0, FaultAt, HealAt time.Time
 	// Server is the server's list of the service, sampled over the run.
 	Server []Sample

@@ -31,7 +31,7 @@ func (r JitterResult) Names() []string {
 }
 
 // Table renders one row per second: the server's lowest count in that second and each
-// caller's ok/not-ok calls (by scheduled time). A * marks seconds inside the blackhole.
+// caller's ok/not-ok calls (by scheduled time). A * marks seconds inside the fault.
 func (r JitterResult) Table() string {
 	var b strings.Builder
 	names := r.Names()
@@ -109,7 +109,7 @@ func (r JitterResult) Timeline() string {
 		}
 		rows = append(rows, row{e.At.Sub(r.T0), text})
 	}
-	rows = append(rows, row{r.FaultAt.Sub(r.T0), "every link blackholed"}, row{r.HealAt.Sub(r.T0), "every link healed"})
+	rows = append(rows, row{r.FaultAt.Sub(r.T0), r.Fault + " starts"}, row{r.HealAt.Sub(r.T0), r.Fault + " healed"})
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].at < rows[j].at })
 	var b strings.Builder
 	for _, x := range rows {

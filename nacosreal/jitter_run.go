@@ -45,7 +45,7 @@ type waiter func() (Result, error)
 func (w *world) run(ctx context.Context, spec JitterSpec) (JitterResult, error) {
 	t0 := time.Now().Add(spec.JVMStart)
 	end := t0.Add(spec.Warmup + spec.Jitter + spec.After)
-	res := JitterResult{T0: t0, Callers: map[string]Result{}, Errors: map[string]string{}}
+	res := JitterResult{Fault: spec.Fault, T0: t0, Callers: map[string]Result{}, Errors: map[string]string{}}
 	waits, err := w.startCallers(ctx, spec, t0, end)
 	if err != nil {
 		return res, err
@@ -110,27 +110,67 @@ func (w *world) startCaller(ctx context.Context, name string, k callerKind, l *L
 	return c.Wait, nil
 }
 
-// fault blackholes every link Warmup after t0 and heals it Jitter later; the heal always runs.
+// fault starts spec.Fault Warmup after t0 and heals it Jitter later; the heal always runs.
 func (w *world) fault(ctx context.Context, spec JitterSpec, res *JitterResult) error {
 	if err := sleepUntil(ctx, res.T0.Add(spec.Warmup)); err != nil {
 		return err
 	}
 	w.logRSS()
+	inject, heal := w.blackhole, w.healLinks
+	if spec.Fault == FaultEmpty {
+		inject, heal = w.deregister, w.reregister
+	}
 	res.FaultAt = time.Now()
 	defer func() {
-		for _, l := range w.links {
-			_ = l.Heal()
+		if err := heal(); err != nil {
+			w.logf("healing: %v", err)
 		}
 		res.HealAt = time.Now()
-		w.logf("healed every link at t=%.2f s", res.HealAt.Sub(res.T0).Seconds())
+		w.logf("healed (%s) at t=%.2f s", spec.Fault, res.HealAt.Sub(res.T0).Seconds())
 	}()
+	if err := inject(); err != nil {
+		return fmt.Errorf("injecting %s: %w", spec.Fault, err)
+	}
+	w.logf("%s from t=%.2f s", spec.Fault, res.FaultAt.Sub(res.T0).Seconds())
+	return sleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
+}
+
+func (w *world) blackhole() error {
 	for _, l := range w.links {
 		if err := l.Blackhole(); err != nil {
-			return fmt.Errorf("blackholing: %w", err)
+			return err
 		}
 	}
-	w.logf("blackholed %d links at t=%.2f s", len(w.links), res.FaultAt.Sub(res.T0).Seconds())
-	return sleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
+	return nil
+}
+
+func (w *world) healLinks() error {
+	var first error
+	for _, l := range w.links {
+		if err := l.Heal(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (w *world) deregister() error {
+	for _, r := range w.regs {
+		if err := r.Deregister(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) reregister() error {
+	var first error
+	for _, r := range w.regs {
+		if err := r.Reregister(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func sleepUntil(ctx context.Context, t time.Time) error {

@@ -61,16 +61,25 @@ func Register(o ClientOptions, service string, ep *Endpoint) (*Registrant, error
 	if err != nil {
 		return nil, fmt.Errorf("registering %s of %s: %w", ep.Addr(), service, err)
 	}
-	ok, err := c.RegisterInstance(vo.RegisterInstanceParam{Ip: "127.0.0.1", Port: uint64(ep.Port()), Weight: 1,
-		Enable: true, Healthy: true, Ephemeral: true, ServiceName: service, GroupName: Group})
+	r := &Registrant{client: c, service: service, ep: ep}
+	if err := r.Reregister(); err != nil {
+		c.CloseClient()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Reregister registers the instance (again) on the client's connection.
+func (r *Registrant) Reregister() error {
+	ok, err := r.client.RegisterInstance(vo.RegisterInstanceParam{Ip: "127.0.0.1", Port: uint64(r.ep.Port()), Weight: 1,
+		Enable: true, Healthy: true, Ephemeral: true, ServiceName: r.service, GroupName: Group})
 	if err == nil && !ok {
 		err = errors.New("the server said no")
 	}
 	if err != nil {
-		c.CloseClient()
-		return nil, fmt.Errorf("registering %s of %s: %w", ep.Addr(), service, err)
+		return fmt.Errorf("registering %s of %s: %w", r.ep.Addr(), r.service, err)
 	}
-	return &Registrant{client: c, service: service, ep: ep}, nil
+	return nil
 }
 
 // Endpoint returns the registered endpoint.
