@@ -17,10 +17,10 @@ import (
 // CallerSpec is the traffic of a caller: calls to service at Rate from Start until End, each
 // with CallTimeout.
 type CallerSpec struct {
-	Service     string
-	Rate        float64
-	Start, End  time.Time
-	CallTimeout time.Duration
+	Service     string        // the service called
+	Rate        float64       // calls per second, open loop
+	Start, End  time.Time     // the first call is due at Start; none is due at or after End
+	CallTimeout time.Duration // each call's deadline (a timed-out call is Unknown)
 }
 
 // Validate reports the first setting out of range, quoting it.

@@ -14,12 +14,12 @@ const Group = "DEFAULT_GROUP"
 
 // Instance is one instance as the server lists it.
 type Instance struct {
-	IP        string  `json:"ip"`
-	Port      int     `json:"port"`
-	Healthy   bool    `json:"healthy"`
-	Enabled   bool    `json:"enabled"`
-	Ephemeral bool    `json:"ephemeral"`
-	Weight    float64 `json:"weight"`
+	IP        string  `json:"ip"`        // the address it registered
+	Port      int     `json:"port"`      // its port
+	Healthy   bool    `json:"healthy"`   // the server's health flag
+	Enabled   bool    `json:"enabled"`   // false: listed but not to be called
+	Ephemeral bool    `json:"ephemeral"` // lives with its client's connection
+	Weight    float64 `json:"weight"`    // relative share of the calls
 }
 
 // Instances returns what the server holds for service (group DEFAULT_GROUP, every cluster),

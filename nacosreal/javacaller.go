@@ -31,6 +31,7 @@ const (
 type JavaCallerSpec struct {
 	// Name labels the process ("spring-incident").
 	Name string
+	// Mode picks the client: Spring or Plain.
 	Mode JavaMode
 	// Server is the HTTP address the client is given (the server's or a Link's); its gRPC
 	// port is that port + GRPCOffset (0 means 1000).

@@ -37,10 +37,10 @@ const (
 
 // Event is something a caller's client reported other than a call.
 type Event struct {
-	Kind   string    `json:"event"`
-	Time   time.Time `json:"time"`
-	Count  int       `json:"count"`
-	Detail string    `json:"detail"`
+	Kind   string    `json:"event"`  // EventInstances or EventStarted
+	Time   time.Time `json:"time"`   // when the client reported it
+	Count  int       `json:"count"`  // instances in the new list (EventInstances)
+	Detail string    `json:"detail"` // the client and its switches (EventStarted)
 }
 
 // errMalformed is returned (wrapped) for a line that is neither a call nor an event.

@@ -28,7 +28,7 @@ func (s *Server) awaitReady(ctx context.Context, timeout time.Duration) error {
 		}
 		select {
 		case <-s.child.Done():
-			return fmt.Errorf("the JVM exited before it was ready (%v); its log ends: %s", s.child.Err(), logTail(s.logPath, 2000))
+			return fmt.Errorf("the JVM exited before it was ready (%v); %s", s.child.Err(), logExcerpt(s.logPath))
 		case <-ctx.Done():
 			return fmt.Errorf("not ready after %s: %w; log %s", timeout, ctx.Err(), s.logPath)
 		case <-tick.C:
@@ -73,6 +73,25 @@ func getJSON(ctx context.Context, url string, timeout time.Duration, v any) erro
 		return fmt.Errorf("HTTP %d, decoding: %w", resp.StatusCode, err)
 	}
 	return nil
+}
+
+// logExcerpt returns, for an error message, the log's first ERROR line and its last "Caused
+// by" line (the root cause of a failed Spring start), then its last 1000 bytes.
+func logExcerpt(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	var firstErr, cause string
+	for _, line := range strings.Split(string(b), "\n") {
+		if firstErr == "" && strings.Contains(line, " ERROR ") {
+			firstErr = line
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "Caused by:") {
+			cause = strings.TrimSpace(line)
+		}
+	}
+	return fmt.Sprintf("first error: %q; root cause: %q; log %s ends: %s", firstErr, cause, path, logTail(path, 1000))
 }
 
 // logTail returns the last n bytes of the file at path, for error messages.

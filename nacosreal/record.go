@@ -30,8 +30,8 @@ func (r *record) malformed() {
 
 // Result is what a caller recorded.
 type Result struct {
-	Calls  []Call
-	Events []Event
+	Calls  []Call  // every call, in the order they ended
+	Events []Event // every list change and the started event
 	// Other counts stdout lines that were neither a call nor an event (the JVM's console log,
 	// appended to the caller's log file; Java callers only).
 	Other int

@@ -54,19 +54,32 @@ type Registrant struct {
 	ep      *Endpoint
 }
 
+// registerPatience bounds Register's retries: the SDK's client may not be connected yet when
+// NewClient returns (its start-up tries end after three server checks of 3 s each), and on a
+// loaded machine the first connection can take longer.
+const registerPatience = 30 * time.Second
+
 // Register creates a client with o and registers ep as an ephemeral, healthy instance of
-// service (weight 1, group DEFAULT_GROUP).
+// service (weight 1, group DEFAULT_GROUP), retrying every 500 ms for up to 30 s while the
+// client is not connected.
 func Register(o ClientOptions, service string, ep *Endpoint) (*Registrant, error) {
 	c, err := NewClient(o)
 	if err != nil {
 		return nil, fmt.Errorf("registering %s of %s: %w", ep.Addr(), service, err)
 	}
 	r := &Registrant{client: c, service: service, ep: ep}
-	if err := r.Reregister(); err != nil {
-		c.CloseClient()
-		return nil, err
+	deadline := time.Now().Add(registerPatience)
+	for {
+		err := r.Reregister()
+		if err == nil {
+			return r, nil
+		}
+		if time.Now().After(deadline) {
+			c.CloseClient()
+			return nil, fmt.Errorf("%w (retried for %s)", err, registerPatience)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
-	return r, nil
 }
 
 // Reregister registers the instance (again) on the client's connection.
