@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -110,6 +111,11 @@ func RunJitter(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allo
 	}
 	w := &world{sup: sup, alloc: alloc, server: s, dir: dir, logf: logf, javas: map[string]*JavaCaller{}}
 	defer w.close()
+	if f, err := os.Create(filepath.Join(dir, "nacos-sdk-go.log")); err == nil {
+		SetSDKLog(f)
+		defer f.Close()
+		defer SetSDKLog(nil)
+	}
 	if err := w.registerInstances(spec); err != nil {
 		return JitterResult{}, fmt.Errorf("jitter run: %w", err)
 	}

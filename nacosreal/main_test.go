@@ -51,6 +51,7 @@ func startServerSpec(t *testing.T, sup *childproc.Supervisor, slot int, edit fun
 	t.Helper()
 	spec := DefaultServerSpec()
 	spec.Logf = t.Logf
+	spec.KeepHome = os.Getenv("SDCHAOS_NACOS_KEEP") != ""
 	edit(&spec)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()

@@ -19,8 +19,8 @@ type ClientOptions struct {
 	Server string
 	// GRPCPort is the SDK gRPC port; 0 means Server's port + 1000, as the SDK assumes.
 	GRPCPort int
-	// Dir holds the client's disk cache (Dir/cache/naming/public) and log (Dir/log). Required:
-	// the SDK's defaults are the working directory.
+	// Dir holds the client's disk cache (Dir/cache/naming/public). Required: the SDK's
+	// default is the working directory. (The SDK's log goes where SetSDKLog says.)
 	Dir string
 	// NotLoadCacheAtStart and UpdateCacheWhenEmpty are the SDK's switches (both false by
 	// default: the SDK loads its disk cache at start and ignores an empty list).
@@ -28,8 +28,8 @@ type ClientOptions struct {
 	UpdateCacheWhenEmpty bool
 	// TimeoutMs is the SDK's request timeout; 0 keeps its default (10000).
 	TimeoutMs uint64
-	// LogLevel is the SDK's log level; "" means "warn". The SDK's logger is global: the last
-	// client created sets it.
+	// LogLevel is the level of the SDK's own rolling log, which lives only while NewClient runs
+	// (see SetSDKLog); "" means "warn".
 	LogLevel string
 }
 
@@ -72,6 +72,7 @@ func NewClient(o ClientOptions) (naming_client.INamingClient, error) {
 	}
 	sc := []constant.ServerConfig{{IpAddr: host, Port: uint64(port), GrpcPort: uint64(o.GRPCPort), ContextPath: "/nacos", Scheme: "http"}}
 	c, err := clients.NewNamingClient(vo.NacosClientParam{ClientConfig: &cc, ServerConfigs: sc})
+	quietSDK() // the client just made its own rolling log file the SDK's global logger
 	if err != nil {
 		return nil, fmt.Errorf("creating a nacos-sdk-go client of %s: %w", o.Server, err)
 	}
