@@ -1,0 +1,47 @@
+package sdchaos.nacos.callers;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Calls one instance (GET http://host:port/) and prints the call's line. */
+final class HttpProbe {
+
+    private final HttpClient client;
+    private final Duration timeout;
+
+    HttpProbe(Duration timeout) {
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** Calls target and prints the outcome: ok on 200, unknown on a timeout, fail otherwise. */
+    void call(Instant scheduled, Instant start, String target) {
+        String outcome = "ok";
+        String err = "";
+        try {
+            HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + target + "/")).timeout(timeout).GET().build();
+            HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
+            if (resp.statusCode() != 200) {
+                outcome = "fail";
+                err = "HTTP " + resp.statusCode();
+            }
+        } catch (HttpTimeoutException e) {
+            outcome = "unknown";
+            err = e.toString();
+        } catch (Exception e) {
+            outcome = "fail";
+            err = e.toString();
+        }
+        Lines.call(scheduled, start, Instant.now(), target, outcome, err);
+    }
+
+    /** Prints a call that failed before reaching any instance (no instance to call). */
+    static void failed(Instant scheduled, Instant start, Exception e) {
+        Lines.call(scheduled, start, Instant.now(), "", "fail", e.toString());
+    }
+}

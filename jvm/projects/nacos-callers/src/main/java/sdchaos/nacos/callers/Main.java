@@ -1,0 +1,40 @@
+package sdchaos.nacos.callers;
+
+/**
+ * Entry point: {@code java -jar app.jar spring|plain}.
+ *
+ * <p>Protocol (docs/real-clients.md, extended for Nacos). Environment: SDCHAOS_NACOS_SERVER
+ * (host:port of the server's HTTP port; gRPC is that port + SDCHAOS_NACOS_GRPC_OFFSET, default
+ * 1000), SDCHAOS_SERVICE (service name, DEFAULT_GROUP), SDCHAOS_RATE (calls per second),
+ * SDCHAOS_START and SDCHAOS_END (RFC 3339; the first call is due at the start), SDCHAOS_CALL_TIMEOUT
+ * (a Go duration), SDCHAOS_LOAD_CACHE_AT_START, SDCHAOS_PUSH_EMPTY_PROTECTION and (spring only)
+ * SDCHAOS_STALE_FALLBACK ("true" or "false"). Output on stdout, one JSON object a line: a call
+ * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err"}}, or an event
+ * {@code {"event":"instances","time","count"}} each time the client's listener saw the service's
+ * list change, {@code {"event":"started","time","detail"}} once the client is built.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    /**
+     * Runs the caller named by args[0] until SDCHAOS_END, then exits.
+     *
+     * @param args the mode, then (spring) Spring arguments
+     */
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "";
+        Settings settings = Settings.fromEnv();
+        switch (mode) {
+            case "spring" -> SpringCaller.run(settings, args);
+            case "plain" -> PlainCaller.run(settings);
+            default -> {
+                System.err.println("usage: java -jar app.jar spring|plain (got " + mode + ")");
+                System.exit(2);
+            }
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+}

@@ -1,0 +1,51 @@
+package sdchaos.nacos.callers;
+
+import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.naming.NamingFactory;
+import com.alibaba.nacos.api.naming.NamingService;
+import com.alibaba.nacos.api.naming.listener.NamingEvent;
+import com.alibaba.nacos.api.naming.pojo.Instance;
+import java.time.Instant;
+import java.util.Properties;
+
+/**
+ * The official nacos-client alone: subscribes to the service, and for each call asks
+ * {@code selectOneHealthyInstance} (the client's own weighted-random choice over its cached list).
+ */
+final class PlainCaller {
+
+    private PlainCaller() {
+    }
+
+    /** Builds the NamingService with s's switches and calls until the end. */
+    static void run(Settings s) throws Exception {
+        NamingService naming = NamingFactory.createNamingService(properties(s));
+        naming.subscribe(s.service(), event -> {
+            if (event instanceof NamingEvent e) {
+                Lines.instances(e.getInstances().size());
+            }
+        });
+        Lines.started("plain nacos-client " + s.describe());
+        HttpProbe probe = new HttpProbe(s.callTimeout());
+        Pacer.run(s, due -> {
+            Instant start = Instant.now();
+            Instance pick;
+            try {
+                pick = naming.selectOneHealthyInstance(s.service());
+            } catch (Exception e) {
+                HttpProbe.failed(due, start, e);
+                return;
+            }
+            probe.call(due, start, pick.getIp() + ":" + pick.getPort());
+        });
+    }
+
+    /** The client's properties: server, and the two switches the article names. */
+    static Properties properties(Settings s) {
+        Properties p = new Properties();
+        p.setProperty(PropertyKeyConst.SERVER_ADDR, s.server());
+        p.setProperty(PropertyKeyConst.NAMING_LOAD_CACHE_AT_START, String.valueOf(s.loadCacheAtStart()));
+        p.setProperty(PropertyKeyConst.NAMING_PUSH_EMPTY_PROTECTION, String.valueOf(s.pushEmptyProtection()));
+        return p;
+    }
+}

@@ -1,0 +1,194 @@
+package nacosreal
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/jvm"
+)
+
+// JavaMode picks the Java client of the nacos-callers piece.
+type JavaMode string
+
+const (
+	// Spring is Spring Cloud Alibaba Nacos discovery + Spring Cloud LoadBalancer: each call is
+	// LoadBalancerClient.execute, which fails "No instances available for <service>" when the
+	// balancer's list is empty.
+	Spring JavaMode = "spring"
+	// Plain is the official nacos-client alone: NamingService.selectOneHealthyInstance.
+	Plain JavaMode = "plain"
+)
+
+// JavaCallerSpec describes one Java caller process.
+type JavaCallerSpec struct {
+	// Name labels the process ("spring-incident").
+	Name string
+	// Mode picks the client: Spring or Plain.
+	Mode JavaMode
+	// Server is the HTTP address the client is given (the server's or a Link's); its gRPC
+	// port is that port + GRPCOffset (0 means 1000).
+	Server     string
+	GRPCOffset int
+	CallerSpec
+	// LoadCacheAtStart and PushEmptyProtection are nacos-client's namingLoadCacheAtStart and
+	// namingPushEmptyProtection (both false by default); StaleFallback (Spring only) wraps
+	// LoadBalancer's list supplier in the fallback to the last non-empty list.
+	LoadCacheAtStart, PushEmptyProtection, StaleFallback bool
+	// Home is the JVM's user.home: the client's disk cache (Home/nacos/naming/public) and logs.
+	// Give two callers the same Home for one to start from the other's cache.
+	Home string
+	// HeapMB is -Xmx in MiB (0: 128).
+	HeapMB int
+	// Logf receives build progress; nil discards it.
+	Logf jvm.Logf
+}
+
+// Validate reports the first setting out of range, quoting it.
+func (s JavaCallerSpec) Validate() error {
+	switch {
+	case s.Name == "":
+		return errors.New("JavaCallerSpec.Name is empty")
+	case s.Mode != Spring && s.Mode != Plain:
+		return fmt.Errorf("JavaCallerSpec.Mode (%q) must be %q or %q", s.Mode, Spring, Plain)
+	case s.StaleFallback && s.Mode != Spring:
+		return fmt.Errorf("JavaCallerSpec.StaleFallback is a LoadBalancer supplier: Mode %q has none", s.Mode)
+	case s.Home == "":
+		return errors.New("JavaCallerSpec.Home is empty (the client's cache would go to the real home)")
+	}
+	if _, _, err := splitAddr(s.Server); err != nil {
+		return fmt.Errorf("JavaCallerSpec.Server (%q): %w", s.Server, err)
+	}
+	return s.CallerSpec.Validate()
+}
+
+// JavaCaller is a running Java caller; its lines are decoded as they come.
+type JavaCaller struct {
+	name    string
+	child   *childproc.Child
+	rec     record
+	started chan struct{}
+	read    chan struct{}
+	logPath string
+}
+
+// StartJavaCaller builds the nacos-callers piece if needed and starts the caller under sup; it
+// returns at once (Started is closed when the client is built and calls begin).
+func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCallerSpec) (*JavaCaller, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	jar, err := jvm.Build(ctx, jvm.NacosCallers, spec.Logf)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	java, err := jvm.Java()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	if err := os.MkdirAll(filepath.Join(spec.Home, "tmp"), 0o755); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	c := &JavaCaller{name: spec.Name, started: make(chan struct{}), read: make(chan struct{}),
+		logPath: filepath.Join(spec.Home, spec.Name+".log")}
+	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: spec.Name, Path: java,
+		Args: callerArgs(jar, spec), Env: callerEnv(spec), LogPath: c.logPath})
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	c.child = child
+	go c.decode(out)
+	return c, nil
+}
+
+func callerArgs(jar string, s JavaCallerSpec) []string {
+	heap := s.HeapMB
+	if heap == 0 {
+		heap = 128
+	}
+	return []string{"-Xms16m", "-Xmx" + strconv.Itoa(heap) + "m", "-XX:+UseSerialGC", "-Xss512k",
+		"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Duser.home=" + s.Home,
+		"-Djava.io.tmpdir=" + filepath.Join(s.Home, "tmp"), "-jar", jar, string(s.Mode)}
+}
+
+func callerEnv(s JavaCallerSpec) []string {
+	off := s.GRPCOffset
+	if off == 0 {
+		off = GRPCOffset
+	}
+	b := strconv.FormatBool
+	return []string{"MALLOC_ARENA_MAX=2", "SDCHAOS_NACOS_SERVER=" + s.Server, "SDCHAOS_NACOS_GRPC_OFFSET=" + strconv.Itoa(off),
+		"SDCHAOS_SERVICE=" + s.Service, "SDCHAOS_RATE=" + strconv.FormatFloat(s.Rate, 'f', -1, 64),
+		"SDCHAOS_START=" + s.Start.UTC().Format(time.RFC3339Nano), "SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano),
+		"SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String(), "SDCHAOS_LOAD_CACHE_AT_START=" + b(s.LoadCacheAtStart),
+		"SDCHAOS_PUSH_EMPTY_PROTECTION=" + b(s.PushEmptyProtection), "SDCHAOS_STALE_FALLBACK=" + b(s.StaleFallback)}
+}
+
+// decode reads the caller's stdout line by line until EOF. Lines that are not the protocol's
+// (Spring's and the Nacos client's console log) are counted (Result.Other) and appended to the
+// log file.
+func (c *JavaCaller) decode(out io.ReadCloser) {
+	defer close(c.read)
+	defer out.Close()
+	logf, err := os.OpenFile(c.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		logf = nil
+	} else {
+		defer logf.Close()
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		call, ev, err := decodeLine(sc.Bytes())
+		switch {
+		case err != nil:
+			c.rec.malformed()
+			if logf != nil {
+				_, _ = logf.Write(append(sc.Bytes(), '\n'))
+			}
+		case call != nil:
+			c.rec.call(*call)
+		default:
+			c.rec.event(*ev)
+			if ev.Kind == EventStarted {
+				close(c.started)
+			}
+		}
+	}
+}
+
+// Started is closed once the client is built and its calls begin.
+func (c *JavaCaller) Started() <-chan struct{} { return c.started }
+
+// Pid returns the JVM's process id.
+func (c *JavaCaller) Pid() int { return c.child.Pid() }
+
+// LogPath returns the file holding the caller's stderr.
+func (c *JavaCaller) LogPath() string { return c.logPath }
+
+// Kill ends the caller (SIGKILL) and waits until it is reaped.
+func (c *JavaCaller) Kill() { c.child.Kill() }
+
+// RSS returns the JVM's resident set size in bytes.
+func (c *JavaCaller) RSS() (int64, error) { return RSS(c.child.Pid()) }
+
+// Snapshot returns what the caller printed so far.
+func (c *JavaCaller) Snapshot() Result { return c.rec.result() }
+
+// Wait blocks until the caller exits and its output is read, and returns its record; the error
+// is the exit status when it was not 0, with the log's tail.
+func (c *JavaCaller) Wait() (Result, error) {
+	<-c.child.Done()
+	<-c.read
+	if err := c.child.Err(); err != nil {
+		return c.rec.result(), fmt.Errorf("%s: %w; its log ends: %s", c.name, err, logTail(c.logPath, 1500))
+	}
+	return c.rec.result(), nil
+}

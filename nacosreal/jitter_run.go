@@ -1,0 +1,197 @@
+package nacosreal
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// callerKind is one caller of the jitter run: a Java mode with switches, or the Go SDK with
+// options.
+type callerKind struct {
+	java                            JavaMode
+	protect, fallback, cacheAtStart bool
+	goJava                          bool // Go SDK in Java's defaults (else the SDK's own)
+}
+
+var callerKinds = map[string]callerKind{
+	"spring":          {java: Spring},
+	"spring-fallback": {java: Spring, fallback: true},
+	"plain":           {java: Plain},
+	"plain-protect":   {java: Plain, protect: true},
+	"go-sdk":          {},
+	"go-java-default": {goJava: true},
+}
+
+// CallerNames returns the jitter run's callers: spring (Spring Cloud Alibaba + LoadBalancer at
+// their defaults, the incident's configuration), spring-fallback (the same with the fallback to
+// the last non-empty list), plain and plain-protect (nacos-client with namingPushEmptyProtection
+// off and on), go-sdk (nacos-sdk-go at its defaults) and go-java-default (nacos-sdk-go with
+// Java's defaults).
+func CallerNames() []string {
+	names := make([]string, 0, len(callerKinds))
+	for n := range callerKinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// waiter is a running caller of either kind.
+type waiter func() (Result, error)
+
+func (w *world) run(ctx context.Context, spec JitterSpec) (JitterResult, error) {
+	t0 := time.Now().Add(spec.JVMStart)
+	end := t0.Add(spec.Warmup + spec.Jitter + spec.After)
+	res := JitterResult{Fault: spec.Fault, T0: t0, Callers: map[string]Result{}, Errors: map[string]string{}}
+	waits, err := w.startCallers(ctx, spec, t0, end)
+	if err != nil {
+		return res, err
+	}
+	wctx, stop := context.WithDeadline(ctx, end.Add(2*time.Second))
+	defer stop()
+	watch := w.server.Watch(wctx, spec.Service, spec.Sample)
+	if err := w.fault(ctx, spec, &res); err != nil {
+		return res, err
+	}
+	for name, wait := range waits {
+		r, err := wait()
+		res.Callers[name] = r
+		if err != nil {
+			res.Errors[name] = err.Error()
+		}
+	}
+	res.Server = watch.Wait()
+	if res.ServerLog, err = w.server.Events(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (w *world) startCallers(ctx context.Context, spec JitterSpec, t0, end time.Time) (map[string]waiter, error) {
+	waits := map[string]waiter{}
+	for _, name := range spec.Callers {
+		l, err := w.link(name)
+		if err != nil {
+			return nil, err
+		}
+		cs := CallerSpec{Service: spec.Service, Rate: spec.Rate, Start: t0, End: end, CallTimeout: spec.CallTimeout}
+		wait, err := w.startCaller(ctx, name, callerKinds[name], l, cs)
+		if err != nil {
+			return nil, fmt.Errorf("starting caller %s: %w", name, err)
+		}
+		waits[name] = wait
+	}
+	return waits, nil
+}
+
+func (w *world) startCaller(ctx context.Context, name string, k callerKind, l *Link, cs CallerSpec) (waiter, error) {
+	home := filepath.Join(w.dir, name)
+	if k.java == "" {
+		o := GoDefaults(l.Addr(), home)
+		if k.goJava {
+			o = JavaDefaults(l.Addr(), home)
+		}
+		g, err := StartGoCaller(ctx, o, cs)
+		if err != nil {
+			return nil, err
+		}
+		return func() (Result, error) { return g.Wait(), nil }, nil
+	}
+	c, err := StartJavaCaller(ctx, w.sup, JavaCallerSpec{Name: name, Mode: k.java, Server: l.Addr(), CallerSpec: cs,
+		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home})
+	if err != nil {
+		return nil, err
+	}
+	w.javas[name] = c
+	w.logf("started %s (pid %d, log %s)", name, c.Pid(), c.LogPath())
+	return c.Wait, nil
+}
+
+// fault starts spec.Fault Warmup after t0 and heals it Jitter later; the heal always runs.
+func (w *world) fault(ctx context.Context, spec JitterSpec, res *JitterResult) error {
+	if err := sleepUntil(ctx, res.T0.Add(spec.Warmup)); err != nil {
+		return err
+	}
+	w.logRSS()
+	inject, heal := w.blackhole, w.healLinks
+	if spec.Fault == FaultEmpty {
+		inject, heal = w.deregister, w.reregister
+	}
+	res.FaultAt = time.Now()
+	defer func() {
+		if err := heal(); err != nil {
+			w.logf("healing: %v", err)
+		}
+		res.HealAt = time.Now()
+		w.logf("healed (%s) at t=%.2f s", spec.Fault, res.HealAt.Sub(res.T0).Seconds())
+	}()
+	if err := inject(); err != nil {
+		return fmt.Errorf("injecting %s: %w", spec.Fault, err)
+	}
+	w.logf("%s from t=%.2f s", spec.Fault, res.FaultAt.Sub(res.T0).Seconds())
+	return sleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
+}
+
+func (w *world) blackhole() error {
+	for _, l := range w.links {
+		if err := l.Blackhole(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) healLinks() error {
+	var first error
+	for _, l := range w.links {
+		if err := l.Heal(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (w *world) deregister() error {
+	for _, r := range w.regs {
+		if err := r.Deregister(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) reregister() error {
+	var first error
+	for _, r := range w.regs {
+		if err := r.Reregister(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func sleepUntil(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// logRSS logs each JVM's resident set size.
+func (w *world) logRSS() {
+	if n, err := w.server.RSS(); err == nil {
+		w.logf("RSS %s %d MiB", w.server.Name(), n>>20)
+	}
+	for name, c := range w.javas {
+		if n, err := c.RSS(); err == nil {
+			w.logf("RSS %s %d MiB", name, n>>20)
+		}
+	}
+}

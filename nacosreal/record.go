@@ -1,0 +1,44 @@
+package nacosreal
+
+import "sync"
+
+// record collects a caller's calls and events; safe for concurrent use.
+type record struct {
+	mu     sync.Mutex
+	calls  []Call
+	events []Event
+	bad    int
+}
+
+func (r *record) call(c Call) {
+	r.mu.Lock()
+	r.calls = append(r.calls, c)
+	r.mu.Unlock()
+}
+
+func (r *record) event(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+func (r *record) malformed() {
+	r.mu.Lock()
+	r.bad++
+	r.mu.Unlock()
+}
+
+// Result is what a caller recorded.
+type Result struct {
+	Calls  []Call  // every call, in the order they ended
+	Events []Event // every list change and the started event
+	// Other counts stdout lines that were neither a call nor an event (the JVM's console log,
+	// appended to the caller's log file; Java callers only).
+	Other int
+}
+
+func (r *record) result() Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Result{Calls: append([]Call(nil), r.calls...), Events: append([]Event(nil), r.events...), Other: r.bad}
+}
