@@ -145,9 +145,9 @@ func contains(xs []string, x string) bool {
 
 func TestReadmeExitCodesAndTestCommand(t *testing.T) {
 	readme := readFile(t, "../../README.md")
-	for _, code := range []int{exitReproduced, exitNotReproduced, exitError, exitInvalid, exitInterrupted} {
-		if !strings.Contains(readme, "**"+strconv.Itoa(code)+"**") {
-			t.Errorf("README does not document exit code %d", code)
+	for _, code := range []int{exitReproduced, exitNotReproduced, exitError, exitInvalid, exitEnvironment, exitInterrupted, exitTerminated} {
+		if !strings.Contains(readme, "| **"+strconv.Itoa(code)+"** |") {
+			t.Errorf("README's exit-code table does not document exit code %d", code)
 		}
 	}
 	ci := readFile(t, "../../.ci/run")

@@ -18,7 +18,7 @@ func init() {
 	scenarios.Register(scenarios.Spec{
 		Name:    "registry-jitter",
 		Article: "Nacos article",
-		Summary: "18 s of packet loss between every client and the registry: which cache policy keeps serving",
+		Summary: "18 s of link loss between every client and the registry (blackholed; packets dropped with --net private): which cache policy keeps serving",
 		Help: `The Nacos incident: for --jitter (18s) from --jitter-at (2s) every client loses the registry
 (its links are blackholed: connections stay open, no byte passes), while the etcd members and all
 instances stay up; then --after (7s) of observation. Clients reach each member through a loopback
