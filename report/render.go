@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -57,7 +58,7 @@ func renderText(w io.Writer, r *Result, md bool) error {
 		p.line(c)
 	}
 	for _, name := range r.FileNames {
-		file := r.Scenario + "." + name
+		file := cmp.Or(r.OutName, r.Scenario) + "." + name
 		if p.md {
 			file = "[" + file + "](" + file + ")"
 		}

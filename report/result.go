@@ -115,6 +115,9 @@ type Result struct {
 	Files map[string][]byte `json:"-"`
 	// FileNames lists the names of Files (JSON "files").
 	FileNames []string `json:"files,omitempty"`
+	// OutName is the name the report and its files are written under with
+	// --out (a variant's or a sweep point's; the scenario's when empty).
+	OutName string `json:"-"`
 }
 
 // Attach adds a file produced beside the report (name like "history.html").

@@ -36,6 +36,7 @@ func writeOut(dir string, rr *repeated) error {
 		return nil
 	}
 	res := rr.result
+	res.OutName = rr.name
 	if err := attachPlots(rr); err != nil {
 		return err
 	}

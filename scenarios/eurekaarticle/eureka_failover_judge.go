@@ -233,7 +233,7 @@ func (s *eurekaFailover) switchTable(m failoverMeasure) report.Table {
 		if sm.switched {
 			sw = sm.switchAfter.Seconds()
 		}
-		t.Rows = append(t.Rows, []string{sm.name, hostOf(sm.to), secStr(sw), fmt.Sprintf("next fetch tick: 0–%s", eureka.FormatModel(sm.fetch)),
+		t.Rows = append(t.Rows, []string{sm.name, hostOf(sm.to), secStr(sw), fmt.Sprintf("next fetch tick + 1 s: 0–%s", eureka.FormatModel(sm.fetch+time.Second)),
 			fmt.Sprintf("%d (source: %d)", sm.failed, sm.wantFailed), fmt.Sprintf("%d/%d", sm.ok, sm.fail),
 			fmt.Sprintf("%d of %d", max(sm.minListed, 0), s.eu.Workers), "switch in about 15–30 s"})
 	}

@@ -409,7 +409,7 @@ func (s *selfPreservation) summaryTable(m spMeasure) report.Table {
 				"first 60-s eviction run whose last full minute had renewsLastMin ≤ threshold (the 15 min is the threshold-recount interval)",
 				fmt.Sprintf("after %s min (per server: %s)", fmtNum(nanUnless(m.worst.Minutes(), m.engagedAll)), strings.Join(engaged, ", "))},
 			{"workers evicted during the partition, self-preservation on", "none", "none once engaged", fmt.Sprint(m.onEvicted)},
-			{"workers evicted, self-preservation off", "—", fmt.Sprintf("all, at most size − (int)(size × 0.85) per run: empty in %.1f–%.1f min", lo.Minutes(), hi.Minutes()),
+			{"workers evicted, self-preservation off", "—", fmt.Sprintf("all, at most size − (int)(size × 0.85) per run: empty in %.2f–%.2f min", lo.Minutes(), hi.Minutes()),
 				fmt.Sprintf("%d of %d, empty after %s min", m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied)))},
 			{"a worker dying during the partition stays listed", "yes; callers recover only by their own timeouts/retries",
 				"until the first run after the heal with a full minute above threshold, + cache + fetch", fmt.Sprintf("%s min", fmtNum(listed))},
