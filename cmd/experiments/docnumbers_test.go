@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // A number a teaching page quotes from a run is tied to where results/
@@ -22,8 +23,8 @@ import (
 //
 // The reference names a report (results/<name>.json, "baseline/<name>" for
 // results/baseline) and a key: metric:<name>, check:<name> (its measured
-// value), band_lo:<name>, band_hi:<name>, verdict:<check name>, or verdict
-// (the run's). An optional "×k" multiplies the stored value (ms from s,
+// value), band_lo:<name>, band_hi:<name>, verdict:<check name>, verdict
+// (the run's), wall_s or timeline_s (the run's wall time and timeline). An optional "×k" multiplies the stored value (ms from s,
 // % from a share). The quoted number must be the stored one rounded to the
 // decimals it shows; a verdict must be the word before the comment. The
 // test below reads every page that uses them, so a regenerated results/
@@ -75,8 +76,13 @@ func quoteMatches(quoted string, res *report.Result, key string) error {
 		}
 		key, scale = key[:i], k
 	}
-	if key == "verdict" {
+	switch key {
+	case "verdict":
 		return sameWord(quoted, string(res.Verdict))
+	case "wall_s":
+		return sameNumber1(quoted, res.WallSeconds*scale)
+	case "timeline_s":
+		return sameNumber1(quoted, res.TimelineSeconds*scale)
 	}
 	kind, name, ok := strings.Cut(key, ":")
 	if !ok {
@@ -180,5 +186,29 @@ func TestDocRefSyntax(t *testing.T) {
 	m := docRef.FindStringSubmatch("fails **1.424 s**<!--r cache-on-failure check:clear: first failure after the outage--> after")
 	if m == nil || m[1] != "1.424" || m[2] != "cache-on-failure" || m[3] != "check:clear: first failure after the outage" {
 		t.Errorf("docRef parsed %q", m)
+	}
+}
+
+// TestLessonCommandsParse: every `go run ./cmd/experiments <scenario> …`
+// a teaching page tells the reader to run names a scenario and flags the
+// command accepts (parsed and validated as a run would be, not run).
+func TestLessonCommandsParse(t *testing.T) {
+	cmdLine := regexp.MustCompile("(?m)^go run \\./cmd/experiments ([a-z0-9-]+)([^#\\n]*)")
+	n := 0
+	for _, page := range docPages(t) {
+		for _, m := range cmdLine.FindAllStringSubmatch(readFile(t, page), -1) {
+			spec, err := lookup(m[1])
+			if err != nil {
+				t.Errorf("%s: %q: %v", filepath.Base(page), m[0], err)
+				continue
+			}
+			if _, _, _, err := scenarios.Parse(spec, strings.Fields(m[2])); err != nil {
+				t.Errorf("%s: %q: %v", filepath.Base(page), m[0], err)
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d commands found in the teaching pages", n)
 	}
 }
