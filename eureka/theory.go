@@ -110,10 +110,11 @@ func EvictAllBand(cfg Config, workers int) (lo, hi time.Duration) {
 // StaleListingMax is how long after the partition heals a client fetching
 // every fetch can still list an instance that died during it: the first
 // eviction run with a full minute of renewals above the threshold comes
-// within two eviction intervals, then the read-only response cache (if on)
-// and the client's next fetch.
+// within EngageBound (the same two renewals windows and the run after
+// them), then the read-only response cache (if on) and the client's next
+// fetch.
 func StaleListingMax(cfg Config, fetch time.Duration) time.Duration {
-	d := 2*cfg.EvictionInterval + fetch
+	d := EngageBound(cfg) + fetch
 	if cfg.ResponseCache {
 		d += cfg.CacheUpdate
 	}

@@ -122,8 +122,12 @@ func (s *selfPreservation) realDefaults(c scenarios.Common) {
 	// interval must fit in it.
 	s.eu.maxScale = math.Floor((s.Partition - s.eu.config().EvictionInterval).Seconds() / (2 * time.Minute.Seconds()))
 	_ = s.eu.realScale(c, nil) // Validate reports an error
+	cfg := s.eu.config()
 	if !c.Explicit["partition-at"] {
-		s.PartitionAt = max(s.PartitionAt, 2*s.eu.config().RenewsBucket+30*time.Second)
+		s.PartitionAt = max(s.PartitionAt, 2*cfg.RenewsBucket+30*time.Second)
+	}
+	if !c.Explicit["after"] { // long enough to see the dead worker go after the heal
+		s.After = max(s.After, eureka.StaleListingMax(cfg, cfg.FetchInterval)+time.Minute)
 	}
 }
 

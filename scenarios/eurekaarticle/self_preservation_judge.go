@@ -304,8 +304,12 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 		r3 = r3.Because(s.scaledWhy(cfg))
 	}
 	cs := []report.Check{listed.JudgeText(math.NaN(), "still listed at the end")}
-	if m.goneOK {
+	switch {
+	case m.goneOK:
 		cs[0] = listed.Judge((m.gone - m.deathAt).Minutes())
+	case m.data.Duration < m.deathAt+hi:
+		cs[0] = listed.Invalid(fmt.Sprintf("still listed at the end, but the observation (%s after the heal) ends before the band does: give --after ≥ %s",
+			eureka.FormatModel(m.data.Duration-m.partEnd), eureka.FormatModel(m.deathAt+hi-m.partEnd)))
 	}
 	if blo, bhi, ok := report.BinomialBand(p, m.r0Tasks, 0.002); ok {
 		share0.Lo, share0.Hi = blo, bhi
