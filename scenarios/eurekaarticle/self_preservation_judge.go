@@ -287,7 +287,7 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 	}
 	hi := lo + eureka.StaleListingMax(cfg, cfg.FetchInterval) + 12*time.Second
 	listed := report.Band("dead worker listed in r0's registry after it died", lo.Minutes(), hi.Minutes(), " min").Digits(2).
-		From("until the heal, then "+engageRule(cfg)+" + response cache + fetch (+12 s for heartbeats resuming after the heal); " +
+		From("until the heal, then " + engageRule(cfg) + " + response cache + fetch (+12 s for heartbeats resuming after the heal); " +
 			"from its lease's expiry when runs evict before protection engages").
 		Says(report.Says("a worker that dies meanwhile is not evicted"))
 	if m.evictHi > 0 {
