@@ -24,7 +24,8 @@ import (
 // The reference names a report (results/<name>.json, "baseline/<name>" for
 // results/baseline) and a key: metric:<name>, check:<name> (its measured
 // value), band_lo:<name>, band_hi:<name>, verdict:<check name>, verdict
-// (the run's), wall_s or timeline_s (the run's wall time and timeline). An optional "×k" multiplies the stored value (ms from s,
+// (the run's), wall_s or timeline_s (the run's wall time and timeline),
+// param:<flag> (a numeric parameter of the run). An optional "×k" multiplies the stored value (ms from s,
 // % from a share). The quoted number must be the stored one rounded to the
 // decimals it shows; a verdict must be the word before the comment. The
 // test below reads every page that uses them, so a regenerated results/
@@ -38,8 +39,10 @@ func docPages(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat("../../docs/findings.md"); err == nil {
-		pages = append(pages, "../../docs/findings.md")
+	for _, p := range []string{"../../docs/findings.md", "../../docs/eureka.md"} {
+		if _, err := os.Stat(p); err == nil {
+			pages = append(pages, p)
+		}
 	}
 	return pages
 }
@@ -87,6 +90,13 @@ func quoteMatches(quoted string, res *report.Result, key string) error {
 	kind, name, ok := strings.Cut(key, ":")
 	if !ok {
 		return fmt.Errorf("unknown key %q", key)
+	}
+	if kind == "param" {
+		v, ok := res.Params[name].(float64)
+		if !ok {
+			return fmt.Errorf("no numeric parameter %q", name)
+		}
+		return sameNumber1(quoted, v*scale)
 	}
 	if kind == "verdict" {
 		c, ok := findCheck(res, name)
