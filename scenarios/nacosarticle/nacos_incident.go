@@ -62,6 +62,10 @@ const (
 	// at +2000 and +2001, the clients' endpoints and link proxies from
 	// +1002 (gRPC proxies 1000 above).
 	incidentPortSpan = 2100
+	// incidentSample is how often the server's list is read through its
+	// admin API: often enough for bands a second wide, seldom enough to
+	// add little load to the server (nacosreal's default is 20 ms).
+	incidentSample = 50 * time.Millisecond
 	// serverOffset puts the server's main port 1000 above --port-base, so
 	// that JRaft (main − 1000) listens at the base and nothing below it.
 	serverOffset = -nacosreal.RaftOffset
@@ -120,11 +124,12 @@ func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.H
 	}
 	env.Printf("Nacos %s ready on %s in %.1f s", nacosVersion, server.Addr(), server.StartupTime().Seconds())
 	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
-	res, err := nacosreal.RunJitter(ctx, sup, clients, server, s.jitterSpec(env))
+	js := s.jitterSpec(env)
+	res, err := nacosreal.RunJitter(ctx, sup, clients, server, js)
 	if err != nil {
 		return nil, fmt.Errorf("running the incident: %w", err)
 	}
-	h, err := incidentHistory(res, s.Instances, server.StartupTime())
+	h, err := incidentHistory(res, js, server.StartupTime())
 	if err != nil {
 		return nil, fmt.Errorf("recording the incident: %w", err)
 	}
@@ -140,7 +145,7 @@ func (s *nacosIncident) jitterSpec(env *scenarios.Env) nacosreal.JitterSpec {
 	j := nacosreal.DefaultJitterSpec()
 	j.Fault, j.Instances, j.Rate = s.Fault, s.Instances, s.Rate
 	j.Warmup, j.Jitter, j.After = s.FaultAt, s.Loss, env.Duration-s.FaultAt-s.Loss
-	j.JVMStart, j.KeepDir = incidentJVMStart, env.Keep
+	j.JVMStart, j.KeepDir, j.Sample = incidentJVMStart, env.Keep, incidentSample
 	if !env.Quiet {
 		j.Logf = env.Printf
 	}

@@ -3,6 +3,8 @@ package nacosarticle
 import (
 	"fmt"
 	"math"
+	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -14,14 +16,15 @@ import (
 )
 
 // Plots draws each caller's ok and failed calls per second with the fault
-// shaded, and below them what the real server listed over the run, beside
-// the list of every client whose list changed after time zero.
+// shaded (callers that counted the same every second share a panel), and
+// below them what the real server listed over the run, with its ejections
+// marked, beside the list of every client whose list changed after time zero.
 func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 	m, why := s.measure(h)
 	if why != "" {
 		return nil, fmt.Errorf("nacos-incident: %s", why)
 	}
-	plots, err := scenarios.PerSecondPlot("nacos-incident", h, m.series, incidentRows()...)
+	plots, err := scenarios.PerSecondPlotAlike("nacos-incident", h, m.series, incidentRows()...)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +43,8 @@ func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.Plot, error) {
 	end := h.Timeline.Seconds()
 	ws, ms := figure.RunWindows(h.Events, end)
-	lines := []figure.Line{serverLine(m.data.Server, end)}
+	ms = append(ms, ejectMarks(m.data.ServerLog, h.Timeline)...)
+	lines := []figure.Line{serverLine(m.data.Server, m.data.SamplePeriod, end)}
 	for i, n := range incidentNames() {
 		if l, ok := clientLine(n, m.data.Callers[n].Lists, end); ok {
 			l.Color = figure.Color(i)
@@ -64,9 +68,21 @@ func (s *nacosIncident) listTitle() string {
 	return fmt.Sprintf("What the Nacos server listed (%s), and every client whose own list changed", what)
 }
 
+// ejectMarks marks the server's ejections of silent connections (grouped
+// as the timeline table groups them).
+func ejectMarks(evs []serverEvent, end time.Duration) []figure.Mark {
+	var ms []figure.Mark
+	for _, r := range serverLogRows(evs, end) {
+		if strings.Contains(r.say, "ejected") {
+			ms = append(ms, figure.Mark{At: r.at.Seconds(), Kind: history.Probe, Label: "server: " + r.say})
+		}
+	}
+	return ms
+}
+
 // serverLine is the server's readings from time zero (a failed reading is a gap).
-func serverLine(samples []listSample, end float64) figure.Line {
-	l := figure.Line{Name: "server (admin API, every 20 ms)", Color: figure.Black, Width: 2.5, Step: true}
+func serverLine(samples []listSample, every time.Duration, end float64) figure.Line {
+	l := figure.Line{Name: fmt.Sprintf("server (admin API, read every %s)", every), Color: figure.Black, Width: 2.5, Step: true}
 	for _, smp := range samples {
 		if smp.At < 0 || smp.At.Seconds() > end {
 			continue

@@ -22,9 +22,10 @@ type incidentData struct {
 	Instances int    `json:"instances"`
 	// ServerStart is how long the server took to become ready.
 	ServerStart time.Duration `json:"server_start_ns"`
-	// Server is the server's list of the service, read every 20 ms
-	// through its admin API (not through a client link).
-	Server []listSample `json:"server"`
+	// Server is the server's list of the service, read every
+	// SamplePeriod through its admin API (not through a client link).
+	Server       []listSample  `json:"server"`
+	SamplePeriod time.Duration `json:"sample_period_ns"`
 	// ServerLog holds the pushes, disconnects, ejection probes and
 	// ejections the server's own logs recorded.
 	ServerLog []serverEvent `json:"server_log"`
@@ -73,14 +74,15 @@ type listChange struct {
 // harness's history: every call an op (paced, kind call), the fault as a
 // typed inject and heal, the ready gate from the server's last reading
 // before the fault, and the rest as the history's data.
-func incidentHistory(res nacosreal.JitterResult, instances int, serverStart time.Duration) (*history.History, error) {
+func incidentHistory(res nacosreal.JitterResult, spec nacosreal.JitterSpec, serverStart time.Duration) (*history.History, error) {
 	rec := history.NewRecorder(res.T0)
 	for _, name := range res.Names() {
 		addCalls(rec, name, res.Callers[name].Calls)
 	}
-	addFault(rec, res, instances)
-	data := incidentRecord(rec, res, instances, serverStart)
-	rec.Add(readyOp(data.Server, rec.Offset(res.FaultAt), instances))
+	addFault(rec, res, spec.Instances)
+	data := incidentRecord(rec, res, spec.Instances, serverStart)
+	data.SamplePeriod = spec.Sample
+	rec.Add(readyOp(data.Server, rec.Offset(res.FaultAt), spec.Instances))
 	h := rec.History()
 	if err := h.SetData(data); err != nil {
 		return nil, err

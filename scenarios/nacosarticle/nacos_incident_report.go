@@ -2,6 +2,7 @@ package nacosarticle
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ const groupWithin = 100 * time.Millisecond
 func (s *nacosIncident) timelineTable(m incidentMeasure) report.Table {
 	rows := []timelineRow{{m.start.At, "fault", m.start.Label}, {m.end.At, "fault", m.end.Label}}
 	rows = append(rows, serverListRows(m.data.Server)...)
-	rows = append(rows, serverLogRows(m.data.ServerLog)...)
+	rows = append(rows, serverLogRows(m.data.ServerLog, m.timeline)...)
 	for _, n := range incidentNames() {
 		for _, l := range m.data.Callers[n].Lists {
 			if l.At >= 0 {
@@ -35,7 +36,7 @@ func (s *nacosIncident) timelineTable(m incidentMeasure) report.Table {
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].at < rows[j].at })
-	t := report.Table{Title: "What the server and the clients did (server: its admin API every 20 ms and its own logs; clients: their listeners)",
+	t := report.Table{Title: fmt.Sprintf("What the server and the clients did (server: its admin API read every %s and its own logs; clients: their listeners)", m.data.SamplePeriod),
 		Header: []string{"t (s)", "who", "what"}}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("%.3f", r.at.Seconds()), r.source, r.say})
@@ -60,29 +61,32 @@ func serverListRows(samples []listSample) []timelineRow {
 	return rows
 }
 
-// serverLogRows groups the server's log events from time zero: events of
-// one kind (and push size) within groupWithin of the group's first share a row.
-func serverLogRows(evs []serverEvent) []timelineRow {
-	var rows []timelineRow
-	var cur serverEvent
-	n := 0
-	flush := func() {
-		if n > 0 {
-			rows = append(rows, timelineRow{cur.At, "server log", logSay(cur, n)})
-		}
+// serverLogRows groups the server's log events from time zero to end:
+// events of one kind (and push size) within groupWithin of a group's
+// first share its row, even when other kinds come between them.
+func serverLogRows(evs []serverEvent, end time.Duration) []timelineRow {
+	type group struct {
+		first serverEvent
+		n     int
 	}
+	var groups []group
 	for _, e := range evs {
-		if e.At < 0 {
+		if e.At < 0 || e.At > end {
 			continue
 		}
-		if n > 0 && e.Kind == cur.Kind && e.Size == cur.Size && e.At-cur.At <= groupWithin {
-			n++
-			continue
+		i := slices.IndexFunc(groups, func(g group) bool {
+			return g.first.Kind == e.Kind && g.first.Size == e.Size && e.At-g.first.At <= groupWithin
+		})
+		if i < 0 {
+			groups = append(groups, group{first: e})
+			i = len(groups) - 1
 		}
-		flush()
-		cur, n = e, 1
+		groups[i].n++
 	}
-	flush()
+	rows := make([]timelineRow, len(groups))
+	for i, g := range groups {
+		rows[i] = timelineRow{g.first.At, "server log", logSay(g.first, g.n)}
+	}
 	return rows
 }
 
@@ -90,17 +94,25 @@ func serverLogRows(evs []serverEvent) []timelineRow {
 func logSay(e serverEvent, n int) string {
 	switch e.Kind {
 	case nacosreal.PushOK:
-		return fmt.Sprintf("pushed %d instances (%d pushes)", e.Size, n)
+		return fmt.Sprintf("pushed %d instances (%s)", e.Size, plural(n, "push", "pushes"))
 	case nacosreal.PushFailed:
-		return fmt.Sprintf("push failed (%d)", n)
+		return fmt.Sprintf("%s failed", plural(n, "push", "pushes"))
 	case nacosreal.Disconnect:
-		return fmt.Sprintf("%d connections ended: their instances and subscriptions removed", n)
+		return plural(n, "connection", "connections") + " ended: instances and subscriptions removed"
 	case nacosreal.EjectProbe:
-		return fmt.Sprintf("%d connections silent 20 s: probed", n)
+		return plural(n, "connection", "connections") + " silent 20 s: probed"
 	case nacosreal.Eject:
-		return fmt.Sprintf("%d connections ejected (the probe went unanswered)", n)
+		return plural(n, "connection", "connections") + " ejected (the probe went unanswered)"
 	}
 	return fmt.Sprintf("%s (%d)", e.Kind, n)
+}
+
+// plural is "n one" or "n many".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func (s *nacosIncident) concludeBlackhole(res *report.Result, m incidentMeasure) {

@@ -2,6 +2,7 @@ package nacosarticle
 
 import (
 	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -45,7 +46,8 @@ func (x synthIncident) history(t *testing.T) *history.History {
 			ops[i].Err = x.err(ops[i].Caller)
 		}
 	}
-	data := incidentData{Fault: x.fault, Instances: 3, ServerStart: 20 * sec, ServerLog: x.log, Callers: map[string]callerRecord{}}
+	data := incidentData{Fault: x.fault, Instances: 3, ServerStart: 20 * sec, SamplePeriod: 20 * time.Millisecond, ServerLog: append([]serverEvent(nil), x.log...), Callers: map[string]callerRecord{}}
+	sort.SliceStable(data.ServerLog, func(i, j int) bool { return data.ServerLog[i].At < data.ServerLog[j].At })
 	for at := -5 * sec; at < x.d; at += 20 * time.Millisecond {
 		data.Server = append(data.Server, listSample{At: at, Count: x.listed(at), Healthy: x.listed(at)})
 	}
@@ -368,17 +370,19 @@ func TestNacosIncidentValidation(t *testing.T) {
 }
 
 // TestNacosIncidentPlot draws the incident's figure from the 40 s shape:
-// every caller's panel, the loss shaded, the server's list and the
+// the callers that never failed in one panel, the others in their own, the
+// loss shaded, the server's list with its ejections marked and the
 // clients whose lists changed.
 func TestNacosIncidentPlot(t *testing.T) {
 	h := loss40s().history(t)
 	d := plotsOf(t, "nacos-incident", h, "per-second")
-	want := []string{"server (admin API, every 20 ms)", "plain's client", "go-java-default's client", "blackhole-client-links"}
-	for _, c := range incidentCallers {
-		want = append(want, c.label)
-	}
-	d.Has(t, want...)
-	d.AtLeastShaded(t, 14) // seven panels: the window and its bar
+	d.Has(t, "identical: spring, spring-fallback, go-sdk — 40 ok / 0 failed every second",
+		"plain: nacos-client, push-empty protection off (its default)", "plain-protect: nacos-client, push-empty protection on",
+		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache)",
+		"What the Nacos server listed (every client link blackholed), and every client whose own list changed",
+		"server (admin API, read every 20ms)", "plain's client", "go-java-default's client",
+		"server: 2 connections ejected (the probe went unanswered)", "server: 1 connection ejected (the probe went unanswered)")
+	d.AtLeastShaded(t, 10) // five panels: the window and its bar
 	if slices.Contains(d.Texts, "go-sdk's client") {
 		t.Error("a client whose list never changed is drawn")
 	}
