@@ -159,7 +159,12 @@ func orNone(xs []string) string {
 func (s *nacosIncident) concludeEmpty(res *report.Result, h *history.History, m incidentMeasure) {
 	res.Conclude(fmt.Sprintf("Every instance (%d) was deregistered from the real Nacos server for %.2f s (%.2f–%.2f s) while its endpoint stayed up; the server listed none from %.2f s into it.",
 		m.data.Instances, m.loss.Seconds(), m.start.At.Seconds(), m.end.At.Seconds(), secondsOrNaN(m.emptyAt)))
-	res.Conclude("Failures while the registry was empty: " + failures(m.during) + "; after the re-registration: " + failures(m.after) + ".")
+	refilled := map[string][2]int{}
+	for _, n := range incidentNames() {
+		refilled[n] = callsOf(h.Ops, n, m.end.At+refilledBy(), h.Timeline)
+	}
+	res.Conclude("Failures while the registry was empty: " + failures(m.during) + "; once the re-registered instances were pushed (heal + " +
+		refilledBy().String() + "): " + failures(refilled) + ".")
 	if first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances); ok {
 		res.Conclude(fmt.Sprintf("Spring served from LoadBalancer's cache, then failed with %q from %.2f s after the registry emptied (the article's 503), until the re-registration.",
 			noInstances, (first.Scheduled - m.start.At).Seconds()))

@@ -26,8 +26,11 @@ public class SpringCaller {
         ConfigurableApplicationContext ctx = app.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         listen(ctx, s);
         LoadBalancerClient lb = ctx.getBean(LoadBalancerClient.class);
-        Lines.started("spring " + s.describe());
         HttpProbe probe = new HttpProbe(s.callTimeout());
+        // Warmed up through the Nacos client underneath, not LoadBalancer: its cache is first
+        // filled by the first due call, as before.
+        PlainCaller.warmUp(ctx.getBean(NacosServiceManager.class).getNamingService(), probe, s.service());
+        Lines.started("spring " + s.describe());
         Pacer.run(s, due -> call(lb, probe, s.service(), due));
         ctx.close();
     }
