@@ -81,6 +81,8 @@ type incidentMeasure struct {
 	// the heal, from the heal (−1: never).
 	removed         bool
 	emptyAt, relist time.Duration
+	// fewest is the fewest instances the server listed during the fault.
+	fewest int
 	// emptied names the callers whose client's listener saw an empty list
 	// after the fault began.
 	emptied []string
@@ -126,7 +128,7 @@ func callsOf(ops []history.Op, caller string, from, to time.Duration) [2]int {
 
 // measureServer reads the server's ejections and list, and the callers' lists.
 func (m *incidentMeasure) measureServer() {
-	m.firstEject, m.emptyAt, m.relist = -1, -1, -1
+	m.firstEject, m.emptyAt, m.relist, m.fewest = -1, -1, -1, m.data.Instances
 	for _, e := range m.data.ServerLog {
 		if e.Kind == nacosreal.Eject && e.At >= m.start.At && e.At <= m.end.At+ruleSlack {
 			if m.ejections == 0 {
@@ -139,7 +141,7 @@ func (m *incidentMeasure) measureServer() {
 		in := smp.At >= m.start.At && smp.At <= m.end.At
 		switch {
 		case in && smp.Count >= 0 && smp.Count < m.data.Instances:
-			m.removed = true
+			m.removed, m.fewest = true, min(m.fewest, smp.Count)
 			if smp.Count == 0 && m.emptyAt < 0 {
 				m.emptyAt = smp.At - m.start.At
 			}
@@ -245,6 +247,7 @@ func (s *nacosIncident) metrics(mt report.Metrics, m incidentMeasure) {
 	mt["server.first_eject_s"], mt["server.empty_at_s"] = secondsOrNaN(m.firstEject), secondsOrNaN(m.emptyAt)
 	mt["server.removed"], mt["server.emptied"] = report.B2F(m.removed), report.B2F(m.emptyAt >= 0)
 	mt["server.relisted_after_heal_s"] = secondsOrNaN(m.relist)
+	mt["server.fewest_listed"] = float64(m.fewest)
 	mt["clients_emptied"] = float64(len(m.emptied))
 	for _, n := range incidentNames() {
 		mt.AddSeriesMetrics(n, m.series[n])

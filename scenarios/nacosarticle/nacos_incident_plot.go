@@ -126,6 +126,8 @@ func (s *nacosIncident) Curves() []scenarios.Curve {
 		return s.emptyCurves()
 	}
 	cs := []scenarios.Curve{
+		{Name: "the server during the loss, fewest instances listed", Metric: "server.fewest_listed", Group: "the server during the loss"},
+		{Name: "the server during the loss, connections ejected (instances' and callers')", Metric: "server.ejections", Group: "the server during the loss"},
 		{Name: "server: ejected a silent connection during the loss (1 = yes)", Metric: "server.ejected", Check: s.serverEjected(0).Name},
 		{Name: "server: removed every instance during the loss (1 = yes)", Metric: "server.emptied", Check: s.serverEmptied(0).Name},
 		{Name: "server: first ejection, after the loss began", Metric: "server.first_eject_s", Check: "server: first ejection, after the loss began", Unit: "s"},
