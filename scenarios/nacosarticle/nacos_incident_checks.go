@@ -36,9 +36,9 @@ func ruleBand(loss, noBelow, yesAbove time.Duration) (lo, hi float64) {
 func ejectCause() string {
 	return fmt.Sprintf("an ephemeral instance registered over gRPC lives as long as its connection (ConnectionBasedClientManager), and a silent "+
 		"connection is ejected only after %s without a request (RuntimeConnectionEjector.KEEP_ALIVE_TIME) and an unanswered %s probe "+
-		"(NacosRuntimeConnectionEjector): every client sent a health check within %s before the loss, so no loss shorter than %s removes "+
-		"anything; 18 s is shorter, and a blackholed client receives nothing to drop its list for (variant loss40s shows the removal)",
-		keepAliveTime, ejectProbe, clientKeepAlive, noEjectBelow()+lowSlack)
+		"(NacosRuntimeConnectionEjector); an instance's client sends a health check every %s, so no loss shorter than %s removes an "+
+		"instance: 18 s is shorter, and a blackholed client receives nothing to drop its list for (variant loss40s shows the removal)",
+		keepAliveTime, ejectProbe, clientKeepAlive, noRemovalBelow()+lowSlack)
 }
 
 // serverEjected is the check of whether the server ejected a connection
@@ -46,21 +46,41 @@ func ejectCause() string {
 func (s *nacosIncident) serverEjected(loss time.Duration) report.Expect {
 	lo, hi := ruleBand(loss, noEjectBelow(), ejectBy())
 	return yesNo("server: ejected a silent client connection during the loss", "ejected", "ejected none", lo, hi).
-		From(fmt.Sprintf("none below %s (idle ≤ %s when the loss began, probed at %s idle, ejected %s later, − %s); some above %s "+
-			"(the first connection %s idle is probed at the ejector's next run, within %s, ejected %s later, + %s); the loss was %.2f s",
-			noEjectBelow(), clientKeepAlive, keepAliveTime, ejectProbe, lowSlack, ejectBy(), keepAliveTime, ejectEvery, ejectProbe, ruleSlack, loss.Seconds()))
+		From(fmt.Sprintf("none below %s (a caller's connection silent ≤ %s when the loss began: its client looks every %s and skips a health check "+
+			"right after a request; probed at %s silent, ejected %s later, − %s); some above %s (the first connection %s silent is probed at the "+
+			"ejector's next run, within %s, ejected %s later, + %s); the loss was %.2f s",
+			noEjectBelow(), 2*clientKeepAlive, clientKeepAlive, keepAliveTime, ejectProbe, lowSlack, ejectBy(), keepAliveTime, ejectEvery,
+			ejectProbe, ruleSlack, loss.Seconds()))
 }
 
 // serverEmptied is the check of whether the server removed every instance
 // during a loss of loss: the article's claim.
 func (s *nacosIncident) serverEmptied(loss time.Duration) report.Expect {
-	lo, hi := ruleBand(loss, noEjectBelow(), emptyBy())
+	lo, hi := ruleBand(loss, noRemovalBelow(), emptyBy())
 	return yesNo("server: removed every instance during the loss (listed none)", "removed every instance", "kept an instance", lo, hi).
-		From(fmt.Sprintf("no instance goes below %s; every instance's connection is ejected above %s (the last to be %s idle may wait %s "+
-			"for a run that is waiting on others' probes, %s more for the next, and %s on its own probe, + %s); the loss was %.2f s",
-			noEjectBelow(), emptyBy(), keepAliveTime, ejectProbe, ejectEvery, ejectProbe, ruleSlack, loss.Seconds())).
+		From(fmt.Sprintf("none goes below %s (an instance's registrant sends a health check every %s and nothing else: silent ≤ %s when the loss "+
+			"began); every one goes above %s (the last to be %s silent may wait %s for a run busy with others' probes, %s more for the next, and "+
+			"%s on its own probe, + %s); the loss was %.2f s",
+			noRemovalBelow(), clientKeepAlive, clientKeepAlive, emptyBy(), keepAliveTime, ejectProbe, ejectEvery, ejectProbe, ruleSlack, loss.Seconds())).
 		Says(report.SaysYes("18 s of packet loss to the registry: the registry dropped the instances (heartbeat timeout)").OnlyIf(loss >= articleLoss-ruleSlack)).
 		Because(ejectCause())
+}
+
+// serverKept judges the fewest instances the server listed during the
+// loss: every one below noRemovalBelow, none above emptyBy.
+func (s *nacosIncident) serverKept(m incidentMeasure) report.Check {
+	n := float64(m.data.Instances)
+	lo, hi := 0.0, n
+	switch {
+	case m.loss < noRemovalBelow():
+		lo = n
+	case m.loss > emptyBy():
+		hi = 0
+	}
+	return report.Band("server: fewest instances listed during the loss", lo, hi, "").
+		From(fmt.Sprintf("every instance below %s of loss, none above %s (the rules of the removal checks); the loss was %.2f s",
+			noRemovalBelow(), emptyBy(), m.loss.Seconds())).
+		JudgeText(float64(m.fewest), fmt.Sprintf("%d of %d", m.fewest, m.data.Instances))
 }
 
 // blackholeChecks judge the loss: the server's removals, the clients'
@@ -69,14 +89,14 @@ func (s *nacosIncident) blackholeChecks(m incidentMeasure) []report.Check {
 	cs := []report.Check{s.serverEjected(m.loss).JudgeBool(m.ejections > 0)}
 	if m.ejections > 0 {
 		cs = append(cs, report.Band("server: first ejection, after the loss began", noEjectBelow().Seconds(), ejectBy().Seconds(), " s").Digits(2).
-			From(fmt.Sprintf("[%s − %s idle + %s probe − %s, %s + %s + %s + %s]", keepAliveTime, clientKeepAlive, ejectProbe, lowSlack,
+			From(fmt.Sprintf("[%s − %s silent before + %s probe − %s, %s + %s + %s + %s]", keepAliveTime, 2*clientKeepAlive, ejectProbe, lowSlack,
 				keepAliveTime, ejectEvery, ejectProbe, ruleSlack)).Judge(m.firstEject.Seconds()))
 	}
-	cs = append(cs, s.serverEmptied(m.loss).JudgeBool(m.emptyAt >= 0))
+	cs = append(cs, s.serverKept(m), s.serverEmptied(m.loss).JudgeBool(m.emptyAt >= 0))
 	if m.emptyAt >= 0 {
-		cs = append(cs, report.Band("server: listed no instance, after the loss began", noEjectBelow().Seconds(), emptyListedBy().Seconds(), " s").Digits(2).
-			From(fmt.Sprintf("between the earliest ejection (%s) and the latest (%s) + the %s push delay after which the answered list is refreshed (ServiceStorage)",
-				noEjectBelow(), emptyBy(), pushDelay)).Judge(m.emptyAt.Seconds()))
+		cs = append(cs, report.Band("server: listed no instance, after the loss began", noRemovalBelow().Seconds(), emptyListedBy().Seconds(), " s").Digits(2).
+			From(fmt.Sprintf("between the earliest removal of an instance (%s) and the latest (%s) + the %s push delay after which the answered list is refreshed (ServiceStorage)",
+				noRemovalBelow(), emptyBy(), pushDelay)).Judge(m.emptyAt.Seconds()))
 	}
 	cs = append(cs, s.clientsEmptied(m))
 	for _, c := range incidentCallers {
@@ -112,10 +132,11 @@ func (s *nacosIncident) duringLoss(name string, g guard, m incidentMeasure) repo
 	n := m.during[name]
 	switch g {
 	case lbCache:
-		e = e.Says(report.SaysValue("the load balancer had no instances: No instances available (503), the whole system failed", float64(n[0]))).
+		e = e.Says(report.SaysValue("the load balancer had no instances: No instances available (503), the whole system failed", float64(n[0])).
+			OnlyIf(m.loss >= articleLoss-ruleSlack)).
 			Because(fmt.Sprintf("nothing reaches a blackholed client: its Nacos client keeps its list through the loss whatever the server does, and an empty list "+
-				"arrives, if at all, after the heal; and Nacos 3 over gRPC removes nothing in a loss shorter than %s (%s of silence, at most %s of which "+
-				"before the loss, + the %s probe: RuntimeConnectionEjector, NacosRuntimeConnectionEjector)", noEjectBelow()+lowSlack, keepAliveTime, clientKeepAlive, ejectProbe))
+				"arrives, if at all, after the heal; and Nacos 3 over gRPC removes no instance in a loss shorter than %s (%s of silence, at most %s of which "+
+				"before the loss, + the %s probe: RuntimeConnectionEjector, NacosRuntimeConnectionEjector)", noRemovalBelow()+lowSlack, keepAliveTime, clientKeepAlive, ejectProbe))
 	case fallback, protection, ignoreEmpty:
 		e = e.Says(report.SaysValue(remedyClaim(g), 0))
 	}

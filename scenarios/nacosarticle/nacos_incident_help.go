@@ -14,14 +14,16 @@ const incidentHelp = `The Nacos incident on the real pieces (package nacosreal, 
   go-sdk           nacos-sdk-go at its defaults (an empty list is ignored)
 Every client (instance or caller) reaches the server through its own loopback link proxy. Ports: JRaft at
 --port-base, the server at --port-base + 1000 (gRPC + 2000, + 2001), links and endpoints from + 1002
-(gRPC 1000 above). The server takes 15–45 s to start, the Java callers get 30 s before the first call.
+(gRPC 1000 above). The server takes 15–45 s to start, the Java callers get 30 s before the first call
+(each warms its call path up with a few unrecorded calls; Spring's LoadBalancer context is built at start,
+its cache first filled by the first due call).
 
 Timeline (time zero: the callers' first call): at --fault-at (5s) the fault starts, for --loss (18s):
   --fault blackhole  every client link holds its bytes both ways, connections stay open: the article's loss
   --fault empty      every instance is deregistered while its endpoint stays up (registered again at the heal)
 then --after (20s, at least 10s: a client reconnects within its reconnect loop's 5 s sleep + a 3 s attempt).
 Recorded: every call (an op), the fault (typed: blackhole-client-links or deregister-instances), the
-server's list every 20 ms through its admin API, the server's own logs (pushes, disconnects, ejection
+server's list every 50 ms through its admin API, the server's own logs (pushes, disconnects, ejection
 probes, ejections) and each caller's list changes (its client's listener).
 
 The server's rules (alibaba/nacos 3.1.0, the constants checked in the jars that run):
@@ -29,9 +31,11 @@ The server's rules (alibaba/nacos 3.1.0, the constants checked in the jars that 
   a connection silent 20 s (RuntimeConnectionEjector.KEEP_ALIVE_TIME) is sent a ClientDetectionRequest and
   unregistered with its instances if it does not answer within 5 s (NacosRuntimeConnectionEjector); the
   ejector runs with a 3 s fixed delay after its previous run ends (ConnectionManager), and a run that probes
-  waits those 5 s; every client sends a health check after 5 s idle (nacos-client connectionKeepAlive,
-  nacos-sdk-go KEEP_ALIVE_TIME), so no connection is silent more than 5 s when the loss begins; a change is
-  pushed 500 ms later, changes within it merged (PushConstants, PushDelayTask.merge), and the list the admin
+  waits those 5 s; every client looks at its connection every 5 s and sends a health check when it was idle
+  5 s (nacos-client connectionKeepAlive in RpcClient's health-check loop, nacos-sdk-go KEEP_ALIVE_TIME), so an
+  instance's connection (its registrant sends nothing else, from 30 s before time zero) is silent at most
+  5 s when the loss begins, and a caller's (whose setup requests come just before time zero: a request
+  between two looks skips the next check) at most 10 s; a change is pushed 500 ms later, changes within it merged (PushConstants, PushDelayTask.merge), and the list the admin
   API answers is refreshed by that push task (ServiceStorage); the server pushes an empty list (no
   server-side protection; protectThreshold 0).
 The clients' rules: nacos-client's ServiceInfoHolder replaces its list with every push or answer, unless
@@ -43,9 +47,12 @@ no entry; LoadBalancer keeps a list 35 s (LoadBalancerCacheProperties), and an e
 is its error for an empty list.
 
 Bands, --fault blackhole (the loss L is measured from the typed events):
-  server: ejected a silent connection during the loss: no when L < 19.75 s (5 s idle at most → probed at 15 s
-    → ejected at 20 s, − 250 ms for a health check's round trip); yes when L > 28.5 s (the first connection
-    20 s idle is probed within 3 s, ejected 5 s later, + 500 ms); either between. When: [19.75, 28.5] s.
+  server: ejected a silent connection during the loss: no when L < 14.75 s (a caller's connection silent
+    10 s at most → probed at 10 s → ejected at 15 s, − 250 ms for a health check's round trip); yes when
+    L > 28.5 s (the first connection 20 s silent is probed within 3 s, ejected 5 s later, + 500 ms); either
+    between. When: [14.75, 28.5] s into the loss.
+  server: fewest instances listed during the loss: all when L < 19.75 s (an instance's connection silent 5 s
+    at most → probed at 15 s → removed at 20 s, − 250 ms), none when L > 33.5 s, anything between.
   server: removed every instance during the loss (listed none): no when L < 19.75 s; yes when L > 33.5 s (the
     last to cross 20 s may wait 5 s for a run busy with others' probes, 3 s for the next, 5 s on its own
     probe, + 500 ms); either between. When it listed none: [19.75, 34] s into the loss (+ the push delay).
@@ -78,8 +85,9 @@ end, made rate × timeline calls (−1), failed nothing in the second before the
 The article: 18 s of packet loss made the clients drop their instance lists; the load balancer had no
 instances ("No instances available", 503) and the whole system failed. Its remedies: a balancer falling back
 to the last non-empty list, protection against an empty push (and a disk snapshot at start: snapshot-at-start).
-Nacos 3.1 over gRPC differs at 18 s: it removes nothing before 20 s of silence + the 5 s probe, and nothing
-reaches a blackholed client — the checks on the server's removal, the clients' lists and spring's failures
+Nacos 3.1 over gRPC differs at 18 s: it removes no instance before its connection was silent 20 s and missed
+the 5 s probe (a caller's connection, silent longer before the loss, may be ejected: its subscription goes,
+no instance), and nothing reaches a blackholed client — the checks on the server's removal, the clients' lists and spring's failures
 during the loss say "differs" with that cause; variant loss40s shows the server removing every instance
 (and an empty list reaching the clients after the heal when the race goes that way), variant empty shows
 the article's "No instances available" once LoadBalancer's cache expires, and the fixes holding.

@@ -124,7 +124,9 @@ func (s *nacosIncident) concludeBlackhole(res *report.Result, m incidentMeasure)
 			"and a silent one is ejected only after %s idle + a %s probe. No caller failed during the loss (%s) or after it (%s).",
 			keepAliveTime, ejectProbe, failures(m.during), failures(m.after)))
 	case m.emptyAt < 0:
-		res.Conclude(fmt.Sprintf("The server ejected %d connections (the first %.2f s into the loss) but kept an instance listed.", m.ejections, m.firstEject.Seconds()))
+		res.Conclude(fmt.Sprintf("The server ejected %s (the first %.2f s into the loss) and listed at least %d of %d instances throughout: callers' connections "+
+			"(their subscriptions) go first, the instances' later. Failures during the loss: %s; after it: %s.",
+			plural(m.ejections, "connection", "connections"), m.firstEject.Seconds(), m.fewest, m.data.Instances, failures(m.during), failures(m.after)))
 	default:
 		res.Conclude(fmt.Sprintf("The server ejected %d connections (the first %.2f s into the loss) and listed no instance from %.2f s into it: the emptying the article describes.",
 			m.ejections, m.firstEject.Seconds(), m.emptyAt.Seconds()))
@@ -133,8 +135,8 @@ func (s *nacosIncident) concludeBlackhole(res *report.Result, m incidentMeasure)
 		res.Conclude(fmt.Sprintf("Nothing reached the blackholed clients: failures during the loss %s. After the heal (every instance listed again %.2f s later): %s; clients that saw an empty list: %s.",
 			failures(m.during), secondsOrNaN(m.relist), failures(m.after), orNone(m.emptied)))
 	}
-	if m.loss < noEjectBelow() {
-		res.Conclude("The article's clients dropped their lists after 18 s; Nacos 3.1's server needs at least 20 s of silence before it can remove anything (variant loss40s shows the removal).")
+	if m.loss < noRemovalBelow() {
+		res.Conclude("The article's clients dropped their lists after 18 s; Nacos 3.1's server removes an instance only after its connection was silent 20 s and missed a 5 s probe (variant loss40s shows the removal).")
 	}
 }
 

@@ -18,10 +18,15 @@ const (
 	// ejectEvery: the ejector runs with this fixed delay after the end of
 	// its previous run (ConnectionManager.start).
 	ejectEvery = 3 * time.Second
-	// clientKeepAlive: every client sends a health check once its
-	// connection has been idle this long (nacos-client connectionKeepAlive
-	// 5000 ms, nacos-sdk-go KEEP_ALIVE_TIME 5 s), so no connection has been
-	// silent longer than this when the loss starts.
+	// clientKeepAlive: every client looks at its connection this often and
+	// sends a health check when it was idle this long (nacos-client
+	// connectionKeepAlive 5000 ms, RpcClient's health-check loop; nacos-sdk-go
+	// KEEP_ALIVE_TIME 5 s, RpcClient.healthCheck). A connection that sends
+	// nothing else is silent at most this long (the instances' registrants,
+	// which send nothing but health checks after registering, more than 30 s
+	// before the fault); one that sent a request between two looks skips
+	// the next health check and may be silent up to twice this long (the
+	// callers, whose setup requests come shortly before time zero).
 	clientKeepAlive = 5 * time.Second
 	// pushDelay: a change of a service is pushed this long after it, and
 	// changes within it merge (PushConstants, PushDelayTask.merge); the
@@ -53,12 +58,17 @@ const (
 	deliverSlack = 500 * time.Millisecond
 )
 
-// noEjectBelow is the longest loss that ejects no connection: a connection
-// was silent at most clientKeepAlive when the loss began, so it is probed
-// no earlier than keepAliveTime − clientKeepAlive into the loss and ejected
-// no earlier than ejectProbe later; a heal before that lets the held probe
-// through and the client answers in time.
-func noEjectBelow() time.Duration { return keepAliveTime - clientKeepAlive + ejectProbe - lowSlack }
+// noEjectBelow is the longest loss that ejects no connection: a caller's
+// connection was silent at most 2 × clientKeepAlive when the loss began,
+// so it is probed no earlier than keepAliveTime − 2 × clientKeepAlive into
+// the loss and ejected no earlier than ejectProbe later; a heal before that
+// lets the held probe through and the client answers in time.
+func noEjectBelow() time.Duration { return keepAliveTime - 2*clientKeepAlive + ejectProbe - lowSlack }
+
+// noRemovalBelow is the longest loss that removes no instance: an
+// instance's connection was silent at most clientKeepAlive when the loss
+// began (its registrant sends nothing but health checks).
+func noRemovalBelow() time.Duration { return keepAliveTime - clientKeepAlive + ejectProbe - lowSlack }
 
 // ejectBy is the loss beyond which some connection is ejected: the first
 // connection to be silent keepAliveTime is probed at the ejector's next
@@ -68,8 +78,9 @@ func ejectBy() time.Duration { return keepAliveTime + ejectEvery + ejectProbe + 
 
 // emptyBy is the loss beyond which every instance's connection is ejected:
 // the last one to be silent keepAliveTime may cross it just after a run
-// began that then waits ejectProbe on the probes it sent, then comes
-// ejectEvery later and waits ejectProbe on its own probe.
+// began that then waits ejectProbe on the probes it sent (to callers'
+// connections that crossed earlier), then comes ejectEvery later and waits
+// ejectProbe on its own probe.
 func emptyBy() time.Duration { return keepAliveTime + ejectProbe + ejectEvery + ejectProbe + ruleSlack }
 
 // emptyListedBy is how long after the loss began the server's answer may

@@ -128,7 +128,10 @@ func TestNacosIncidentJudge18s(t *testing.T) {
 		edit  func(*synthIncident)
 		check string
 	}{
-		{"an ejection at 18 s", func(x *synthIncident) { x.log = ejects(20 * sec) }, "server: ejected a silent client connection during the loss"},
+		{"an ejection 13 s into the loss", func(x *synthIncident) { x.log = ejects(18 * sec) }, "server: first ejection, after the loss began"},
+		{"an instance removed at 18 s", func(x *synthIncident) {
+			x.listed = func(at time.Duration) int { return map[bool]int{true: 2, false: 3}[at >= 21*sec && at < 23*sec] }
+		}, "server: fewest instances listed during the loss"},
 		{"the server empties at 18 s", func(x *synthIncident) { x.listed = listedBetween(21*sec, 23*sec) }, "server: removed every instance during the loss (listed none)"},
 		{"a caller fails during the loss", func(x *synthIncident) { x.fail = between("plain-protect", 10*sec, 11*sec) }, "plain-protect: failures during the loss"},
 		{"spring fails during the loss", func(x *synthIncident) { x.fail = between("spring", 10*sec, 23*sec) }, "spring: failures during the loss"},
@@ -144,6 +147,15 @@ func TestNacosIncidentJudge18s(t *testing.T) {
 			wantVerdict(t, judgeIncident(t, x), report.Outside, tc.check)
 		})
 	}
+}
+
+// TestNacosIncidentJudgeShortLoss: below 14.75 s no connection can be
+// ejected (a caller's connection silent at most 10 s + 5 s probe).
+func TestNacosIncidentJudgeShortLoss(t *testing.T) {
+	x := synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 17 * sec, d: 37 * sec}
+	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Reproduced, "server: ejected a silent client connection during the loss")
+	x.log = ejects(16 * sec)
+	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Outside, "server: ejected a silent client connection during the loss")
 }
 
 // loss40s is the shape of the 40 s run in results/nacos-real: ejections

@@ -20,11 +20,11 @@ final class PlainCaller {
     /** Builds the NamingService with s's switches and calls until the end. */
     static void run(Settings s) throws Exception {
         NamingService naming = NamingFactory.createNamingService(properties(s));
-        naming.subscribe(s.service(), event -> {
+        Setup.retry("subscribing", () -> naming.subscribe(s.service(), event -> {
             if (event instanceof NamingEvent e) {
                 Lines.instances(e.getInstances().size());
             }
-        });
+        }));
         HttpProbe probe = new HttpProbe(s.callTimeout());
         warmUp(naming, probe, s.service());
         Lines.started("plain nacos-client " + s.describe());
