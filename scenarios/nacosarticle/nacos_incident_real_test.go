@@ -15,7 +15,8 @@ const incidentPortBase = 15000
 // TestNacosIncidentAgainstRealNacos runs the incident at its defaults on
 // the real Nacos server and clients (five JVMs, about two minutes; skipped
 // under -short and where the machine has no Java or Maven): 18 s of loss
-// removes nothing on Nacos 3.1 and no caller fails, so the article's
+// removes no instance on Nacos 3.1 (a caller's connection, silent longer
+// before the loss, may be ejected) and no caller fails, so the article's
 // claims differ with their cause and every band holds.
 func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 	if testing.Short() {
@@ -28,7 +29,7 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 		t.Skip(err)
 	}
 	res := scentest.RunReproduced(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident")
-	scentest.Between(t, res, "server.ejections", 0, 0)
+	scentest.Between(t, res, "server.fewest_listed", 3, 3)
 	scentest.Between(t, res, "server.emptied", 0, 0)
 	for _, n := range incidentNames() {
 		scentest.Between(t, res, n+".fail_during", 0, 0)
