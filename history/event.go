@@ -31,6 +31,11 @@ const (
 	// PacketResetClients: a share of the clients' packets to the etcd
 	// members answered with a TCP reset (private network namespace).
 	PacketResetClients EventKind = "packet-reset-clients"
+	// DeregisterInstances: every instance is deregistered from the registry
+	// while its endpoint stays up and answers (heal: registered again), so
+	// the registry answers an empty list although every instance is alive
+	// (the real Nacos server's empty registry; Targets the instances).
+	DeregisterInstances EventKind = "deregister-instances"
 	// CrashInstance: a service instance stops answering and renewing.
 	CrashInstance EventKind = "crash-instance"
 	// KillEurekaServer: a Eureka server process SIGKILLed.

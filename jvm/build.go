@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -103,6 +104,8 @@ func runMaven(ctx context.Context, mvn string, piece Piece, fsys fs.FS, dir stri
 	defer logFile.Close()
 	cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "-DskipTests", "package")
 	cmd.Dir, cmd.Stdout, cmd.Stderr = tmp, logFile, logFile
+	// Maven's own JVM writes no /tmp/hsperfdata_<user> either (a killed one would leave its file).
+	cmd.Env = append(os.Environ(), "MAVEN_OPTS="+strings.TrimSpace(os.Getenv("MAVEN_OPTS")+" -XX:-UsePerfData"))
 	cmd.WaitDelay = 5 * time.Second
 	// Maven dies with the harness (mvn execs java, which keeps the signal).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

@@ -93,13 +93,14 @@ func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCa
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	if err := os.MkdirAll(filepath.Join(spec.Home, "tmp"), 0o755); err != nil {
+	opts, err := jvm.ChildOptions(filepath.Join(spec.Home, "tmp"))
+	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
 	c := &JavaCaller{name: spec.Name, started: make(chan struct{}), read: make(chan struct{}),
 		logPath: filepath.Join(spec.Home, spec.Name+".log")}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: spec.Name, Path: java,
-		Args: callerArgs(jar, spec), Env: callerEnv(spec), LogPath: c.logPath})
+		Args: callerArgs(jar, spec, opts), Env: callerEnv(spec), LogPath: c.logPath})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
@@ -108,14 +109,16 @@ func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCa
 	return c, nil
 }
 
-func callerArgs(jar string, s JavaCallerSpec) []string {
+// callerArgs is a Java caller's JVM command line; child are the options every JVM child gets
+// (jvm.ChildOptions: temp files in Home/tmp, no hsperfdata).
+func callerArgs(jar string, s JavaCallerSpec, child []string) []string {
 	heap := s.HeapMB
 	if heap == 0 {
 		heap = 128
 	}
-	return []string{"-Xms16m", "-Xmx" + strconv.Itoa(heap) + "m", "-XX:+UseSerialGC", "-Xss512k",
-		"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Duser.home=" + s.Home,
-		"-Djava.io.tmpdir=" + filepath.Join(s.Home, "tmp"), "-jar", jar, string(s.Mode)}
+	args := append([]string{"-Xms16m", "-Xmx" + strconv.Itoa(heap) + "m", "-XX:+UseSerialGC", "-Xss512k",
+		"-XX:TieredStopAtLevel=1"}, child...)
+	return append(args, "-Duser.home="+s.Home, "-jar", jar, string(s.Mode))
 }
 
 func callerEnv(s JavaCallerSpec) []string {

@@ -127,11 +127,12 @@ func (s *Server) launch(sup *childproc.Supervisor, jar string, spec ServerSpec) 
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
 	s.logPath = filepath.Join(s.home, "server.log")
-	if err := os.MkdirAll(filepath.Join(s.home, "tmp"), 0o755); err != nil {
+	opts, err := jvm.ChildOptions(filepath.Join(s.home, "tmp"))
+	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{
-		Name: s.name, Path: java, Args: serverArgs(jar, s.home, s.port, spec),
+		Name: s.name, Path: java, Args: serverArgs(jar, s.home, s.port, spec, opts),
 		Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: s.logPath,
 	})
 	if err != nil {

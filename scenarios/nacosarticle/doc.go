@@ -2,7 +2,9 @@
 // write-up: 18 s of packet loss to the registry made clients drop their
 // instance lists and the whole system failed; when the registry came back,
 // hundreds of pods re-registered at once and knocked it over again. Its
-// scenarios, each against a real 3-member etcd cluster: registry-jitter
+// scenarios: nacos-incident, the incident itself on a real Nacos 3.1 server
+// with real Spring, Java and Go Nacos clients (package nacosreal); and,
+// each against a real 3-member etcd cluster: registry-jitter
 // (the incident and the cache policies that survive it), snapshot-at-start
 // (a caller restarting during the outage, with and without a disk
 // snapshot), reregistration-storm (all at once vs jittered back-off, judged

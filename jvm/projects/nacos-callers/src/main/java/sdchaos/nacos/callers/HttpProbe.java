@@ -40,6 +40,25 @@ final class HttpProbe {
         Lines.call(scheduled, start, Instant.now(), target, outcome, err);
     }
 
+    /**
+     * Calls target a few times and prints nothing: the first requests of a JVM load and link the
+     * HTTP client's classes, a second or more of CPU that would otherwise land on the first due
+     * calls (and, with four JVMs starting at once, starve every caller on a small machine).
+     */
+    void warmUp(String target) {
+        for (int i = 0; i < WARM_UP_CALLS; i++) {
+            try {
+                HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + target + "/")).timeout(timeout).GET().build();
+                client.send(req, HttpResponse.BodyHandlers.discarding());
+            } catch (Exception e) {
+                return; // a warm-up that fails is no call: the measured calls say what happens
+            }
+        }
+    }
+
+    /** How many unrecorded calls warmUp makes. */
+    private static final int WARM_UP_CALLS = 5;
+
     /** Prints a call that failed before reaching any instance (no instance to call). */
     static void failed(Instant scheduled, Instant start, Exception e) {
         Lines.call(scheduled, start, Instant.now(), "", "fail", e.toString());

@@ -20,13 +20,14 @@ final class PlainCaller {
     /** Builds the NamingService with s's switches and calls until the end. */
     static void run(Settings s) throws Exception {
         NamingService naming = NamingFactory.createNamingService(properties(s));
-        naming.subscribe(s.service(), event -> {
+        Setup.retry("subscribing", () -> naming.subscribe(s.service(), event -> {
             if (event instanceof NamingEvent e) {
                 Lines.instances(e.getInstances().size());
             }
-        });
-        Lines.started("plain nacos-client " + s.describe());
+        }));
         HttpProbe probe = new HttpProbe(s.callTimeout());
+        warmUp(naming, probe, s.service());
+        Lines.started("plain nacos-client " + s.describe());
         Pacer.run(s, due -> {
             Instant start = Instant.now();
             Instance pick;
@@ -38,6 +39,20 @@ final class PlainCaller {
             }
             probe.call(due, start, pick.getIp() + ":" + pick.getPort());
         });
+    }
+
+    /**
+     * Warms the call path up before the first due call: one instance picked by the client (from
+     * its cache, as every call does) is called a few times, unrecorded; nothing when the client
+     * has no instance yet.
+     */
+    static void warmUp(NamingService naming, HttpProbe probe, String service) {
+        try {
+            Instance pick = naming.selectOneHealthyInstance(service);
+            probe.warmUp(pick.getIp() + ":" + pick.getPort());
+        } catch (Exception e) {
+            // no instance to warm up with: the first calls pay for it
+        }
     }
 
     /** The client's properties: server, and the two switches the article names. */

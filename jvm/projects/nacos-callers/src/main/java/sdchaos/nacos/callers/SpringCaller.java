@@ -26,8 +26,11 @@ public class SpringCaller {
         ConfigurableApplicationContext ctx = app.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         listen(ctx, s);
         LoadBalancerClient lb = ctx.getBean(LoadBalancerClient.class);
-        Lines.started("spring " + s.describe());
         HttpProbe probe = new HttpProbe(s.callTimeout());
+        // Warmed up through the Nacos client underneath, not LoadBalancer: its cache is first
+        // filled by the first due call, as before.
+        PlainCaller.warmUp(ctx.getBean(NacosServiceManager.class).getNamingService(), probe, s.service());
+        Lines.started("spring " + s.describe());
         Pacer.run(s, due -> call(lb, probe, s.service(), due));
         ctx.close();
     }
@@ -47,10 +50,10 @@ public class SpringCaller {
 
     /** Prints what the Nacos client underneath holds each time its list changes. */
     private static void listen(ConfigurableApplicationContext ctx, Settings s) throws Exception {
-        ctx.getBean(NacosServiceManager.class).getNamingService().subscribe(s.service(), event -> {
+        Setup.retry("subscribing the listener", () -> ctx.getBean(NacosServiceManager.class).getNamingService().subscribe(s.service(), event -> {
             if (event instanceof NamingEvent e) {
                 Lines.instances(e.getInstances().size());
             }
-        });
+        }));
     }
 }

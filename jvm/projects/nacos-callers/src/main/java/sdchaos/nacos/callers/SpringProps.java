@@ -20,6 +20,11 @@ final class SpringProps {
         p.put("spring.cloud.nacos.discovery.naming-load-cache-at-start", String.valueOf(s.loadCacheAtStart()));
         p.put("spring.cloud.nacos.discovery.naming-push-empty-protection", String.valueOf(s.pushEmptyProtection()));
         p.put("spring.cloud.nacos.config.enabled", "false");
+        // LoadBalancer builds each client's child context on its first call (a second or two of
+        // class loading on a shared machine, during which every due call waits): build it at
+        // start instead. Nothing else changes: the list is still fetched, and cached for 35 s,
+        // from the first call on.
+        p.put("spring.cloud.loadbalancer.eager-load.clients", s.service());
         p.put("sdchaos.stale-fallback", String.valueOf(s.staleFallback()));
         return p;
     }
