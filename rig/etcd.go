@@ -30,6 +30,9 @@ type Etcd struct {
 	Proxies []*linkproxy.Proxy
 	// deferred run at Close, last registered first.
 	deferred []func()
+	// release cleans up what the run wrote on an external cluster (once;
+	// nil on a cluster the harness started).
+	release func()
 }
 
 // Defer makes Close call f (a plan's probes release their clients so),
@@ -45,6 +48,14 @@ type EtcdOptions struct {
 	// Proxied puts a linkproxy in front of each member's client port and
 	// gives every client the proxy addresses.
 	Proxied bool
+	// Namespace is, on an external cluster, the key prefix of everything
+	// the run writes; empty draws a fresh one ("/sdchaos/<time>-<random>").
+	// The processes of one sharded run share one.
+	Namespace string
+	// Guest marks a process that writes into another process's Namespace
+	// (a storm's shard ≥ 1): at Close it revokes its own leases and leaves
+	// the keys to the namespace's owner.
+	Guest bool
 }
 
 // StartEtcd starts the cluster, the proxies and the instances. Everything
@@ -52,7 +63,7 @@ type EtcdOptions struct {
 func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
 	if env.External != nil {
-		if err := r.attach(ctx); err != nil {
+		if err := r.attach(ctx, o); err != nil {
 			return nil, err
 		}
 	} else if err := r.start(ctx); err != nil {
@@ -107,7 +118,9 @@ func hostsNote(hosts []string) string {
 }
 
 // Close runs what was deferred, then stops the instances, the proxies and
-// the members.
+// the members; on an external cluster it removes what the rig's process
+// wrote there (its leases, the namespace's keys) and heals what the
+// nemesis left in place, so that the next world of the run starts clean.
 func (r *Etcd) Close() {
 	for i := len(r.deferred) - 1; i >= 0; i-- {
 		r.deferred[i]()
@@ -121,6 +134,9 @@ func (r *Etcd) Close() {
 	}
 	if r.Cluster != nil {
 		r.Cluster.Close()
+	}
+	if r.release != nil {
+		r.release()
 	}
 }
 
