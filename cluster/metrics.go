@@ -12,9 +12,11 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// A member samples its own Prometheus registry (the one embed.Etcd
-// registers its metrics in) inside its process, so a reading is not
-// delayed by a loopback that the clients overload. The metric names are
+// A member the harness started samples its own Prometheus registry (the
+// one embed.Etcd registers its metrics in) inside its process, so a
+// reading is not delayed by a loopback that the clients overload; a member
+// it did not start is read over its metrics endpoint (metrics_scrape.go).
+// Both sum the same families into a MetricSample (addFamily). The metric names are
 // etcd v3.7's (server/etcdserver/metrics.go, server/lease/metrics.go,
 // server/storage/mvcc/metrics.go) and its gRPC server metrics
 // (go-grpc-middleware/providers/prometheus, registered by
@@ -70,6 +72,11 @@ type MetricSample struct {
 	LeasesRevoked      float64 `json:"leases_revoked"`
 	LeasesRenewed      float64 `json:"leases_renewed"`
 	Puts               float64 `json:"puts"`
+	// ProcessCPU is the member process's CPU time in seconds and
+	// ProcessRSS its resident memory in bytes (process_cpu_seconds_total,
+	// process_resident_memory_bytes): what an external member spent.
+	ProcessCPU float64 `json:"process_cpu_s,omitempty"`
+	ProcessRSS float64 `json:"process_rss_bytes,omitempty"`
 }
 
 // Histogram is a cumulative Prometheus histogram: Counts[i] observations
@@ -119,7 +126,7 @@ func (s *MetricSample) scalars() map[string]*float64 {
 		metricIsLeader: &s.IsLeader, metricPropCommitted: &s.ProposalsCommitted, metricPropApplied: &s.ProposalsApplied,
 		metricPropPending: &s.ProposalsPending, metricPropFailed: &s.ProposalsFailed, metricSlowApplies: &s.SlowApplies,
 		metricLeaseGranted: &s.LeasesGranted, metricLeaseRevoked: &s.LeasesRevoked, metricLeaseRenewed: &s.LeasesRenewed,
-		metricPuts: &s.Puts,
+		metricPuts: &s.Puts, metricProcessCPU: &s.ProcessCPU, metricProcessRSS: &s.ProcessRSS,
 	}
 }
 

@@ -3,10 +3,17 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sdchaos/procstat"
 )
 
 func TestReadMetricsSumsTheFamilies(t *testing.T) {
@@ -50,7 +57,7 @@ func TestCollectMetricsInsideTheMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cli.Close()
-	m, err := c.CollectMetrics(50 * time.Millisecond)
+	m, err := c.CollectMetrics(50*time.Millisecond, SampleAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,4 +86,147 @@ func TestCollectMetricsInsideTheMembers(t *testing.T) {
 	if started < 100 || leaders != 1 {
 		t.Errorf("gRPC calls started %g (want ≥ 100), leaders %g (want 1)", started, leaders)
 	}
+}
+
+// TestHTTPSamplingAgreesWithInProcess reads the same members both ways at
+// once — inside each member's process and over its /metrics endpoint, as
+// from outside — while bursts of puts arrive: the counters must agree once
+// the load stopped, the bursts must land in the same 100 ms on both
+// series, and the process figures (from /metrics) must agree with /proc.
+func TestHTTPSamplingAgreesWithInProcess(t *testing.T) {
+	c, _ := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, err := c.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	own, err := c.CollectMetrics(100*time.Millisecond, SampleAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	http, err := c.CollectMetrics(100*time.Millisecond, SampleHTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	for burst := range 3 {
+		putBurst(ctx, t, cli, burst, 400)
+		time.Sleep(700 * time.Millisecond)
+	}
+	a, b := own.Stop(), http.Stop()
+	for i := range a {
+		la, lb := a[i].Samples[len(a[i].Samples)-1], b[i].Samples[len(b[i].Samples)-1]
+		if la.Started != lb.Started || la.HandledOK != lb.HandledOK || la.Puts != lb.Puts || la.Duration.Count != lb.Duration.Count {
+			t.Errorf("%s at the end: in-process started %g ok %g puts %g served %g; over HTTP %g %g %g %g", a[i].Name,
+				la.Started, la.HandledOK, la.Puts, la.Duration.Count, lb.Started, lb.HandledOK, lb.Puts, lb.Duration.Count)
+		}
+		pa, pb := peakBucket(a[i].Samples), peakBucket(b[i].Samples)
+		t.Logf("%s: %d samples in-process, %d over HTTP (gaps ≤ %s / %s); busiest 100 ms at %s with %.0f calls / at %s with %.0f",
+			a[i].Name, len(a[i].Samples), len(b[i].Samples), maxGap(a[i].Samples), maxGap(b[i].Samples),
+			time.Duration(pa.t-a[i].Samples[0].T), pa.n, time.Duration(pb.t-a[i].Samples[0].T), pb.n)
+		if pa.n > 50 && (abs(pa.t-pb.t) > int64(100*time.Millisecond) || pb.n < pa.n/2 || pb.n > 2*pa.n) {
+			t.Errorf("%s: the busiest 100 ms differ: in-process %.0f calls at %d, over HTTP %.0f at %d", a[i].Name, pa.n, pa.t, pb.n, pb.t)
+		}
+	}
+	checkProcessFigures(ctx, t, c)
+}
+
+// putBurst puts n keys from 16 goroutines at once.
+func putBurst(ctx context.Context, t *testing.T, cli *clientv3.Client, burst, n int) {
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for i := g; i < n; i += 16 {
+				if _, err := cli.Put(ctx, fmt.Sprintf("/agree/%d/%d", burst, i), "v"); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+type bucket struct {
+	t int64
+	n float64
+}
+
+// peakBucket returns the 100 ms (from the first sample) with the most
+// calls started, the counter interpolated linearly between samples.
+func peakBucket(ss []MetricSample) bucket {
+	var best bucket
+	t0 := ss[0].T
+	for t := t0; t < ss[len(ss)-1].T; t += int64(100 * time.Millisecond) {
+		if n := startedAt(ss, t+int64(100*time.Millisecond)) - startedAt(ss, t); n > best.n {
+			best = bucket{t, n}
+		}
+	}
+	return best
+}
+
+func startedAt(ss []MetricSample, t int64) float64 {
+	for i := 1; i < len(ss); i++ {
+		if ss[i].T >= t {
+			a, b := ss[i-1], ss[i]
+			return a.Started + (b.Started-a.Started)*float64(t-a.T)/float64(b.T-a.T)
+		}
+	}
+	return ss[len(ss)-1].Started
+}
+
+func maxGap(ss []MetricSample) time.Duration {
+	var g int64
+	for i := 1; i < len(ss); i++ {
+		g = max(g, ss[i].T-ss[i-1].T)
+	}
+	return time.Duration(g).Round(time.Millisecond)
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// checkProcessFigures compares each member's CPU time and resident memory
+// from its /metrics with /proc (what an embedded member's cost reads).
+func checkProcessFigures(ctx context.Context, t *testing.T, c *Cluster) {
+	for _, n := range c.Nodes() {
+		st, err := procstat.Read(n.Child().Pid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := n.Scrape(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rss := statusKB(t, n.Child().Pid(), "VmRSS:") << 10
+		t.Logf("%s: CPU /proc %.2f s, /metrics %.2f s; RSS /proc %d MiB, /metrics %.0f MiB", n.Name, st.CPU.Seconds(), m.ProcessCPU, rss>>20, m.ProcessRSS/(1<<20))
+		if d := m.ProcessCPU - st.CPU.Seconds(); d < -0.02 || d > 0.2 {
+			t.Errorf("%s: CPU over /metrics %.2f s, /proc %.2f s", n.Name, m.ProcessCPU, st.CPU.Seconds())
+		}
+		if r := m.ProcessRSS / float64(rss); r < 0.9 || r > 1.1 {
+			t.Errorf("%s: RSS over /metrics %.0f, /proc %d bytes", n.Name, m.ProcessRSS, rss)
+		}
+	}
+}
+
+// statusKB reads a "Name: N kB" line of /proc/<pid>/status.
+func statusKB(t *testing.T, pid int, name string) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, name); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", name, pid)
+	return 0
 }

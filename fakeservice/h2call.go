@@ -3,6 +3,7 @@ package fakeservice
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/codes"
@@ -34,7 +36,7 @@ import (
 // to the registry it loads. Safe for concurrent use (calls queue).
 type H2Conn struct {
 	addr string
-	src  netip.Addr // the local address dialled from (any when invalid)
+	o    H2Options
 	mu   sync.Mutex
 	c    net.Conn
 	bw   *bufio.Writer
@@ -53,18 +55,33 @@ type H2Conn struct {
 // proxy and etcd a packet per call that no real client sends).
 const windowUpdateAt = 16 << 10
 
-// NewH2Conn returns a connection to endpoint ("http://host:port" or
-// "host:port"); nothing is dialled yet.
-func NewH2Conn(endpoint string) *H2Conn {
-	return &H2Conn{addr: strings.TrimPrefix(endpoint, "http://")}
+// H2Options are what a connection needs beyond its endpoint: where it
+// dials from, and the TLS and etcd auth of a cluster that wants them (as
+// clientv3's Config.TLS, Username and Password).
+type H2Options struct {
+	// Source, when valid, is the local address dialled from (a packet
+	// filter can then tell this connection's packets from others').
+	Source netip.Addr
+	// TLS, when set, secures the connection (ALPN "h2", as gRPC requires);
+	// ServerName should name the member (the endpoint may be a proxy).
+	TLS *tls.Config
+	// Auth, when set, gives every call etcd's auth token; the connections
+	// of a fleet share one.
+	Auth *Auth
 }
 
-// NewH2ConnFrom is NewH2Conn dialling from local address src (a packet
-// filter can then tell this connection's packets from others').
-func NewH2ConnFrom(endpoint string, src netip.Addr) *H2Conn {
-	h := NewH2Conn(endpoint)
-	h.src = src
-	return h
+// NewH2Conn returns a connection to endpoint ("http://host:port",
+// "https://host:port" or "host:port"); nothing is dialled yet.
+func NewH2Conn(endpoint string) *H2Conn { return NewH2ConnWith(endpoint, H2Options{}) }
+
+// NewH2ConnWith is NewH2Conn with options.
+func NewH2ConnWith(endpoint string, o H2Options) *H2Conn {
+	if o.TLS != nil {
+		o.TLS = o.TLS.Clone()
+		o.TLS.NextProtos = []string{"h2"}
+	}
+	addr := strings.TrimPrefix(strings.TrimPrefix(endpoint, "http://"), "https://")
+	return &H2Conn{addr: addr, o: o}
 }
 
 // Close closes the connection (a later call dials again).
@@ -100,7 +117,7 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := h.roundTrip(ctx, method, req, resp, stream)
+	err := h.authedTrip(ctx, method, req, resp, stream)
 	var st *grpcStatus
 	if err != nil && !errors.As(err, &st) {
 		h.drop() // the connection's state is unknown
@@ -115,10 +132,13 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 		return status.Error(codes.Unavailable, err.Error())
 	}
 	if st != nil {
-		return status.Error(st.code, st.msg)
+		return toStatus(st)
 	}
 	return nil
 }
+
+// toStatus returns st as a gRPC status error.
+func toStatus(st *grpcStatus) error { return status.Error(st.code, st.msg) }
 
 // grpcStatus is a call's non-OK gRPC status from the server's trailers.
 type grpcStatus struct {
@@ -129,7 +149,27 @@ type grpcStatus struct {
 // Error returns the status message.
 func (s *grpcStatus) Error() string { return s.msg }
 
-func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+// authedTrip is roundTrip with the fleet's auth token, when there is one:
+// a token etcd calls invalid (expired, or the auth store moved on) is
+// fetched again and the call sent once more, as clientv3 does.
+func (h *H2Conn) authedTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+	if h.o.Auth == nil {
+		return h.roundTrip(ctx, method, req, resp, stream, "")
+	}
+	for try := 0; ; try++ {
+		tok, err := h.o.Auth.token(func() (string, error) { return h.authenticate(ctx) })
+		if err != nil {
+			return err
+		}
+		err = h.roundTrip(ctx, method, req, resp, stream, tok)
+		if try > 0 || !staleToken(err) {
+			return err
+		}
+		h.o.Auth.invalidate(tok)
+	}
+}
+
+func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool, token string) error {
 	if err := h.dial(ctx); err != nil {
 		return err
 	}
@@ -143,7 +183,7 @@ func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.M
 	defer context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })()
 	id := h.next
 	h.next += 2
-	if err := h.send(ctx, id, method, req, !stream); err != nil {
+	if err := h.send(ctx, id, method, req, !stream, token); err != nil {
 		return err
 	}
 	msg, err := h.receive(id, stream)
@@ -169,8 +209,8 @@ func (h *H2Conn) dial(ctx context.Context) error {
 		return nil
 	}
 	var d net.Dialer
-	if h.src.IsValid() {
-		d.LocalAddr = &net.TCPAddr{IP: h.src.AsSlice()}
+	if h.o.Source.IsValid() {
+		d.LocalAddr = &net.TCPAddr{IP: h.o.Source.AsSlice()}
 	}
 	c, err := d.DialContext(ctx, "tcp", h.addr)
 	for wait := 100 * time.Millisecond; err != nil; wait = min(wait*8/5, time.Second) {
@@ -178,6 +218,11 @@ func (h *H2Conn) dial(ctx context.Context) error {
 			return ctx.Err()
 		}
 		c, err = d.DialContext(ctx, "tcp", h.addr)
+	}
+	if h.o.TLS != nil {
+		if c, err = handshake(ctx, c, h.o.TLS); err != nil {
+			return err
+		}
 	}
 	h.c, h.next, h.unacked = c, 1, 0
 	h.bw = bufio.NewWriterSize(c, 1024)
@@ -191,17 +236,39 @@ func (h *H2Conn) dial(ctx context.Context) error {
 		http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 20})
 }
 
-// send writes the request's headers and its one message.
-func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool) error {
+// handshake secures c with TLS within ctx and requires HTTP/2 (ALPN h2).
+func handshake(ctx context.Context, c net.Conn, cfg *tls.Config) (net.Conn, error) {
+	tc := tls.Client(c, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("TLS handshake: %w", err)
+	}
+	if p := tc.ConnectionState().NegotiatedProtocol; p != "h2" {
+		_ = tc.Close()
+		return nil, fmt.Errorf("TLS: the server chose protocol %q, want h2", p)
+	}
+	return tc, nil
+}
+
+// send writes the request's headers (with token, when not empty) and its
+// one message.
+func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool, token string) error {
 	body, err := proto.Marshal(req)
 	if err != nil {
 		return err
 	}
 	h.hbuf.Reset()
-	fields := [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", method}, {":authority", h.addr},
+	scheme := "http"
+	if h.o.TLS != nil {
+		scheme = "https"
+	}
+	fields := [][2]string{{":method", "POST"}, {":scheme", scheme}, {":path", method}, {":authority", h.addr},
 		{"content-type", "application/grpc"}, {"te", "trailers"}}
 	if dl, ok := ctx.Deadline(); ok {
 		fields = append(fields, [2]string{"grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10) + "u"})
+	}
+	if token != "" {
+		fields = append(fields, [2]string{rpctypes.TokenFieldNameGRPC, token})
 	}
 	for _, f := range fields {
 		_ = h.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})

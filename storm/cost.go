@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/procstat"
 )
 
@@ -33,6 +34,21 @@ func MemberCost(name string, pid int) (ProcCost, error) {
 	}
 	hwm, err := procHWM(strconv.Itoa(pid))
 	return ProcCost{Name: name, CPU: cpu, PeakRSS: hwm}, err
+}
+
+// RemoteCost is what a member the harness did not start spent between two
+// readings of its metrics endpoint (first at the phase's start, last at its
+// end): the CPU time between them (process_cpu_seconds_total), and the
+// largest resident size among them and the samples read in between
+// (process_resident_memory_bytes: a lower bound of the peak, which
+// /metrics does not export; /proc's VmHWM is out of reach).
+func RemoteCost(name string, first, last cluster.MetricSample, between []cluster.MetricSample) ProcCost {
+	peak := max(first.ProcessRSS, last.ProcessRSS)
+	for _, s := range between {
+		peak = max(peak, s.ProcessRSS)
+	}
+	cpu := time.Duration((last.ProcessCPU - first.ProcessCPU) * float64(time.Second))
+	return ProcCost{Name: name, CPU: max(cpu, 0), PeakRSS: int64(peak)}
 }
 
 // procCPU returns utime + stime of pid.

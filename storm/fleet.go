@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sdchaos/etcdcli"
 	"sdchaos/fakeservice"
 )
 
@@ -25,8 +26,21 @@ type FleetConfig struct {
 	Prefix string
 	// TTL of each lease, Renew its renewal interval, Timeout of each call.
 	TTL, Renew, Timeout time.Duration
-	// Source, when valid, is the local address every connection dials from.
-	Source netip.Addr
+	// Conn says how every connection dials: from which local address, with
+	// which TLS and etcd auth (ConnOptions gives the run's).
+	Conn fakeservice.H2Options
+}
+
+// ConnOptions returns the connections' options for the run's client
+// settings (etcdcli.Current: the TLS and etcd user of a cluster the
+// harness did not start), dialling from src when it is valid.
+func ConnOptions(src netip.Addr) fakeservice.H2Options {
+	s := etcdcli.Current()
+	o := fakeservice.H2Options{Source: src, TLS: s.TLS}
+	if s.Username != "" {
+		o.Auth = fakeservice.NewAuth(s.Username, s.Password)
+	}
+	return o
 }
 
 // Fleet is N lean registrants (etcd's gRPC API over a minimal HTTP/2
@@ -68,7 +82,7 @@ func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error
 	}
 	nConns := (len(idx) + cfg.PerClient - 1) / cfg.PerClient
 	for i := 0; i < nConns; i++ {
-		f.conns = append(f.conns, fakeservice.NewH2ConnFrom(cfg.Endpoints[i%len(cfg.Endpoints)], cfg.Source))
+		f.conns = append(f.conns, fakeservice.NewH2ConnWith(cfg.Endpoints[i%len(cfg.Endpoints)], cfg.Conn))
 	}
 	for j, i := range idx {
 		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)

@@ -129,7 +129,7 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 	if s.Shard.Sharded() && c.Net == rig.Private {
 		return scenarios.Usagef("--shard with --net private: the shards' registrants would sit in other namespaces than the members; shard on the host's loopback")
 	}
-	return s.validateShard()
+	return s.validateShard(c)
 }
 
 // strategies are the two re-registration strategies, in run order.

@@ -25,7 +25,7 @@ func costTable(sizes []stormSize) *report.Table {
 	if len(t.Rows) == 0 {
 		return nil
 	}
-	t.Notes = []string{"harness: this process (registrants, loopback proxies, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM)",
+	t.Notes = []string{"harness: this process (registrants, loopback proxies, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak)",
 		"in a sharded run each shard's harness is its own row; the registry is the members' rows"}
 	return &t
 }

@@ -13,6 +13,7 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/cluster"
+	"sdchaos/etcdcli"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/rig"
@@ -94,7 +95,10 @@ type stormWorld struct {
 	log    *storm.Log
 	direct *clientv3.Client
 	meter  *storm.SelfMeter
-	cut    fault.Healer // the loss of every registrant's link
+	// base is each member's metrics at the world's start, on a cluster the
+	// harness did not start (what its members spent is read from them).
+	base []cluster.MetricSample
+	cut  fault.Healer // the loss of every registrant's link
 }
 
 // startWorld starts phase id's cluster, proxies and this process's
@@ -103,11 +107,11 @@ type stormWorld struct {
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
 	meter := storm.StartSelf(s.Shard.Name())
 	private := env.Net == rig.Private
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private})
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private, Namespace: s.namespace(env)})
 	if err != nil {
 		return nil, err
 	}
-	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter}
+	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter, base: scrapeMembers(ctx, env, r.Cluster)}
 	var src netip.Addr
 	if private {
 		src = fleetAddr
@@ -120,7 +124,7 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 		w.close()
 		return nil, err
 	}
-	if s.Shard.Sharded() {
+	if s.Shard.Sharded() && !r.Cluster.Attached() {
 		env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
 	}
 	if w.direct, err = r.Cluster.Client(); err != nil {
@@ -136,16 +140,21 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 	rctx, cancel := context.WithTimeout(ctx, steadyLimit(n))
 	live := w.fleet.RegisterMissing(rctx, 64)
 	cancel()
+	fault.Failpoint("storm-registered")
 	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, w.fleet.Size(), time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
 	return w, nil
 }
 
 // newFleet creates this process's registrants (its shard's slice of n)
 // over endpoints, one connection each unless the open-file limit forbids.
+// Their keys live in the run's namespace on a cluster the harness did not
+// start (the lean registrants write raw keys; the run's clients, which
+// count them, are confined to it), with the run's TLS and etcd user.
 func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, src netip.Addr, log *storm.Log) (*storm.Fleet, error) {
 	mine := s.Shard.Mine(n)
 	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
-		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout, Source: src}, log, s.Shard.Owns)
+		Prefix: etcdcli.Current().Namespace + stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout,
+		Conn: storm.ConnOptions(src)}, log, s.Shard.Owns)
 	if err != nil {
 		return nil, fmt.Errorf("creating the registrants: %w", err)
 	}
@@ -208,7 +217,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	}
 	p.Members = sampling.stop()
 	p.End = rec.Offset(time.Now())
-	p.Cost = w.cost(env)
+	p.Cost = w.cost(ctx, env, p.Members)
 	if err != nil {
 		return p, err
 	}
@@ -265,7 +274,7 @@ type samplingProbe struct {
 func (sp *samplingProbe) probe() fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "members start sampling their metrics every 100 ms"},
 		Func: func(context.Context, *history.Recorder) error {
-			col, err := sp.c.CollectMetrics(sampleEvery)
+			col, err := sp.c.CollectMetrics(sampleEvery, cluster.SampleAuto)
 			if err != nil {
 				return err
 			}
@@ -286,15 +295,61 @@ func (sp *samplingProbe) stop() []cluster.MemberMetrics {
 	return sp.col.Stop()
 }
 
-// cost measures what the harness and each member spent so far.
-func (w *stormWorld) cost(env *scenarios.Env) []storm.ProcCost {
+// cost measures what the harness and each member spent so far: a member
+// the harness started from /proc, one it did not from its metrics endpoint
+// (against base, with the phase's samples).
+func (w *stormWorld) cost(ctx context.Context, env *scenarios.Env, samples []cluster.MemberMetrics) []storm.ProcCost {
 	out := []storm.ProcCost{w.meter.Stop()}
-	for _, n := range w.r.Cluster.Nodes() {
-		c, err := storm.MemberCost(n.Name, n.Child().Pid())
+	for i, n := range w.r.Cluster.Nodes() {
+		c, err := w.memberCost(ctx, i, n, samples)
 		if err != nil {
 			env.Printf("cost of %s: %v", n.Name, err)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+func (w *stormWorld) memberCost(ctx context.Context, i int, n *cluster.Node, samples []cluster.MemberMetrics) (storm.ProcCost, error) {
+	if !n.Attached() {
+		ch := n.Child()
+		if ch == nil {
+			return storm.ProcCost{Name: n.Name}, fmt.Errorf("no process")
+		}
+		return storm.MemberCost(n.Name, ch.Pid())
+	}
+	if len(w.base) <= i {
+		return storm.ProcCost{Name: n.Name}, fmt.Errorf("no reading of its metrics at the phase's start")
+	}
+	sctx, cancel := context.WithTimeout(ctx, countTimeout)
+	defer cancel()
+	last, err := n.Scrape(sctx)
+	if err != nil {
+		return storm.ProcCost{Name: n.Name}, err
+	}
+	var between []cluster.MetricSample
+	if i < len(samples) {
+		between = samples[i].Samples
+	}
+	return storm.RemoteCost(n.Name, w.base[i], last, between), nil
+}
+
+// scrapeMembers reads the metrics of every member of a cluster the harness
+// did not start (nil for one it started, or when a member does not answer).
+func scrapeMembers(ctx context.Context, env *scenarios.Env, c *cluster.Cluster) []cluster.MetricSample {
+	if !c.Attached() {
+		return nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, countTimeout)
+	defer cancel()
+	var out []cluster.MetricSample
+	for _, n := range c.Nodes() {
+		m, err := n.Scrape(sctx)
+		if err != nil {
+			env.Printf("reading the metrics of %s at the phase's start (its cost will be missing): %v", n.Name, err)
+			return nil
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sdchaos/clock"
+	"sdchaos/etcdcli"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/linkproxy"
@@ -69,21 +70,17 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: n, Strategy: strategyName(b)}
 	meter := storm.StartSelf(s.Shard.Name())
-	coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
+	links, err := s.shardLinks(ctx, env)
+	defer links.close()
 	if err != nil {
 		return p, err
 	}
-	defer coord.Close()
+	coord, proxies := links.coord, links.proxies
 	if err := coord.WaitPhase(ctx, p.id(), steadyLimit(n)+time.Minute); err != nil {
 		return p, fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), p.id(), err)
 	}
-	proxies, err := s.shardProxies(env)
-	defer closeProxies(proxies)
-	if err != nil {
-		return p, err
-	}
 	log := &storm.Log{}
-	fleet, err := s.newFleet(n, limit, proxyURLs(proxies), netip.Addr{}, log)
+	fleet, err := s.newFleet(n, limit, links.endpoints(), netip.Addr{}, log)
 	if err != nil {
 		return p, err
 	}
@@ -146,6 +143,54 @@ func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env,
 	return time.Time{}, fmt.Errorf("shard %s: shard 0 announced no loss for %s", s.Shard.String(), id)
 }
 
+// shardLinks is what a shard ≥ 1 reaches the members through: its own
+// loopback proxies in front of them (the links its fault cuts) and a
+// client for the coordination keys, straight to the members.
+type shardLinks struct {
+	coord   *storm.Coord
+	proxies []*linkproxy.Proxy
+	closers []func()
+}
+
+// shardLinks connects to the members shard 0 started (--shard-endpoints),
+// or attaches to the cluster every shard was given (--endpoints) as a
+// guest in the run's shared namespace: at the phase's end this shard
+// revokes its own leases and leaves the keys to shard 0.
+func (s *reregistrationStorm) shardLinks(ctx context.Context, env *scenarios.Env) (*shardLinks, error) {
+	l := &shardLinks{}
+	if env.External == nil {
+		coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
+		if err != nil {
+			return l, err
+		}
+		l.coord, l.closers = coord, append(l.closers, coord.Close)
+		l.proxies, err = s.shardProxies(env)
+		l.closers = append(l.closers, func() { closeProxies(l.proxies) })
+		return l, err
+	}
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true, Namespace: s.namespace(env), Guest: true})
+	if err != nil {
+		return l, err
+	}
+	l.closers, l.proxies = append(l.closers, r.Close), r.Proxies
+	direct, err := r.Cluster.Client()
+	if err != nil {
+		return l, err
+	}
+	l.coord, l.closers = storm.NewCoord(direct, countTimeout), append(l.closers, func() { direct.Close() })
+	return l, nil
+}
+
+// endpoints returns the proxies' URLs (what the shard's registrants dial).
+func (l *shardLinks) endpoints() []string { return proxyURLs(l.proxies) }
+
+// close releases the links, last opened first.
+func (l *shardLinks) close() {
+	for i := len(l.closers) - 1; i >= 0; i-- {
+		l.closers[i]()
+	}
+}
+
 // shardProxies puts one loopback proxy of this shard in front of each
 // member (ports from --port-base): the links this shard's fault cuts.
 func (s *reregistrationStorm) shardProxies(env *scenarios.Env) ([]*linkproxy.Proxy, error) {
@@ -174,7 +219,7 @@ func closeProxies(ps []*linkproxy.Proxy) {
 func proxyURLs(ps []*linkproxy.Proxy) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
-		out[i] = "http://" + p.Addr()
+		out[i] = etcdcli.Scheme() + "://" + p.Addr()
 	}
 	return out
 }
