@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -88,11 +89,16 @@ type Histogram struct {
 	Counts []float64 `json:"counts,omitempty"`
 }
 
-// add adds a dto histogram to h (same bucket bounds).
+// add adds a dto histogram to h (same bucket bounds). The +Inf bucket,
+// which the text format lists and the in-process registry leaves implicit,
+// is Count.
 func (h *Histogram) add(d *dto.Histogram) {
 	h.Count += float64(d.GetSampleCount())
 	h.Sum += d.GetSampleSum()
 	bs := d.GetBucket()
+	if n := len(bs); n > 0 && math.IsInf(bs[n-1].GetUpperBound(), 1) {
+		bs = bs[:n-1]
+	}
 	if len(h.Bounds) == 0 {
 		h.Bounds, h.Counts = make([]float64, len(bs)), make([]float64, len(bs))
 		for i, b := range bs {

@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -48,16 +50,17 @@ func metricsClient() *http.Client {
 	return &http.Client{Transport: tr, Timeout: scrapeTimeout}
 }
 
-// scrape reads one sample from url (a member's /metrics). Its time is the
-// middle of the wait for the answer's headers: the member gathers its
-// metrics in between.
+// scrape reads one sample from url (a member's /metrics). Its time is when
+// the answer's headers arrived: the member gathers its metrics just before
+// it writes them (promhttp), while the request may wait long before that in
+// a loaded member, so the moment the request left would date the reading
+// too early.
 func scrape(ctx context.Context, c *http.Client, url string) (MetricSample, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return MetricSample{}, err
 	}
 	req.Header.Set("Accept", "text/plain; version=0.0.4")
-	t0 := time.Now()
 	resp, err := c.Do(req)
 	if err != nil {
 		return MetricSample{}, fmt.Errorf("reading %s: %w", url, err)
@@ -67,17 +70,78 @@ func scrape(ctx context.Context, c *http.Client, url string) (MetricSample, erro
 	if resp.StatusCode != http.StatusOK {
 		return MetricSample{}, fmt.Errorf("reading %s: %s", url, resp.Status)
 	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := p.TextToMetricFamilies(resp.Body)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return MetricSample{}, fmt.Errorf("reading %s: %w", url, err)
+	}
+	s, err := parseSample(body, t1)
 	if err != nil {
 		return MetricSample{}, fmt.Errorf("parsing %s: %w", url, err)
 	}
-	s := MetricSample{T: t0.Add(t1.Sub(t0) / 2).UnixNano()}
+	return s, nil
+}
+
+// parseSample reads a sample taken at t from a metrics endpoint's answer
+// (Prometheus text format).
+func parseSample(body []byte, t time.Time) (MetricSample, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := p.TextToMetricFamilies(bytes.NewReader(sampledLines(body)))
+	if err != nil {
+		return MetricSample{}, err
+	}
+	s := MetricSample{T: t.UnixNano()}
 	for _, mf := range mfs {
 		s.addFamily(mf)
 	}
 	return s, nil
 }
+
+// sampledLines keeps the lines of body (Prometheus text format) that a
+// MetricSample reads: the families it sums, with their HELP and TYPE
+// lines, and of the gRPC counters only those that are not zero. etcd's
+// /metrics holds about 1500 samples in 175 KB, half of them
+// grpc_server_handled_total for codes never seen; parsing them all costs
+// the harness about 10 ms a reading, three members ten times a second
+// a third of a core, where the families read cost a tenth of that.
+func sampledLines(body []byte) []byte {
+	out := make([]byte, 0, len(body)/8)
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte{'\n'})
+		body = rest
+		if keepLine(line) {
+			out = append(append(out, line...), '\n')
+		}
+	}
+	return out
+}
+
+// keepLine reports whether a line of the text format belongs to a family
+// a MetricSample reads (a gRPC counter's zero samples left out).
+func keepLine(line []byte) bool {
+	name := line
+	if c, ok := bytes.CutPrefix(line, []byte("# ")); ok { // "# HELP name …", "# TYPE name …"
+		_, name, _ = bytes.Cut(c, []byte{' '})
+	}
+	if i := bytes.IndexAny(name, "{ "); i >= 0 {
+		name = name[:i]
+	}
+	fam := string(name)
+	switch {
+	case fam == metricDuration+"_bucket" || fam == metricDuration+"_sum" || fam == metricDuration+"_count":
+		return true
+	case fam == metricHandled || fam == metricStarted:
+		return line[0] == '#' || !bytes.HasSuffix(line, []byte(" 0"))
+	}
+	_, ok := sampledFamilies[fam]
+	return ok
+}
+
+// sampledFamilies are the families a MetricSample sums.
+var sampledFamilies = func() map[string]*float64 {
+	m := (&MetricSample{}).scalars()
+	m[metricDuration] = nil
+	return m
+}()
 
 // MetricsURL returns the member's metrics endpoint (/metrics on its client URL).
 func (n *Node) MetricsURL() string { return n.ClientURL() + "/metrics" }

@@ -84,6 +84,9 @@ type reregistrationStorm struct {
 	Shard          storm.Shard
 	StartAt        scenarios.TimeFlag
 	ShardEndpoints scenarios.URLsFlag
+	// alsoHTTP reads the members over /metrics beside their own samples
+	// (stormPhase.MembersHTTP), for the test that compares the two.
+	alsoHTTP bool
 }
 
 // Defaults makes --duration (the bound of each re-registration phase) 60s.

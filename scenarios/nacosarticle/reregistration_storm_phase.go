@@ -50,6 +50,9 @@ type stormPhase struct {
 	InFlight []int         `json:"in_flight"`
 	// Members are the members' own metric samples, from 1 s before the heal.
 	Members []cluster.MemberMetrics `json:"members"`
+	// MembersHTTP are the same members read over their /metrics at the
+	// same time, when the run was asked to compare (alsoHTTP; not judged).
+	MembersHTTP []cluster.MemberMetrics `json:"members_http,omitempty"`
 	// Cost is what each process spent from the world's start to the end
 	// of the phase: the harness (registrants, proxies, probes) and each
 	// member.
@@ -198,7 +201,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at
 	s.announceLoss(ctx, env, w, p.id(), rec.T0().Add(at))
-	sampling := &samplingProbe{c: w.r.Cluster}
+	sampling := &samplingProbe{c: w.r.Cluster, alsoHTTP: s.alsoHTTP}
 	tl := fault.Timeline{
 		{At: at, Probe: w.countProbe(opListed, p.id())},
 		{At: at, For: hold, Fault: linkLoss{cut: w.cut, fleet: w.fleet, backoff: b, rand: env.Rand}},
@@ -215,7 +218,7 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		s.awaitShards(ctx, env, w, p.id())
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
 	}
-	p.Members = sampling.stop()
+	p.Members, p.MembersHTTP = sampling.stop()
 	p.End = rec.Offset(time.Now())
 	p.Cost = w.cost(ctx, env, p.Members)
 	if err != nil {
@@ -264,35 +267,47 @@ func (w *stormWorld) drainProbe(id string, until time.Duration) fault.Probe {
 }
 
 // samplingProbe starts the members' samplers as a timeline step and
-// stops them when the phase ends.
+// stops them when the phase ends: members the harness started sample
+// themselves, the others are read over their /metrics; with alsoHTTP every
+// member is read over /metrics as well (to compare the two).
 type samplingProbe struct {
-	c   *cluster.Cluster
-	mu  sync.Mutex
-	col *cluster.MetricsCollector
+	c        *cluster.Cluster
+	alsoHTTP bool
+	mu       sync.Mutex
+	cols     []*cluster.MetricsCollector
 }
 
 func (sp *samplingProbe) probe() fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "members start sampling their metrics every 100 ms"},
 		Func: func(context.Context, *history.Recorder) error {
-			col, err := sp.c.CollectMetrics(sampleEvery, cluster.SampleAuto)
-			if err != nil {
-				return err
+			hows := []cluster.Sampling{cluster.SampleAuto}
+			if sp.alsoHTTP {
+				hows = append(hows, cluster.SampleHTTP)
 			}
-			sp.mu.Lock()
-			sp.col = col
-			sp.mu.Unlock()
+			for _, how := range hows {
+				col, err := sp.c.CollectMetrics(sampleEvery, how)
+				if err != nil {
+					return err
+				}
+				sp.mu.Lock()
+				sp.cols = append(sp.cols, col)
+				sp.mu.Unlock()
+			}
 			return nil
 		}}
 }
 
-// stop stops the samplers and returns what they recorded (nil if they never started).
-func (sp *samplingProbe) stop() []cluster.MemberMetrics {
+// stop stops the samplers and returns what they recorded, and what the
+// reading over /metrics did with alsoHTTP (nil if they never started).
+func (sp *samplingProbe) stop() (own, overHTTP []cluster.MemberMetrics) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sp.col == nil {
-		return nil
+	var out [][]cluster.MemberMetrics
+	for _, col := range sp.cols {
+		out = append(out, col.Stop())
 	}
-	return sp.col.Stop()
+	out = append(out, nil, nil)
+	return out[0], out[1]
 }
 
 // cost measures what the harness and each member spent so far: a member
