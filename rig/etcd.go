@@ -3,6 +3,7 @@ package rig
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"sdchaos/caller"
@@ -33,10 +34,14 @@ type Etcd struct {
 	// release cleans up what the run wrote on an external cluster (once;
 	// nil on a cluster the harness started).
 	release func()
+	closed  sync.Once
 }
 
-// Defer makes Close call f (a plan's probes release their clients so),
-// before the instances, proxies and members stop.
+// Defer makes Close call f (a plan's probes release their clients so, a
+// fleet stops renewing so), before the instances, proxies and members stop
+// and, on an external cluster, before the run's leases are revoked — also
+// when the plan never reached its own Close (it failed or panicked): Env.Close
+// closes the rig then.
 func (r *Etcd) Defer(f func()) { r.deferred = append(r.deferred, f) }
 
 // EtcdOptions says what to build.
@@ -121,7 +126,11 @@ func hostsNote(hosts []string) string {
 // the members; on an external cluster it removes what the rig's process
 // wrote there (its leases, the namespace's keys) and heals what the
 // nemesis left in place, so that the next world of the run starts clean.
-func (r *Etcd) Close() {
+// It runs once; a later call (Env.Close's, on an external cluster) waits
+// for the first.
+func (r *Etcd) Close() { r.closed.Do(r.close) }
+
+func (r *Etcd) close() {
 	for i := len(r.deferred) - 1; i >= 0; i-- {
 		r.deferred[i]()
 	}

@@ -74,8 +74,8 @@ func runNamespace() string {
 // settings, attaches (no process is started), checks the nemesis file
 // against the members, and registers the clean-up (heal every fault the
 // nemesis injected, revoke the leases the rig's process granted, delete the
-// namespace's keys unless o.Guest) for the rig's Close and, in any case,
-// Env.Close, which also runs on Ctrl-C and SIGTERM.
+// namespace's keys unless o.Guest) for the rig's Close, which Env.Close
+// (also on Ctrl-C and SIGTERM) calls in any case.
 func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 	x := r.env.External
 	s, err := x.settings(o.Namespace)
@@ -91,7 +91,7 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 		cn = nem
 	}
 	r.release = sync.OnceFunc(func() { r.cleanUp(nem, restore, o.Guest) })
-	r.env.addCloser(r.release)
+	r.env.addCloser(r.Close)
 	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second})
 	if err != nil {
 		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)

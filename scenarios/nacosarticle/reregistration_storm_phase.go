@@ -50,6 +50,10 @@ type stormPhase struct {
 	InFlight []int         `json:"in_flight"`
 	// Members are the members' own metric samples, from 1 s before the heal.
 	Members []cluster.MemberMetrics `json:"members"`
+	// SampledOver is how Members were read: "" inside the members'
+	// processes, sampledOverHTTP over their /metrics (a cluster the
+	// harness did not start).
+	SampledOver string `json:"sampled_over,omitempty"`
 	// MembersHTTP are the same members read over their /metrics at the
 	// same time, when the run was asked to compare (alsoHTTP; not judged).
 	MembersHTTP []cluster.MemberMetrics `json:"members_http,omitempty"`
@@ -68,6 +72,9 @@ type stormPhase struct {
 func (p stormPhase) id() string { return phaseID(p.N, p.Strategy) }
 
 func phaseID(n int, strategy string) string { return strconv.Itoa(n) + "/" + strategy }
+
+// sampledOverHTTP marks a phase whose members were read over /metrics.
+const sampledOverHTTP = "http"
 
 // The storm's op names (Target: the phase id); Count is a key count.
 const (
@@ -123,6 +130,7 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 		w.close()
 		return nil, err
 	}
+	r.Defer(w.fleet.Close) // whatever ends the run, no registrant renews or re-registers past the clean-up
 	if w.cut, err = linkCut(env, r); err != nil {
 		w.close()
 		return nil, err
@@ -197,6 +205,9 @@ func (w *stormWorld) steady(ctx context.Context, env *scenarios.Env) {
 // then the last counts.
 func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *history.Recorder, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
+	if w.r.Cluster.Attached() {
+		p.SampledOver = sampledOverHTTP
+	}
 	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at

@@ -110,7 +110,7 @@ func errKinds(m map[string]int) string {
 }
 
 func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
-	t := report.Table{Title: "The registry's side: what the 3 members received and answered from the heal to the end of the phase (their own metrics, sampled every 100 ms)",
+	t := report.Table{Title: "The registry's side: what the 3 members received and answered from the heal to the end of the phase (" + sampledHow(sizes) + ")",
 		Header: []string{"N", "strategy", "window", "calls received, peak/100ms", "received", "answered ok", "answered with an error",
 			"served p50 ms", "served p99 ms", "leader changes", "fell over", "longest sample gap"}}
 	for _, sz := range sizes {
@@ -130,6 +130,18 @@ func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
 		"served: etcd_server_request_duration_seconds (reads and raft requests from entering the server to the result), histogram quantiles",
 		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or no answer to a count within 5 s after the phase"}
 	return t
+}
+
+// sampledHow says how the members' metrics were read: inside their
+// processes, or over their /metrics by the harness (a cluster it did not
+// start).
+func sampledHow(sizes []stormSize) string {
+	for _, sz := range sizes {
+		if sz.imm.phase.SampledOver == sampledOverHTTP {
+			return "their metrics endpoints, read by the harness every 100 ms"
+		}
+	}
+	return "their own metrics, sampled every 100 ms inside each member"
 }
 
 // codes formats error codes: " (DeadlineExceeded 12, Unavailable 3)".
