@@ -122,6 +122,13 @@ func runShards(t *testing.T, args []string) (*report.Result, error) {
 			t.Fatalf("shard %d/2: %v\n%s", i, err, c.Stderr)
 		}
 	}
+	return mergeDirs(t, dirs)
+}
+
+// mergeDirs merges the shards' saved histories in dirs and returns the
+// merged result and merge's error.
+func mergeDirs(t *testing.T, dirs []string) (*report.Result, error) {
+	t.Helper()
 	var out strings.Builder
 	err := merge(append([]string{"--format", "json"}, dirs...), &out)
 	var merged report.Result

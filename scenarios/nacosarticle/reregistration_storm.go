@@ -163,6 +163,9 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // timeline per strategy; the registrants' and the members' measurements
 // are the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
+	if err := s.checkTarget(env.External != nil); err != nil {
+		return nil, err
+	}
 	limit := storm.RaiseFileLimit()
 	rec, err := s.recorder(ctx, env)
 	if err != nil {
