@@ -2,6 +2,7 @@ package fakeservice
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/binary"
@@ -42,7 +43,9 @@ type H2Conn struct {
 	bw   *bufio.Writer
 	fr   *http2.Framer
 	enc  *hpack.Encoder
-	hbuf strings.Builder
+	hbuf bytes.Buffer // the header block being encoded
+	msg  []byte       // the request message being sent
+	in   []byte       // the answer being read
 	next uint32
 	// unacked is how many DATA bytes were received since the last
 	// connection-level WINDOW_UPDATE.
@@ -68,6 +71,9 @@ type H2Options struct {
 	// Auth, when set, gives every call etcd's auth token; the connections
 	// of a fleet share one.
 	Auth *Auth
+	// Cut, when set, is a blackhole the harness puts on the connection's
+	// link (see Cut); the connections of a fleet share one.
+	Cut *Cut
 }
 
 // NewH2Conn returns a connection to endpoint ("http://host:port",
@@ -125,9 +131,7 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 			return e
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// The connection's deadline is the call's: it can fire a hair
-			// before the context's own timer does.
-			return context.DeadlineExceeded
+			return context.DeadlineExceeded // the connection's deadline is set when the call's passes
 		}
 		return status.Error(codes.Unavailable, err.Error())
 	}
@@ -174,13 +178,16 @@ func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.M
 		return err
 	}
 	c := h.c
-	if dl, ok := ctx.Deadline(); ok {
-		_ = c.SetDeadline(dl)
-	} else {
-		_ = c.SetDeadline(time.Time{})
-	}
-	// A cancelled call (the fleet closing) unblocks at once.
-	defer context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })()
+	// The call's deadline or its cancellation (the fleet closing) unblocks
+	// it; only then is the connection's deadline set, in the past. A call
+	// that ends in time thus arms no timer of the poller (a deadline set on
+	// the connection would fire, uselessly, after every call).
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
+	defer func() {
+		if !stop() {
+			h.drop() // the deadline came as the call ended: the connection's is spent
+		}
+	}()
 	id := h.next
 	h.next += 2
 	if err := h.send(ctx, id, method, req, !stream, token); err != nil {
@@ -208,7 +215,12 @@ func (h *H2Conn) dial(ctx context.Context) error {
 	if h.c != nil {
 		return nil
 	}
-	var d net.Dialer
+	if h.o.Cut != nil {
+		if err := h.o.Cut.waitOpen(ctx); err != nil { // a blackhole accepts the connection and answers nothing
+			return err
+		}
+	}
+	d := net.Dialer{KeepAlive: -1} // the calls' deadlines find a dead peer; TCP keep-alives would cost four setsockopts a dial
 	if h.o.Source.IsValid() {
 		d.LocalAddr = &net.TCPAddr{IP: h.o.Source.AsSlice()}
 	}
@@ -218,6 +230,9 @@ func (h *H2Conn) dial(ctx context.Context) error {
 			return ctx.Err()
 		}
 		c, err = d.DialContext(ctx, "tcp", h.addr)
+	}
+	if h.o.Cut != nil {
+		c = h.o.Cut.wrap(c)
 	}
 	if h.o.TLS != nil {
 		if c, err = handshake(ctx, c, h.o.TLS); err != nil {
@@ -251,38 +266,51 @@ func handshake(ctx context.Context, c net.Conn, cfg *tls.Config) (net.Conn, erro
 }
 
 // send writes the request's headers (with token, when not empty) and its
-// one message.
+// one message. The buffers are the connection's: the framer copies them
+// into its writer at once.
 func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool, token string) error {
-	body, err := proto.Marshal(req)
-	if err != nil {
+	var err error
+	h.msg = append(h.msg[:0], 0, 0, 0, 0, 0)
+	if h.msg, err = (proto.MarshalOptions{}).MarshalAppend(h.msg, req); err != nil {
 		return err
 	}
+	binary.BigEndian.PutUint32(h.msg[1:5], uint32(len(h.msg)-5))
+	h.encodeHeaders(ctx, method, token)
+	if err := h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: h.hbuf.Bytes(), EndHeaders: true}); err != nil {
+		return err
+	}
+	if err := h.fr.WriteData(id, end, h.msg); err != nil {
+		return err
+	}
+	return h.bw.Flush()
+}
+
+// encodeHeaders encodes a request's header block into h.hbuf. The fields
+// that change with every call (the deadline, the token) are never indexed:
+// in HPACK's dynamic table they would only push the others out, on both
+// sides of the connection.
+func (h *H2Conn) encodeHeaders(ctx context.Context, method, token string) {
 	h.hbuf.Reset()
 	scheme := "http"
 	if h.o.TLS != nil {
 		scheme = "https"
 	}
-	fields := [][2]string{{":method", "POST"}, {":scheme", scheme}, {":path", method}, {":authority", h.addr},
-		{"content-type", "application/grpc"}, {"te", "trailers"}}
+	h.field(":method", "POST", false)
+	h.field(":scheme", scheme, false)
+	h.field(":path", method, false)
+	h.field(":authority", h.addr, false)
+	h.field("content-type", "application/grpc", false)
+	h.field("te", "trailers", false)
 	if dl, ok := ctx.Deadline(); ok {
-		fields = append(fields, [2]string{"grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10) + "u"})
+		h.field("grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10)+"u", true)
 	}
 	if token != "" {
-		fields = append(fields, [2]string{rpctypes.TokenFieldNameGRPC, token})
+		h.field(rpctypes.TokenFieldNameGRPC, token, true)
 	}
-	for _, f := range fields {
-		_ = h.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
-	}
-	if err := h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: []byte(h.hbuf.String()), EndHeaders: true}); err != nil {
-		return err
-	}
-	msg := make([]byte, 5+len(body))
-	binary.BigEndian.PutUint32(msg[1:5], uint32(len(body)))
-	copy(msg[5:], body)
-	if err := h.fr.WriteData(id, end, msg); err != nil {
-		return err
-	}
-	return h.bw.Flush()
+}
+
+func (h *H2Conn) field(name, value string, changing bool) {
+	_ = h.enc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: changing})
 }
 
 // receive reads frames until stream id's message and status (or, for a
@@ -291,17 +319,17 @@ func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.M
 // Those answers are buffered: they leave with the call's next write (the
 // stream's reset, or the next request), one packet instead of one each.
 func (h *H2Conn) receive(id uint32, stream bool) ([]byte, error) {
-	var data []byte
+	h.in = h.in[:0]
 	for {
 		f, err := h.fr.ReadFrame()
 		if err != nil {
 			return nil, err
 		}
-		done, err := h.frame(f, id, &data)
+		done, err := h.frame(f, id, &h.in)
 		if err != nil || done {
-			return message(data, err)
+			return message(h.in, err)
 		}
-		if stream && len(data) >= 5 && len(data) >= 5+int(binary.BigEndian.Uint32(data[1:5])) {
+		if data := h.in; stream && len(data) >= 5 && len(data) >= 5+int(binary.BigEndian.Uint32(data[1:5])) {
 			return message(data, nil)
 		}
 	}

@@ -55,6 +55,10 @@ type Fleet struct {
 	log   *Log
 	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
 	ctx   context.Context // ends at Close: the renewals stop
+	// rctx[i] is registrant i's child of ctx: a call's deadline registers
+	// with it, not with one context shared by the whole fleet (whose list
+	// of children thousands of calls at once would keep rewriting).
+	rctx  []context.Context
 	stop  context.CancelFunc
 	renew *schedule // each registrant's next renewal
 	close sync.Once
@@ -72,7 +76,7 @@ func NewFleet(cfg FleetConfig, log *Log) (*Fleet, error) {
 // (all when keep is nil): a shard's slice of the fleet. Keys keep their
 // index in the whole fleet, so shards never collide.
 func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error) {
-	f := &Fleet{cfg: cfg, log: log, renew: newSchedule()}
+	f := &Fleet{cfg: cfg, log: log}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	var idx []int
 	for i := 0; i < cfg.N; i++ {
@@ -88,7 +92,10 @@ func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error
 		key := fmt.Sprintf("%s%06d", cfg.Prefix, i)
 		f.regs = append(f.regs, fakeservice.NewLeanRegistrant(f.conns[j/cfg.PerClient], key, "127.0.0.1:0", cfg.TTL, cfg.Timeout, log.Observe))
 	}
-	f.idx, f.live = idx, make([]atomic.Bool, len(f.regs))
+	f.idx, f.live, f.renew = idx, make([]atomic.Bool, len(f.regs)), newSchedule(len(f.regs))
+	var stopChildren func()
+	f.rctx, stopChildren = children(f.ctx, len(f.regs))
+	f.stop = both(f.stop, stopChildren)
 	return f, nil
 }
 
@@ -161,10 +168,10 @@ func (f *Fleet) StartRenewing(r *rand.Rand) {
 // renewAt renews registrant i at t (when it is live) and schedules its next
 // renewal Renew after t (at once when the renewal took longer).
 func (f *Fleet) renewAt(i int, t time.Time) {
-	f.renew.at(t, func() {
+	f.renew.at(i, t, func() {
 		if reg, live := f.regs[i], &f.live[i]; live.Load() {
-			if err := reg.Renew(f.ctx); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
-				_ = reg.Register(f.ctx)
+			if err := reg.Renew(f.rctx[i]); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
+				_ = reg.Register(f.rctx[i])
 			}
 		}
 		f.renewAt(i, t.Add(f.cfg.Renew))
@@ -188,6 +195,7 @@ type rereg struct {
 	allDone chan struct{} // closed when left reaches 0
 	done    atomic.Int64
 	last    atomic.Int64 // ns after t0
+	late    Lateness     // how late the attempts started
 }
 
 // settled counts one registrant back (or given up) and closes allDone after the last.
@@ -204,7 +212,9 @@ func (rr *rereg) settled() {
 func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
 	seeds := f.draws(r, (*rand.Rand).Uint64)
 	ctx, cancel := context.WithCancel(context.Background())
-	rr := &rereg{t0: time.Now(), cancel: cancel, sched: newSchedule(), allDone: make(chan struct{})}
+	ctxs, cancelChildren := children(ctx, len(f.regs))
+	rr := &rereg{t0: time.Now(), cancel: both(cancel, cancelChildren), sched: newSchedule(len(f.regs)), allDone: make(chan struct{})}
+	rr.sched.late = &rr.late
 	rr.left.Store(int64(len(f.regs)))
 	if len(f.regs) == 0 {
 		close(rr.allDone)
@@ -214,14 +224,14 @@ func (f *Fleet) LinkUp(b Backoff, r *rand.Rand) {
 	f.mu.Unlock()
 	f.log.Arm(rr.t0)
 	for i := range f.regs {
-		f.attempt(ctx, rr, i, b, rand.New(rand.NewPCG(seeds[i], uint64(f.idx[i]))), 0)
+		f.attempt(ctxs[i], rr, i, b, rand.New(rand.NewPCG(seeds[i], uint64(f.idx[i]))), 0)
 	}
 }
 
 // attempt schedules registrant i's attempt k after its back-off delay; a
 // failed attempt schedules the next one, until ctx ends.
 func (f *Fleet) attempt(ctx context.Context, rr *rereg, i int, b Backoff, r *rand.Rand, k int) {
-	rr.sched.at(time.Now().Add(b.Delay(k, r)), func() {
+	rr.sched.at(i, time.Now().Add(b.Delay(k, r)), func() {
 		if ctx.Err() != nil {
 			rr.settled()
 			return
@@ -238,6 +248,23 @@ func (f *Fleet) attempt(ctx context.Context, rr *rereg, i int, b Backoff, r *ran
 		rr.settled()
 	})
 }
+
+// children returns n children of ctx and a function that ends them (as
+// ending ctx does).
+func children(ctx context.Context, n int) ([]context.Context, func()) {
+	out, cancels := make([]context.Context, n), make([]context.CancelFunc, n)
+	for i := range out {
+		out[i], cancels[i] = context.WithCancel(ctx)
+	}
+	return out, func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
+}
+
+// both returns a function that calls a, then b.
+func both(a, b func()) func() { return func() { a(); b() } }
 
 // Back waits until every registrant is registered again or ctx ends (the
 // others then give up), disarms the log, and returns how many came back and
@@ -257,6 +284,19 @@ func (f *Fleet) Back(ctx context.Context) (int, time.Duration) {
 	rr.sched.stop()
 	f.log.Disarm()
 	return int(rr.done.Load()), time.Duration(rr.last.Load())
+}
+
+// Lateness returns how late the last re-registration's attempts started
+// after the time their back-off asked for (the harness's own delay; the
+// schedule's 10 ms grid included): zero without a LinkUp.
+func (f *Fleet) Lateness() LateStats {
+	f.mu.Lock()
+	rr := f.rereg
+	f.mu.Unlock()
+	if rr == nil {
+		return LateStats{}
+	}
+	return rr.late.Stats()
 }
 
 // Close stops the renewals and closes the connections.

@@ -14,6 +14,7 @@ import (
 	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/rig"
@@ -58,9 +59,13 @@ type stormPhase struct {
 	// same time, when the run was asked to compare (alsoHTTP; not judged).
 	MembersHTTP []cluster.MemberMetrics `json:"members_http,omitempty"`
 	// Cost is what each process spent from the world's start to the end
-	// of the phase: the harness (registrants, proxies, probes) and each
+	// of the phase: the harness (registrants, probes) and each
 	// member.
 	Cost []storm.ProcCost `json:"cost,omitempty"`
+	// Lateness is how late the registrants' re-registration attempts
+	// started after the time their back-off asked for: the harness's own
+	// delay (nil in histories saved before it was measured).
+	Lateness *storm.LateStats `json:"lateness,omitempty"`
 	// Records are the registrants' calls after the heal and HealAt the
 	// zero of their times on the run's timeline, kept only by a shard so
 	// that merge can recompute Calls, Started and InFlight for the fleet.
@@ -111,27 +116,27 @@ type stormWorld struct {
 	cut  fault.Healer // the loss of every registrant's link
 }
 
-// startWorld starts phase id's cluster, proxies and this process's
+// startWorld starts phase id's cluster and this process's
 // registrants, announces the phase to the other shards (if any) and
 // registers the registrants once.
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
 	meter := storm.StartSelf(s.Shard.Name())
 	private := env.Net == rig.Private
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private, Namespace: s.namespace(env)})
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)})
 	if err != nil {
 		return nil, err
 	}
 	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter, base: scrapeMembers(ctx, env, r.Cluster)}
-	var src netip.Addr
-	if private {
-		src = fleetAddr
+	conn := storm.ConnOptions(netip.Addr{})
+	if conn.Cut = fleetCut(env); private {
+		conn.Source = fleetAddr
 	}
-	if w.fleet, err = s.newFleet(n, limit, r.Endpoints(), src, w.log); err != nil {
+	if w.fleet, err = s.newFleet(n, limit, r.Cluster.Endpoints(), conn, w.log); err != nil {
 		w.close()
 		return nil, err
 	}
 	r.Defer(w.fleet.Close) // whatever ends the run, no registrant renews or re-registers past the clean-up
-	if w.cut, err = linkCut(env, r); err != nil {
+	if w.cut, err = linkCut(env, r, conn.Cut); err != nil {
 		w.close()
 		return nil, err
 	}
@@ -157,15 +162,16 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 }
 
 // newFleet creates this process's registrants (its shard's slice of n)
-// over endpoints, one connection each unless the open-file limit forbids.
+// over endpoints (the members' own: no proxy), one connection each unless
+// the open-file limit forbids, each dialled with conn.
 // Their keys live in the run's namespace on a cluster the harness did not
 // start (the lean registrants write raw keys; the run's clients, which
 // count them, are confined to it), with the run's TLS and etcd user.
-func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, src netip.Addr, log *storm.Log) (*storm.Fleet, error) {
+func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, conn fakeservice.H2Options, log *storm.Log) (*storm.Fleet, error) {
 	mine := s.Shard.Mine(n)
 	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
 		Prefix: etcdcli.Current().Namespace + stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout,
-		Conn: storm.ConnOptions(src)}, log, s.Shard.Owns)
+		Conn: conn}, log, s.Shard.Owns)
 	if err != nil {
 		return nil, fmt.Errorf("creating the registrants: %w", err)
 	}
@@ -225,6 +231,8 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		settle, cancel := context.WithTimeout(ctx, env.Duration)
 		p.Back, p.Last = w.fleet.Back(settle)
 		cancel()
+		late := w.fleet.Lateness()
+		p.Lateness = &late
 		_ = clock.SleepUntil(ctx, w.log.Zero().Add(p.Last+sampleTail)) // the members sample the last calls too
 		s.awaitShards(ctx, env, w, p.id())
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)

@@ -41,6 +41,9 @@ func sideMetrics(sd stormSide) map[string]float64 {
 	for k, v := range costMetrics(p.Cost) {
 		m[k] = v
 	}
+	if l := p.Lateness; l != nil && l.N > 0 {
+		m["lateness.p50_ms"], m["lateness.p99_ms"], m["lateness.max_ms"] = l.P50ms, l.P99ms, l.MaxMs
+	}
 	return m
 }
 
@@ -221,7 +224,7 @@ func (s *reregistrationStorm) concludeSide(res *report.Result, n int, sd stormSi
 		res.Conclude(fmt.Sprintf("At N = %d, %s keys were still listed when the link healed (%s phase): the leases did not drain within %s.", n, count(sd.left), sd.phase.Strategy, s.hold(n)))
 	}
 	if sd.phase.Back < n {
-		res.Conclude(fmt.Sprintf("At N = %d only %d of %d %s registrants were registered again within %s (%d calls timed out); the harness's clients and proxies share this machine's cores with the three members.",
+		res.Conclude(fmt.Sprintf("At N = %d only %d of %d %s registrants were registered again within %s (%d calls timed out); the harness's clients share this machine's cores with the three members.",
 			n, sd.phase.Back, n, sd.phase.Strategy, settle, sd.phase.Calls.Timeouts))
 	}
 }

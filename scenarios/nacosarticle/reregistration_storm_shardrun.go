@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"sdchaos/clock"
-	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/linkproxy"
-	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -63,10 +61,10 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 	}
 }
 
-// shardPhase is one phase on a shard ≥ 1: its own proxies in front of the
-// members shard 0 started, its slice of the fleet registered until shard 0
-// fixes the loss, the same loss and heal on its own links at the same
-// instants, the re-registration, then a word to shard 0.
+// shardPhase is one phase on a shard ≥ 1: its slice of the fleet, dialling
+// the members, registered until shard 0 fixes the loss, the same loss and
+// heal on its own links (held in its connections) at the same instants,
+// the re-registration, then a word to shard 0.
 func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: n, Strategy: strategyName(b)}
 	meter := storm.StartSelf(s.Shard.Name())
@@ -75,12 +73,14 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	if err != nil {
 		return p, err
 	}
-	coord, proxies := links.coord, links.proxies
+	coord := links.coord
 	if err := coord.WaitPhase(ctx, p.id(), steadyLimit(n)+time.Minute); err != nil {
 		return p, fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), p.id(), err)
 	}
 	log := &storm.Log{}
-	fleet, err := s.newFleet(n, limit, links.endpoints(), netip.Addr{}, log)
+	conn := storm.ConnOptions(netip.Addr{})
+	conn.Cut = fakeservice.NewCut()
+	fleet, err := s.newFleet(n, limit, links.endpoints, conn, log)
 	if err != nil {
 		return p, err
 	}
@@ -97,7 +97,8 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 		return p, nil // recorded without a heal: the shard's own check says it missed a phase
 	}
 	p.Start = rec.Offset(lossAt)
-	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: fault.Blackhole{Proxies: proxies}, fleet: fleet, backoff: b, rand: env.Rand}}}
+	cut := fault.BlackholeConns{Cut: conn.Cut, Targets: links.targets()}
+	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: cut, fleet: fleet, backoff: b, rand: env.Rand}}}
 	env.Printf("shard %s, %s at N = %d: %s", s.Shard.String(), p.Strategy, n, tl.Describe())
 	if err := tl.Run(ctx, rec); err != nil {
 		return p, err
@@ -105,6 +106,8 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	settle, cancel := context.WithTimeout(ctx, env.Duration)
 	p.Back, p.Last = fleet.Back(settle)
 	cancel()
+	late := fleet.Lateness()
+	p.Lateness = &late
 	if err := coord.ReportBack(ctx, p.id(), s.Shard.K, p.Back, fleet.Size()); err != nil {
 		env.Printf("%v", err)
 	}
@@ -143,13 +146,13 @@ func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env,
 	return time.Time{}, fmt.Errorf("shard %s: shard 0 announced no loss for %s", s.Shard.String(), id)
 }
 
-// shardLinks is what a shard ≥ 1 reaches the members through: its own
-// loopback proxies in front of them (the links its fault cuts) and a
-// client for the coordination keys, straight to the members.
+// shardLinks is what a shard ≥ 1 reaches the members with: their client
+// URLs (its registrants dial them; its cut holds their connections) and a
+// client for the coordination keys.
 type shardLinks struct {
-	coord   *storm.Coord
-	proxies []*linkproxy.Proxy
-	closers []func()
+	endpoints []string
+	coord     *storm.Coord
+	closers   []func()
 }
 
 // shardLinks connects to the members shard 0 started (--shard-endpoints),
@@ -163,16 +166,14 @@ func (s *reregistrationStorm) shardLinks(ctx context.Context, env *scenarios.Env
 		if err != nil {
 			return l, err
 		}
-		l.coord, l.closers = coord, append(l.closers, coord.Close)
-		l.proxies, err = s.shardProxies(env)
-		l.closers = append(l.closers, func() { closeProxies(l.proxies) })
-		return l, err
+		l.endpoints, l.coord, l.closers = s.ShardEndpoints, coord, append(l.closers, coord.Close)
+		return l, nil
 	}
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: true, Namespace: s.namespace(env), Guest: true})
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env), Guest: true})
 	if err != nil {
 		return l, err
 	}
-	l.closers, l.proxies = append(l.closers, r.Close), r.Proxies
+	l.closers, l.endpoints = append(l.closers, r.Close), r.Cluster.Endpoints()
 	direct, err := r.Cluster.Client()
 	if err != nil {
 		return l, err
@@ -181,45 +182,21 @@ func (s *reregistrationStorm) shardLinks(ctx context.Context, env *scenarios.Env
 	return l, nil
 }
 
-// endpoints returns the proxies' URLs (what the shard's registrants dial).
-func (l *shardLinks) endpoints() []string { return proxyURLs(l.proxies) }
+// targets returns the members' client addresses (host:port).
+func (l *shardLinks) targets() []string {
+	out := make([]string, len(l.endpoints))
+	for i, ep := range l.endpoints {
+		if _, addr, ok := strings.Cut(ep, "://"); ok {
+			ep = addr
+		}
+		out[i] = ep
+	}
+	return out
+}
 
 // close releases the links, last opened first.
 func (l *shardLinks) close() {
 	for i := len(l.closers) - 1; i >= 0; i-- {
 		l.closers[i]()
 	}
-}
-
-// shardProxies puts one loopback proxy of this shard in front of each
-// member (ports from --port-base): the links this shard's fault cuts.
-func (s *reregistrationStorm) shardProxies(env *scenarios.Env) ([]*linkproxy.Proxy, error) {
-	alloc := ports.New(env.PortBase, "--port-base")
-	var out []*linkproxy.Proxy
-	for _, ep := range s.ShardEndpoints {
-		port, err := alloc.Take("client proxy to " + ep)
-		if err != nil {
-			return out, err
-		}
-		p, err := linkproxy.New(ports.Addr(port), strings.TrimPrefix(ep, "http://"))
-		if err != nil {
-			return out, fmt.Errorf("starting the client proxy to %s: %w", ep, err)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-func closeProxies(ps []*linkproxy.Proxy) {
-	for _, p := range ps {
-		p.Close()
-	}
-}
-
-func proxyURLs(ps []*linkproxy.Proxy) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = etcdcli.Scheme() + "://" + p.Addr()
-	}
-	return out
 }
