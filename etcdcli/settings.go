@@ -113,31 +113,36 @@ func Forget(id int64) {
 // Cleanup revokes every lease granted in the namespace of the current
 // settings (RevokeTracked) and deletes every key under it, with a client
 // that is not confined to it. It returns how many leases it revoked and
-// keys it deleted.
+// keys it deleted. The keys are deleted even when a revocation failed.
 func Cleanup(ctx context.Context, endpoints ...string) (revoked int, deleted int64, err error) {
 	s := Current()
 	if s.Namespace == "" {
 		return 0, 0, nil
 	}
-	if revoked, err = RevokeTracked(ctx, endpoints...); err != nil {
-		return revoked, 0, err
-	}
+	revoked, rerr := RevokeTracked(ctx, endpoints...) // the keys go in any case
 	cli, err := newClient(endpoints, s, false)
 	if err != nil {
-		return revoked, 0, err
+		return revoked, 0, errors.Join(rerr, err)
 	}
 	defer cli.Close()
 	resp, err := cli.Delete(ctx, s.Namespace, clientv3.WithPrefix())
 	if err != nil {
-		return revoked, 0, fmt.Errorf("deleting the keys under %s: %w", s.Namespace, err)
+		return revoked, 0, errors.Join(rerr, fmt.Errorf("deleting the keys under %s: %w", s.Namespace, err))
 	}
-	return revoked, resp.Deleted, nil
+	return revoked, resp.Deleted, rerr
+}
+
+// Tracked returns how many leases are tracked (granted and not known gone).
+func Tracked() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return len(leases)
 }
 
 // revokeAtOnce is how many revocations RevokeTracked keeps in flight: a
 // storm's fleet leaves thousands of leases, and one at a time they would
 // not fit a clean-up's budget of seconds.
-const revokeAtOnce = 64
+const revokeAtOnce = 128
 
 // RevokeTracked revokes every tracked lease that the cluster still lists
 // (a lease that expired is forgotten, not revoked), revokeAtOnce at a time,

@@ -132,8 +132,19 @@ func members(c *cluster.Cluster) []cluster.Member {
 	return out
 }
 
-// cleanUpTimeout bounds the key and lease clean-up at the end of a run.
-const cleanUpTimeout = 10 * time.Second
+// cleanUpTimeout bounds the key and lease clean-up at the end of a world,
+// plus a second for every revokeRate leases to revoke: etcd revokes through
+// raft, and a registry on one loaded core took more than 10 s for a storm's
+// 4000 (the storm's own --revoke-rate assumes 200 a second).
+const (
+	cleanUpTimeout = 10 * time.Second
+	revokeRate     = 200
+)
+
+// cleanUpBudget is the clean-up's deadline for the leases tracked now.
+func cleanUpBudget() time.Duration {
+	return cleanUpTimeout + time.Duration(etcdcli.Tracked()/revokeRate)*time.Second
+}
 
 // cleanUp heals what the nemesis left in place, revokes the run's leases
 // and deletes its keys (a guest only revokes its own leases), then
@@ -156,7 +167,7 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 	if r.Cluster == nil {
 		return // never attached: nothing was written
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cleanUpTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cleanUpBudget())
 	defer cancel()
 	eps := r.env.External.Endpoints
 	if guest {
