@@ -112,9 +112,26 @@ func (h *Histogram) add(d *dto.Histogram) {
 	}
 }
 
-// readMetrics reads one sample from g.
-func readMetrics(g prometheus.Gatherer, now time.Time) (MetricSample, error) {
-	mfs, err := g.Gather()
+// stampedGatherer is a Gatherer that dates its readings itself (one over
+// HTTP: when the answer arrived).
+type stampedGatherer interface {
+	GatherStamped() ([]*dto.MetricFamily, time.Time, error)
+}
+
+// readMetrics reads one sample from g, dated by clock once the reading is
+// done (a loaded member's gathering can take tens of milliseconds, and its
+// counters are read during it; a reading dated when it began put a spike's
+// first calls before it), unless g dates it.
+func readMetrics(g prometheus.Gatherer, clock func() time.Time) (MetricSample, error) {
+	var mfs []*dto.MetricFamily
+	var err error
+	var now time.Time
+	if sg, ok := g.(stampedGatherer); ok {
+		mfs, now, err = sg.GatherStamped()
+	} else {
+		mfs, err = g.Gather()
+		now = clock()
+	}
 	if err != nil && len(mfs) == 0 {
 		return MetricSample{}, fmt.Errorf("gathering metrics: %w", err)
 	}
@@ -226,7 +243,7 @@ func (s *sampler) loop(interval time.Duration, stop, done chan struct{}) {
 }
 
 func (s *sampler) sample() {
-	if m, err := readMetrics(s.g, time.Now()); err == nil {
+	if m, err := readMetrics(s.g, time.Now); err == nil {
 		s.mu.Lock()
 		s.samples = append(s.samples, m)
 		s.mu.Unlock()

@@ -2,9 +2,15 @@ package cluster
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"sync"
 	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/procstat"
 )
 
 // MemberMetrics is what one member's sampler recorded.
@@ -31,12 +37,13 @@ const (
 )
 
 // memberSource samples one member: started once, its samples taken once a
-// second, stopped once. An error from start or take says why the member
-// counts as lost.
+// second, stopped once, its last samples taken, closed. An error from start
+// or take says why the member counts as lost.
 type memberSource interface {
 	start(interval time.Duration) error
 	take() ([]MetricSample, error)
 	stop()
+	close()
 }
 
 // MetricsCollector samples every member's metrics and gathers the samples
@@ -47,6 +54,16 @@ type MetricsCollector struct {
 	out  []MemberMetrics
 	stop chan struct{}
 	done chan struct{}
+	// readers is what the metrics readers (processes of the harness) spent.
+	readers ReadersCost
+}
+
+// ReadersCost is what a collector's metrics readers spent: CPU time, and
+// the sum of their peak resident sizes.
+type ReadersCost struct {
+	N       int
+	CPU     time.Duration
+	PeakRSS int64
 }
 
 // takeEvery is how often the collector fetches samples; takeTimeout bounds
@@ -56,18 +73,22 @@ const (
 	takeTimeout = 10 * time.Second
 )
 
-// CollectMetrics starts sampling every member every interval, as how says.
+// CollectMetrics starts sampling every member every interval, as how says;
+// a member read over HTTP is read by a metrics reader, a process of the
+// harness started for it through the cluster's supervisor.
 func (c *Cluster) CollectMetrics(interval time.Duration, how Sampling) (*MetricsCollector, error) {
 	m := &MetricsCollector{out: make([]MemberMetrics, len(c.nodes)), stop: make(chan struct{}), done: make(chan struct{})}
 	for i, n := range c.nodes {
 		m.out[i].Name = n.Name
-		var src memberSource = &controlSource{n: n}
+		var src memberSource = &controlSource{child: n.Child}
 		if n.ext != nil || how == SampleHTTP {
-			src = newScrapeSource(n)
+			src = &readerSource{c: c, n: n, cost: &m.readers, mu: &m.mu}
 		}
 		if err := src.start(interval); err != nil {
 			src.stop()
+			src.close()
 			m.halt()
+			m.closeAll()
 			return nil, fmt.Errorf("starting the metrics sampler of etcd %s: %w", n.Name, err)
 		}
 		m.srcs = append(m.srcs, src)
@@ -123,6 +144,19 @@ func (m *MetricsCollector) halt() {
 	}
 }
 
+func (m *MetricsCollector) closeAll() {
+	for _, src := range m.srcs {
+		src.close()
+	}
+}
+
+// Readers returns what the metrics readers spent (after Stop).
+func (m *MetricsCollector) Readers() ReadersCost {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.readers
+}
+
 // Stop fetches the last samples, stops every sampler and returns what each
 // member recorded, in member order.
 func (m *MetricsCollector) Stop() []MemberMetrics {
@@ -130,34 +164,39 @@ func (m *MetricsCollector) Stop() []MemberMetrics {
 	<-m.done
 	m.halt()
 	m.takeAll()
+	m.closeAll()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]MemberMetrics(nil), m.out...)
 }
 
-// controlSource has a member the harness started sample its own registry
-// inside its process (see sampler), over the member's control channel.
-type controlSource struct{ n *Node }
+// controlSource has a process sample a member's registry (see sampler)
+// over the process's control channel: the member's own process, or its
+// metrics reader.
+type controlSource struct{ child func() *childproc.Child }
 
 func (s *controlSource) start(interval time.Duration) error {
 	_, err := s.control(fmt.Sprintf("metrics start %d", interval.Milliseconds()))
 	return err
 }
 
-// control sends cmd to the member; the error says why it counts as lost.
+// control sends cmd to the process; the error says why the member counts as lost.
 func (s *controlSource) control(cmd string) (string, error) {
-	ch := s.n.Child()
+	ch := s.child()
 	if ch == nil || ch.Exited() {
 		return "", fmt.Errorf("its process exited")
 	}
 	ans, err := ch.Control(cmd, takeTimeout)
-	if err != nil {
-		if ch.Exited() {
-			return "", fmt.Errorf("its process exited")
-		}
-		return "", fmt.Errorf("it stopped answering its control channel")
+	var answered *childproc.AnswerError
+	switch {
+	case err == nil:
+		return ans, nil
+	case ch.Exited():
+		return "", fmt.Errorf("its process exited")
+	case errors.As(err, &answered):
+		return "", errors.New(answered.Text) // a reader: what the member's endpoint did
 	}
-	return ans, nil
+	return "", fmt.Errorf("it stopped answering its control channel")
 }
 
 func (s *controlSource) take() ([]MetricSample, error) {
@@ -173,3 +212,56 @@ func (s *controlSource) take() ([]MetricSample, error) {
 }
 
 func (s *controlSource) stop() { _, _ = s.control("metrics stop") }
+
+func (s *controlSource) close() {}
+
+// readerSource reads a member's /metrics through a metrics reader process
+// (see readerCommand), started at start and killed at close, its CPU time
+// and peak RSS added to the collector's.
+type readerSource struct {
+	controlSource
+	c    *Cluster
+	n    *Node
+	ch   *childproc.Child
+	mu   *sync.Mutex
+	cost *ReadersCost
+}
+
+func (s *readerSource) start(interval time.Duration) error {
+	if s.c.sup == nil {
+		return fmt.Errorf("no supervisor to start the metrics reader of etcd %s with", s.n.Name)
+	}
+	a := s.c.readerTLS
+	a.url = s.n.MetricsURL()
+	ch, err := s.c.sup.Start(childproc.Spec{Name: "metrics reader of etcd " + s.n.Name, Command: readerCommand,
+		Args: a.argv(), LogPath: os.DevNull, Control: true})
+	if err != nil {
+		return err
+	}
+	s.ch, s.child = ch, func() *childproc.Child { return ch }
+	return s.controlSource.start(interval)
+}
+
+func (s *readerSource) stop() {
+	if s.ch != nil {
+		s.controlSource.stop()
+	}
+}
+
+// close kills the reader, once its last samples were taken.
+func (s *readerSource) close() {
+	if s.ch == nil {
+		return
+	}
+	st, err := procstat.Read(s.ch.Pid())
+	rss, _ := procstat.PeakRSS(strconv.Itoa(s.ch.Pid()))
+	s.ch.Kill()
+	if err == nil {
+		s.mu.Lock()
+		s.cost.N++
+		s.cost.CPU += st.CPU
+		s.cost.PeakRSS += rss
+		s.mu.Unlock()
+	}
+	s.ch = nil
+}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -50,42 +50,56 @@ func metricsClient() *http.Client {
 	return &http.Client{Transport: tr, Timeout: scrapeTimeout}
 }
 
-// scrape reads one sample from url (a member's /metrics). Its time is when
-// the answer's headers arrived: the member gathers its metrics just before
-// it writes them (promhttp), while the request may wait long before that in
-// a loaded member, so the moment the request left would date the reading
-// too early.
-func scrape(ctx context.Context, c *http.Client, url string) (MetricSample, error) {
+// fetchMetrics reads url (a member's /metrics) and returns the answer and
+// when its headers arrived: the member gathers its metrics just before it
+// writes them (promhttp), while the request may wait long before that in a
+// loaded member, so the moment the request left would date the reading too
+// early.
+func fetchMetrics(ctx context.Context, c *http.Client, url string) ([]byte, time.Time, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return MetricSample{}, err
+		return nil, time.Time{}, err
 	}
 	req.Header.Set("Accept", "text/plain; version=0.0.4")
 	resp, err := c.Do(req)
 	if err != nil {
-		return MetricSample{}, fmt.Errorf("reading %s: %w", url, err)
+		return nil, time.Time{}, fmt.Errorf("reading %s: %w", url, err)
 	}
-	t1 := time.Now()
+	t := time.Now()
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return MetricSample{}, fmt.Errorf("reading %s: %s", url, resp.Status)
+		return nil, t, fmt.Errorf("reading %s: %s", url, resp.Status)
 	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return MetricSample{}, fmt.Errorf("reading %s: %w", url, err)
+		return nil, t, fmt.Errorf("reading %s: %w", url, err)
 	}
-	s, err := parseSample(body, t1)
+	return body, t, nil
+}
+
+// scrape reads one sample from url (a member's /metrics).
+func scrape(ctx context.Context, c *http.Client, url string) (MetricSample, error) {
+	body, t, err := fetchMetrics(ctx, c, url)
+	if err != nil {
+		return MetricSample{}, err
+	}
+	s, err := parseSample(body, t)
 	if err != nil {
 		return MetricSample{}, fmt.Errorf("parsing %s: %w", url, err)
 	}
 	return s, nil
 }
 
-// parseSample reads a sample taken at t from a metrics endpoint's answer
-// (Prometheus text format).
-func parseSample(body []byte, t time.Time) (MetricSample, error) {
+// parseFamilies parses the families a sample reads from a metrics
+// endpoint's answer (Prometheus text format).
+func parseFamilies(body []byte) (map[string]*dto.MetricFamily, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := p.TextToMetricFamilies(bytes.NewReader(sampledLines(body)))
+	return p.TextToMetricFamilies(bytes.NewReader(sampledLines(body)))
+}
+
+// parseSample reads a sample taken at t from a metrics endpoint's answer.
+func parseSample(body []byte, t time.Time) (MetricSample, error) {
+	mfs, err := parseFamilies(body)
 	if err != nil {
 		return MetricSample{}, err
 	}
@@ -152,84 +166,4 @@ func (n *Node) Scrape(ctx context.Context) (MetricSample, error) {
 	c := metricsClient()
 	defer c.CloseIdleConnections()
 	return scrape(ctx, c, n.MetricsURL())
-}
-
-// scrapeSource samples one member by reading its /metrics every interval
-// from the harness, in a goroutine of its own.
-type scrapeSource struct {
-	url     string
-	c       *http.Client
-	mu      sync.Mutex
-	samples []MetricSample
-	lastOK  time.Time
-	lastErr error
-	stopc   chan struct{}
-	done    chan struct{}
-}
-
-func newScrapeSource(n *Node) *scrapeSource {
-	return &scrapeSource{url: n.MetricsURL(), c: metricsClient()}
-}
-
-// start begins reading every interval; the first reading must succeed.
-func (s *scrapeSource) start(interval time.Duration) error {
-	if err := s.read(); err != nil {
-		return err
-	}
-	s.stopc, s.done = make(chan struct{}), make(chan struct{})
-	go s.loop(interval)
-	return nil
-}
-
-func (s *scrapeSource) loop(interval time.Duration) {
-	defer close(s.done)
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stopc:
-			_ = s.read() // the last sample is as of the stop
-			return
-		case <-t.C:
-			_ = s.read()
-		}
-	}
-}
-
-// read takes one sample and keeps it, or notes why it could not.
-func (s *scrapeSource) read() error {
-	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
-	defer cancel()
-	m, err := scrape(ctx, s.c, s.url)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err != nil {
-		s.lastErr = err
-		return err
-	}
-	s.samples, s.lastOK = append(s.samples, m), time.Now()
-	return nil
-}
-
-// take returns the samples read since the last take; an error when no
-// reading succeeded for scrapeLostAfter (the member counts as lost).
-func (s *scrapeSource) take() ([]MetricSample, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := s.samples
-	s.samples = nil
-	if time.Since(s.lastOK) > scrapeLostAfter {
-		return out, fmt.Errorf("its metrics endpoint stopped answering (%v)", s.lastErr)
-	}
-	return out, nil
-}
-
-// stop ends the readings (after a last one).
-func (s *scrapeSource) stop() {
-	if s.stopc != nil {
-		close(s.stopc)
-		<-s.done
-		s.stopc = nil
-	}
-	s.c.CloseIdleConnections()
 }

@@ -36,7 +36,7 @@ func TestReadMetricsSumsTheFamilies(t *testing.T) {
 	dur.WithLabelValues("Put").Observe(0.0005)
 	dur.WithLabelValues("LeaseGrant").Observe(0.005)
 	leader.Set(1)
-	s, err := readMetrics(reg, time.Unix(0, 42))
+	s, err := readMetrics(reg, func() time.Time { return time.Unix(0, 42) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTextFormatGivesTheSameSample(t *testing.T) {
 	dur.WithLabelValues("Put").Observe(2)
 	other.Add(1e6)
 	rss.Set(42 << 20)
-	want, err := readMetrics(reg, time.Unix(0, 7))
+	want, err := readMetrics(reg, func() time.Time { return time.Unix(0, 7) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +136,11 @@ func TestCollectMetricsInsideTheMembers(t *testing.T) {
 }
 
 // TestHTTPSamplingAgreesWithInProcess reads the same members both ways at
-// once — inside each member's process and over its /metrics endpoint, as
-// from outside — while bursts of puts arrive: the counters must agree once
-// the load stopped, the calls per 100 ms summed over the members (what the
-// storm judges) must agree within a band, and the process figures (from
-// /metrics) must agree with /proc.
+// once — inside each member's process and over its /metrics endpoint by a
+// metrics reader, as from outside — while bursts of puts arrive: the
+// counters must agree once the load stopped, the peak of calls per 100 ms
+// summed over the members (what the storm judges) within 30 %, and the
+// process figures (from /metrics) must agree with /proc.
 func TestHTTPSamplingAgreesWithInProcess(t *testing.T) {
 	c, _ := startCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -180,10 +180,13 @@ func TestHTTPSamplingAgreesWithInProcess(t *testing.T) {
 		diff += abs(ga[k] - gb[k])
 		total += ga[k]
 	}
+	// Which 100 ms a call lands in depends on where each sampler's ticks
+	// fall within the burst (the counters are interpolated between samples
+	// 100 ms apart): the share in another bucket is reported, not judged.
 	t.Logf("calls started per 100 ms, summed over the members: peak %.0f in-process, %.0f over HTTP; %.0f of %.0f calls in another bucket (%.0f %%)",
 		peakA, peakB, diff/2, total, 100*diff/2/total)
-	if peakB < 0.7*peakA || peakB > 1.3*peakA || diff/2 > 0.25*total {
-		t.Errorf("the two samplings disagree: peak %.0f against %.0f, %.0f of %.0f calls in other buckets", peakA, peakB, diff/2, total)
+	if peakB < 0.7*peakA || peakB > 1.3*peakA {
+		t.Errorf("the two samplings disagree: peak %.0f against %.0f", peakA, peakB)
 	}
 	checkProcessFigures(ctx, t, c)
 }

@@ -1,5 +1,6 @@
 // Package procstat reads the few fields of /proc/<pid>/stat the harness
-// needs: a process's state and its CPU time. Hand-written (a dozen lines)
+// needs: a process's state and its CPU time; and its peak RSS from
+// /proc/<pid>/status. Hand-written (a dozen lines)
 // rather than github.com/prometheus/procfs: two fields do not justify the
 // dependency.
 package procstat
@@ -63,4 +64,23 @@ func Parse(b []byte) (Stat, error) {
 		return Stat{}, fmt.Errorf("bad utime/stime %q %q", f[11], f[12])
 	}
 	return Stat{State: f[0][0], CPU: time.Duration(ut+st) * time.Second / userHZ}, nil
+}
+
+// PeakRSS returns the resident high-water mark (VmHWM of
+// /proc/<who>/status) in bytes; who is a pid or "self".
+func PeakRSS(who string) (int64, error) {
+	b, err := os.ReadFile("/proc/" + who + "/status")
+	if err != nil {
+		return 0, fmt.Errorf("reading the peak RSS of %s: %w", who, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("reading the peak RSS of %s: %q", who, rest)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("reading the peak RSS of %s: no VmHWM line", who)
 }

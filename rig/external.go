@@ -92,7 +92,12 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 	}
 	r.release = sync.OnceFunc(func() { r.cleanUp(nem, restore, o.Guest) })
 	r.env.addCloser(r.Close)
-	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second})
+	sup, err := r.env.Supervisor()
+	if err != nil {
+		return err
+	}
+	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second,
+		Supervisor: sup, CACert: x.CACert, Cert: x.Cert, Key: x.Key})
 	if err != nil {
 		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)
 	}

@@ -1,7 +1,6 @@
 package storm
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -32,7 +31,7 @@ func MemberCost(name string, pid int) (ProcCost, error) {
 	if err != nil {
 		return ProcCost{Name: name}, err
 	}
-	hwm, err := procHWM(strconv.Itoa(pid))
+	hwm, err := procstat.PeakRSS(strconv.Itoa(pid))
 	return ProcCost{Name: name, CPU: cpu, PeakRSS: hwm}, err
 }
 
@@ -60,26 +59,6 @@ func procCPU(pid int) (time.Duration, error) {
 	return st.CPU, nil
 }
 
-// procHWM returns VmHWM of /proc/<who>/status in bytes.
-func procHWM(who string) (int64, error) {
-	f, err := os.Open("/proc/" + who + "/status")
-	if err != nil {
-		return 0, fmt.Errorf("reading the peak RSS of %s: %w", who, err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("reading the peak RSS of %s: %q", who, rest)
-			}
-			return kb << 10, nil
-		}
-	}
-	return 0, fmt.Errorf("reading the peak RSS of %s: no VmHWM line", who)
-}
-
 // SelfMeter measures the harness process itself from Start to Stop: CPU
 // time (getrusage, children excluded) and peak RSS (the high-water mark is
 // reset at Start where the kernel allows it, Linux ≥ 4.0).
@@ -99,7 +78,7 @@ func StartSelf(name string) *SelfMeter {
 // Stop returns what the process spent since Start. Without a reset the
 // peak RSS is the process's lifetime peak (an upper bound).
 func (m *SelfMeter) Stop() ProcCost {
-	hwm, _ := procHWM("self")
+	hwm, _ := procstat.PeakRSS("self")
 	return ProcCost{Name: m.name, CPU: selfCPU() - m.start, PeakRSS: hwm}
 }
 

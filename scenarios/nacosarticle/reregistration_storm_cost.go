@@ -33,7 +33,7 @@ func costTable(sizes []stormSize) *report.Table {
 			}
 		}
 	}
-	t.Notes = []string{"harness: this process (registrants, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak)",
+	t.Notes = []string{"harness: this process (registrants, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak); the harness's metrics readers (processes reading those members' /metrics): /proc, summed",
 		"in a sharded run each shard's harness is its own row; the registry is the members' rows"}
 	return &t
 }

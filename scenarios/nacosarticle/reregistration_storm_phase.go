@@ -240,6 +240,9 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 	p.Members, p.MembersHTTP = sampling.stop()
 	p.End = rec.Offset(time.Now())
 	p.Cost = w.cost(ctx, env, p.Members)
+	if rc := sampling.readers(); rc.N > 0 {
+		p.Cost = append(p.Cost, storm.ProcCost{Name: s.Shard.Name() + " (metrics readers)", CPU: rc.CPU, PeakRSS: rc.PeakRSS})
+	}
 	if err != nil {
 		return p, err
 	}
@@ -314,6 +317,18 @@ func (sp *samplingProbe) probe() fault.Probe {
 			}
 			return nil
 		}}
+}
+
+// readers returns what the metrics readers of the samplers spent (after stop).
+func (sp *samplingProbe) readers() cluster.ReadersCost {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	var out cluster.ReadersCost
+	for _, col := range sp.cols {
+		rc := col.Readers()
+		out.N, out.CPU, out.PeakRSS = out.N+rc.N, out.CPU+rc.CPU, out.PeakRSS+rc.PeakRSS
+	}
+	return out
 }
 
 // stop stops the samplers and returns what they recorded, and what the
