@@ -54,6 +54,11 @@ type Fleet struct {
 	regs  []*fakeservice.LeanRegistrant
 	log   *Log
 	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
+	// paused[i]: registrant i's renewals wait for it to be live again
+	// (they stop at a tick that finds it not live), from tick[i] (Unix ns
+	// of its last renewal time: the phase they resume on).
+	paused []atomic.Bool
+	tick   []atomic.Int64
 	ctx   context.Context // ends at Close: the renewals stop
 	// rctx[i] is registrant i's child of ctx: a call's deadline registers
 	// with it, not with one context shared by the whole fleet (whose list
@@ -93,6 +98,7 @@ func NewFleetOf(cfg FleetConfig, log *Log, keep func(i int) bool) (*Fleet, error
 		f.regs = append(f.regs, fakeservice.NewLeanRegistrant(f.conns[j/cfg.PerClient], key, "127.0.0.1:0", cfg.TTL, cfg.Timeout, log.Observe))
 	}
 	f.idx, f.live, f.renew = idx, make([]atomic.Bool, len(f.regs)), newSchedule(len(f.regs))
+	f.paused, f.tick = make([]atomic.Bool, len(f.regs)), make([]atomic.Int64, len(f.regs))
 	var stopChildren func()
 	f.rctx, stopChildren = children(f.ctx, len(f.regs))
 	f.stop = both(f.stop, stopChildren)
@@ -120,7 +126,7 @@ func (f *Fleet) RegisterMissing(ctx context.Context, conc int) int {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			if r.Register(ctx) == nil {
-				f.live[i].Store(true)
+				f.setLive(i)
 			}
 		}()
 	}
@@ -165,17 +171,43 @@ func (f *Fleet) StartRenewing(r *rand.Rand) {
 	}
 }
 
-// renewAt renews registrant i at t (when it is live) and schedules its next
-// renewal Renew after t (at once when the renewal took longer).
+// renewAt renews registrant i at t and schedules its next renewal Renew
+// after t (at once when the renewal took longer). A tick that finds the
+// registrant not live (its link is down, it is not registered yet) pauses
+// its renewals until setLive: 5000 registrants ticking through a 40 s
+// outage were 60 000 wake-ups for nothing.
 func (f *Fleet) renewAt(i int, t time.Time) {
+	f.tick[i].Store(t.UnixNano())
 	f.renew.at(i, t, func() {
-		if reg, live := f.regs[i], &f.live[i]; live.Load() {
-			if err := reg.Renew(f.rctx[i]); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
-				_ = reg.Register(f.rctx[i])
+		reg, live := f.regs[i], &f.live[i]
+		if !live.Load() {
+			f.paused[i].Store(true)
+			if live.Load() && f.paused[i].CompareAndSwap(true, false) { // setLive came in between
+				f.resume(i)
 			}
+			return
+		}
+		if err := reg.Renew(f.rctx[i]); errors.Is(err, fakeservice.ErrLeaseGone) && live.Load() {
+			_ = reg.Register(f.rctx[i])
 		}
 		f.renewAt(i, t.Add(f.cfg.Renew))
 	})
+}
+
+// setLive marks registrant i live and resumes its renewals if they paused.
+func (f *Fleet) setLive(i int) {
+	f.live[i].Store(true)
+	if f.paused[i].CompareAndSwap(true, false) {
+		f.resume(i)
+	}
+}
+
+// resume schedules registrant i's next renewal on its phase: the first
+// tick after now of its last renewal time plus whole periods.
+func (f *Fleet) resume(i int) {
+	last, period := time.Unix(0, f.tick[i].Load()), f.cfg.Renew
+	k := (time.Since(last) + period - 1) / period
+	f.renewAt(i, last.Add(k*period))
 }
 
 // LinkDown tells the registrants their connection is gone (as a client's
@@ -240,7 +272,7 @@ func (f *Fleet) attempt(ctx context.Context, rr *rereg, i int, b Backoff, r *ran
 			f.attempt(ctx, rr, i, b, r, k+1)
 			return
 		}
-		f.live[i].Store(true)
+		f.setLive(i)
 		rr.done.Add(1)
 		at := int64(time.Since(rr.t0))
 		for old := rr.last.Load(); at > old && !rr.last.CompareAndSwap(old, at); old = rr.last.Load() {
