@@ -53,13 +53,13 @@ type Fleet struct {
 	conns []*fakeservice.H2Conn
 	regs  []*fakeservice.LeanRegistrant
 	log   *Log
-	live  []atomic.Bool   // live[i]: registrant i holds a registration it renews
+	live  []atomic.Bool // live[i]: registrant i holds a registration it renews
 	// paused[i]: registrant i's renewals wait for it to be live again
 	// (they stop at a tick that finds it not live), from tick[i] (Unix ns
 	// of its last renewal time: the phase they resume on).
 	paused []atomic.Bool
 	tick   []atomic.Int64
-	ctx   context.Context // ends at Close: the renewals stop
+	ctx    context.Context // ends at Close: the renewals stop
 	// rctx[i] is registrant i's child of ctx: a call's deadline registers
 	// with it, not with one context shared by the whole fleet (whose list
 	// of children thousands of calls at once would keep rewriting).
