@@ -45,9 +45,16 @@ func (c *Child) closeControl() {
 	}
 }
 
+// AnswerError is a command the child answered with an error ("err <text>").
+type AnswerError struct{ Child, Cmd, Text string }
+
+// Error says which child answered which command with what.
+func (e *AnswerError) Error() string { return fmt.Sprintf("%s control %q: %s", e.Child, e.Cmd, e.Text) }
+
 // Control sends one command line to the child and returns its answer. It
-// fails if the child has no control channel, has exited, answers "err", or
-// does not answer within timeout (a SIGSTOPped child cannot answer).
+// fails if the child has no control channel, has exited, answers "err" (an
+// *AnswerError), or does not answer within timeout (a SIGSTOPped child
+// cannot answer).
 func (c *Child) Control(cmd string, timeout time.Duration) (string, error) {
 	c.ctlMu.Lock()
 	defer c.ctlMu.Unlock()
@@ -74,7 +81,7 @@ func (c *Child) Control(cmd string, timeout time.Duration) (string, error) {
 		}
 		verb, text, _ := strings.Cut(a.line, " ")
 		if verb != "ok" {
-			return "", fmt.Errorf("%s control %q: %s", c.name, cmd, text)
+			return "", &AnswerError{Child: c.name, Cmd: cmd, Text: text}
 		}
 		return text, nil
 	case <-time.After(timeout):

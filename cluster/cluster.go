@@ -75,6 +75,9 @@ type Cluster struct {
 	sup   *childproc.Supervisor
 	Dir   string
 	nodes []*Node
+	// readerTLS are the TLS files the members' metrics readers use (an
+	// attached cluster's; none for one the harness started).
+	readerTLS readerArgs
 }
 
 // Start allocates ports, starts every member in its own process and waits

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sdchaos/childproc"
 )
 
 // Action is a process-level action on a member the harness did not start,
@@ -79,6 +81,12 @@ type AttachConfig struct {
 	Nemesis Nemesis
 	// Timeout bounds the discovery and the health wait.
 	Timeout time.Duration
+	// Supervisor starts the members' metrics readers (processes of the
+	// harness that read each member's /metrics; see CollectMetrics).
+	Supervisor *childproc.Supervisor
+	// CACert, Cert and Key are the run's TLS files (PEM, as etcdctl's
+	// --cacert, --cert, --key), for the metrics readers.
+	CACert, Cert, Key string
 }
 
 // Attach builds a Cluster from an existing etcd cluster: it asks the
@@ -97,7 +105,8 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{cfg: Config{Size: len(members)}}
+	c := &Cluster{cfg: Config{Size: len(members)}, sup: cfg.Supervisor,
+		readerTLS: readerArgs{cacert: cfg.CACert, cert: cfg.Cert, key: cfg.Key}}
 	for i, m := range members {
 		n, err := attachedNode(c, i, m, cfg.Nemesis)
 		if err != nil {

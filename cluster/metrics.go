@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,9 +13,11 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// A member samples its own Prometheus registry (the one embed.Etcd
-// registers its metrics in) inside its process, so a reading is not
-// delayed by a loopback that the clients overload. The metric names are
+// A member the harness started samples its own Prometheus registry (the
+// one embed.Etcd registers its metrics in) inside its process, so a
+// reading is not delayed by a loopback that the clients overload; a member
+// it did not start is read over its metrics endpoint (metrics_scrape.go).
+// Both sum the same families into a MetricSample (addFamily). The metric names are
 // etcd v3.7's (server/etcdserver/metrics.go, server/lease/metrics.go,
 // server/storage/mvcc/metrics.go) and its gRPC server metrics
 // (go-grpc-middleware/providers/prometheus, registered by
@@ -70,6 +73,11 @@ type MetricSample struct {
 	LeasesRevoked      float64 `json:"leases_revoked"`
 	LeasesRenewed      float64 `json:"leases_renewed"`
 	Puts               float64 `json:"puts"`
+	// ProcessCPU is the member process's CPU time in seconds and
+	// ProcessRSS its resident memory in bytes (process_cpu_seconds_total,
+	// process_resident_memory_bytes): what an external member spent.
+	ProcessCPU float64 `json:"process_cpu_s,omitempty"`
+	ProcessRSS float64 `json:"process_rss_bytes,omitempty"`
 }
 
 // Histogram is a cumulative Prometheus histogram: Counts[i] observations
@@ -81,11 +89,16 @@ type Histogram struct {
 	Counts []float64 `json:"counts,omitempty"`
 }
 
-// add adds a dto histogram to h (same bucket bounds).
+// add adds a dto histogram to h (same bucket bounds). The +Inf bucket,
+// which the text format lists and the in-process registry leaves implicit,
+// is Count.
 func (h *Histogram) add(d *dto.Histogram) {
 	h.Count += float64(d.GetSampleCount())
 	h.Sum += d.GetSampleSum()
 	bs := d.GetBucket()
+	if n := len(bs); n > 0 && math.IsInf(bs[n-1].GetUpperBound(), 1) {
+		bs = bs[:n-1]
+	}
 	if len(h.Bounds) == 0 {
 		h.Bounds, h.Counts = make([]float64, len(bs)), make([]float64, len(bs))
 		for i, b := range bs {
@@ -99,9 +112,26 @@ func (h *Histogram) add(d *dto.Histogram) {
 	}
 }
 
-// readMetrics reads one sample from g.
-func readMetrics(g prometheus.Gatherer, now time.Time) (MetricSample, error) {
-	mfs, err := g.Gather()
+// stampedGatherer is a Gatherer that dates its readings itself (one over
+// HTTP: when the answer arrived).
+type stampedGatherer interface {
+	GatherStamped() ([]*dto.MetricFamily, time.Time, error)
+}
+
+// readMetrics reads one sample from g, dated by clock once the reading is
+// done (a loaded member's gathering can take tens of milliseconds, and its
+// counters are read during it; a reading dated when it began put a spike's
+// first calls before it), unless g dates it.
+func readMetrics(g prometheus.Gatherer, clock func() time.Time) (MetricSample, error) {
+	var mfs []*dto.MetricFamily
+	var err error
+	var now time.Time
+	if sg, ok := g.(stampedGatherer); ok {
+		mfs, now, err = sg.GatherStamped()
+	} else {
+		mfs, err = g.Gather()
+		now = clock()
+	}
 	if err != nil && len(mfs) == 0 {
 		return MetricSample{}, fmt.Errorf("gathering metrics: %w", err)
 	}
@@ -119,7 +149,7 @@ func (s *MetricSample) scalars() map[string]*float64 {
 		metricIsLeader: &s.IsLeader, metricPropCommitted: &s.ProposalsCommitted, metricPropApplied: &s.ProposalsApplied,
 		metricPropPending: &s.ProposalsPending, metricPropFailed: &s.ProposalsFailed, metricSlowApplies: &s.SlowApplies,
 		metricLeaseGranted: &s.LeasesGranted, metricLeaseRevoked: &s.LeasesRevoked, metricLeaseRenewed: &s.LeasesRenewed,
-		metricPuts: &s.Puts,
+		metricPuts: &s.Puts, metricProcessCPU: &s.ProcessCPU, metricProcessRSS: &s.ProcessRSS,
 	}
 }
 
@@ -213,7 +243,7 @@ func (s *sampler) loop(interval time.Duration, stop, done chan struct{}) {
 }
 
 func (s *sampler) sample() {
-	if m, err := readMetrics(s.g, time.Now()); err == nil {
+	if m, err := readMetrics(s.g, time.Now); err == nil {
 		s.mu.Lock()
 		s.samples = append(s.samples, m)
 		s.mu.Unlock()

@@ -1,11 +1,13 @@
 package etcdcli
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -84,47 +86,132 @@ type trackedLease struct{ clientv3.Lease }
 func (l trackedLease) Grant(ctx context.Context, ttl int64) (*clientv3.LeaseGrantResponse, error) {
 	resp, err := l.Lease.Grant(ctx, ttl)
 	if err == nil {
-		mu.Lock()
-		leases[resp.ID] = true
-		mu.Unlock()
+		Track(int64(resp.ID))
 	}
 	return resp, err
 }
 
+// Track remembers a lease granted by a client New did not create (the
+// storm's lean registrants speak etcd's gRPC API themselves), so that
+// Cleanup revokes it. It does nothing when the settings have no namespace
+// (a cluster the harness started dies with the run).
+func Track(id int64) {
+	mu.Lock()
+	if current.Namespace != "" {
+		leases[clientv3.LeaseID(id)] = true
+	}
+	mu.Unlock()
+}
+
+// Forget forgets a tracked lease known to be gone (it expired).
+func Forget(id int64) {
+	mu.Lock()
+	delete(leases, clientv3.LeaseID(id))
+	mu.Unlock()
+}
+
 // Cleanup revokes every lease granted in the namespace of the current
-// settings and deletes every key under it, with a client that is not
-// confined to it. It returns how many leases it revoked and keys it
-// deleted; a lease already gone counts as revoked.
+// settings (RevokeTracked) and deletes every key under it, with a client
+// that is not confined to it. It returns how many leases it revoked and
+// keys it deleted. The keys are deleted even when a revocation failed.
 func Cleanup(ctx context.Context, endpoints ...string) (revoked int, deleted int64, err error) {
 	s := Current()
 	if s.Namespace == "" {
 		return 0, 0, nil
 	}
+	revoked, rerr := RevokeTracked(ctx, endpoints...) // the keys go in any case
 	cli, err := newClient(endpoints, s, false)
 	if err != nil {
-		return 0, 0, err
+		return revoked, 0, errors.Join(rerr, err)
 	}
 	defer cli.Close()
+	resp, err := cli.Delete(ctx, s.Namespace, clientv3.WithPrefix())
+	if err != nil {
+		return revoked, 0, errors.Join(rerr, fmt.Errorf("deleting the keys under %s: %w", s.Namespace, err))
+	}
+	return revoked, resp.Deleted, rerr
+}
+
+// Tracked returns how many leases are tracked (granted and not known gone).
+func Tracked() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return len(leases)
+}
+
+// revokeAtOnce is how many revocations RevokeTracked keeps in flight: a
+// storm's fleet leaves thousands of leases, and one at a time they would
+// not fit a clean-up's budget of seconds.
+const revokeAtOnce = 128
+
+// RevokeTracked revokes every tracked lease that the cluster still lists
+// (a lease that expired is forgotten, not revoked), revokeAtOnce at a time,
+// and returns how many it revoked. Without a namespace it does nothing. A
+// process that shares its namespace with others (a storm's shard ≥ 1)
+// revokes its own leases with it and leaves the keys to the namespace's owner.
+func RevokeTracked(ctx context.Context, endpoints ...string) (int, error) {
+	s := Current()
+	if s.Namespace == "" {
+		return 0, nil
+	}
+	cli, err := newClient(endpoints, s, false)
+	if err != nil {
+		return 0, err
+	}
+	defer cli.Close()
+	ids := aliveTracked(ctx, cli)
+	var (
+		wg      sync.WaitGroup
+		sem     = make(chan struct{}, revokeAtOnce)
+		revoked atomic.Int64
+		errMu   sync.Mutex
+		first   error
+	)
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if _, err := cli.Revoke(ctx, id); err != nil && !isLeaseNotFound(err) {
+				errMu.Lock()
+				first = cmp.Or(first, fmt.Errorf("revoking lease %x: %w", id, err))
+				errMu.Unlock()
+				return
+			}
+			Forget(int64(id))
+			revoked.Add(1)
+		}()
+	}
+	wg.Wait()
+	return int(revoked.Load()), first
+}
+
+// aliveTracked returns the tracked leases the cluster still lists, and
+// forgets the others; when the list cannot be read, every tracked lease.
+func aliveTracked(ctx context.Context, cli *clientv3.Client) []clientv3.LeaseID {
 	mu.Lock()
 	ids := make([]clientv3.LeaseID, 0, len(leases))
 	for id := range leases {
 		ids = append(ids, id)
 	}
 	mu.Unlock()
-	for _, id := range ids {
-		if _, err := cli.Revoke(ctx, id); err != nil && !isLeaseNotFound(err) {
-			return revoked, 0, fmt.Errorf("revoking lease %x: %w", id, err)
-		}
-		mu.Lock()
-		delete(leases, id)
-		mu.Unlock()
-		revoked++
-	}
-	resp, err := cli.Delete(ctx, s.Namespace, clientv3.WithPrefix())
+	resp, err := cli.Leases(ctx)
 	if err != nil {
-		return revoked, 0, fmt.Errorf("deleting the keys under %s: %w", s.Namespace, err)
+		return ids
 	}
-	return revoked, resp.Deleted, nil
+	alive := make(map[clientv3.LeaseID]bool, len(resp.Leases))
+	for _, l := range resp.Leases {
+		alive[l.ID] = true
+	}
+	out := ids[:0]
+	for _, id := range ids {
+		if alive[id] {
+			out = append(out, id)
+		} else {
+			Forget(int64(id))
+		}
+	}
+	return out
 }
 
 // CountNamespace returns how many keys are under the current namespace

@@ -2,7 +2,9 @@ package fakeservice
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/codes"
@@ -34,13 +37,15 @@ import (
 // to the registry it loads. Safe for concurrent use (calls queue).
 type H2Conn struct {
 	addr string
-	src  netip.Addr // the local address dialled from (any when invalid)
+	o    H2Options
 	mu   sync.Mutex
 	c    net.Conn
 	bw   *bufio.Writer
 	fr   *http2.Framer
 	enc  *hpack.Encoder
-	hbuf strings.Builder
+	hbuf bytes.Buffer // the header block being encoded
+	msg  []byte       // the request message being sent
+	in   []byte       // the answer being read
 	next uint32
 	// unacked is how many DATA bytes were received since the last
 	// connection-level WINDOW_UPDATE.
@@ -53,18 +58,36 @@ type H2Conn struct {
 // proxy and etcd a packet per call that no real client sends).
 const windowUpdateAt = 16 << 10
 
-// NewH2Conn returns a connection to endpoint ("http://host:port" or
-// "host:port"); nothing is dialled yet.
-func NewH2Conn(endpoint string) *H2Conn {
-	return &H2Conn{addr: strings.TrimPrefix(endpoint, "http://")}
+// H2Options are what a connection needs beyond its endpoint: where it
+// dials from, and the TLS and etcd auth of a cluster that wants them (as
+// clientv3's Config.TLS, Username and Password).
+type H2Options struct {
+	// Source, when valid, is the local address dialled from (a packet
+	// filter can then tell this connection's packets from others').
+	Source netip.Addr
+	// TLS, when set, secures the connection (ALPN "h2", as gRPC requires);
+	// ServerName should name the member (the endpoint may be a proxy).
+	TLS *tls.Config
+	// Auth, when set, gives every call etcd's auth token; the connections
+	// of a fleet share one.
+	Auth *Auth
+	// Cut, when set, is a blackhole the harness puts on the connection's
+	// link (see Cut); the connections of a fleet share one.
+	Cut *Cut
 }
 
-// NewH2ConnFrom is NewH2Conn dialling from local address src (a packet
-// filter can then tell this connection's packets from others').
-func NewH2ConnFrom(endpoint string, src netip.Addr) *H2Conn {
-	h := NewH2Conn(endpoint)
-	h.src = src
-	return h
+// NewH2Conn returns a connection to endpoint ("http://host:port",
+// "https://host:port" or "host:port"); nothing is dialled yet.
+func NewH2Conn(endpoint string) *H2Conn { return NewH2ConnWith(endpoint, H2Options{}) }
+
+// NewH2ConnWith is NewH2Conn with options.
+func NewH2ConnWith(endpoint string, o H2Options) *H2Conn {
+	if o.TLS != nil {
+		o.TLS = o.TLS.Clone()
+		o.TLS.NextProtos = []string{"h2"}
+	}
+	addr := strings.TrimPrefix(strings.TrimPrefix(endpoint, "http://"), "https://")
+	return &H2Conn{addr: addr, o: o}
 }
 
 // Close closes the connection (a later call dials again).
@@ -100,7 +123,7 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := h.roundTrip(ctx, method, req, resp, stream)
+	err := h.authedTrip(ctx, method, req, resp, stream)
 	var st *grpcStatus
 	if err != nil && !errors.As(err, &st) {
 		h.drop() // the connection's state is unknown
@@ -108,17 +131,18 @@ func (h *H2Conn) call(ctx context.Context, method string, req, resp proto.Messag
 			return e
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// The connection's deadline is the call's: it can fire a hair
-			// before the context's own timer does.
-			return context.DeadlineExceeded
+			return context.DeadlineExceeded // the connection's deadline is set when the call's passes
 		}
 		return status.Error(codes.Unavailable, err.Error())
 	}
 	if st != nil {
-		return status.Error(st.code, st.msg)
+		return toStatus(st)
 	}
 	return nil
 }
+
+// toStatus returns st as a gRPC status error.
+func toStatus(st *grpcStatus) error { return status.Error(st.code, st.msg) }
 
 // grpcStatus is a call's non-OK gRPC status from the server's trailers.
 type grpcStatus struct {
@@ -129,21 +153,44 @@ type grpcStatus struct {
 // Error returns the status message.
 func (s *grpcStatus) Error() string { return s.msg }
 
-func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+// authedTrip is roundTrip with the fleet's auth token, when there is one:
+// a token etcd calls invalid (expired, or the auth store moved on) is
+// fetched again and the call sent once more, as clientv3 does.
+func (h *H2Conn) authedTrip(ctx context.Context, method string, req, resp proto.Message, stream bool) error {
+	if h.o.Auth == nil {
+		return h.roundTrip(ctx, method, req, resp, stream, "")
+	}
+	for try := 0; ; try++ {
+		tok, err := h.o.Auth.token(func() (string, error) { return h.authenticate(ctx) })
+		if err != nil {
+			return err
+		}
+		err = h.roundTrip(ctx, method, req, resp, stream, tok)
+		if try > 0 || !staleToken(err) {
+			return err
+		}
+		h.o.Auth.invalidate(tok)
+	}
+}
+
+func (h *H2Conn) roundTrip(ctx context.Context, method string, req, resp proto.Message, stream bool, token string) error {
 	if err := h.dial(ctx); err != nil {
 		return err
 	}
 	c := h.c
-	if dl, ok := ctx.Deadline(); ok {
-		_ = c.SetDeadline(dl)
-	} else {
-		_ = c.SetDeadline(time.Time{})
-	}
-	// A cancelled call (the fleet closing) unblocks at once.
-	defer context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })()
+	// The call's deadline or its cancellation (the fleet closing) unblocks
+	// it; only then is the connection's deadline set, in the past. A call
+	// that ends in time thus arms no timer of the poller (a deadline set on
+	// the connection would fire, uselessly, after every call).
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
+	defer func() {
+		if !stop() {
+			h.drop() // the deadline came as the call ended: the connection's is spent
+		}
+	}()
 	id := h.next
 	h.next += 2
-	if err := h.send(ctx, id, method, req, !stream); err != nil {
+	if err := h.send(ctx, id, method, req, !stream, token); err != nil {
 		return err
 	}
 	msg, err := h.receive(id, stream)
@@ -168,9 +215,14 @@ func (h *H2Conn) dial(ctx context.Context) error {
 	if h.c != nil {
 		return nil
 	}
-	var d net.Dialer
-	if h.src.IsValid() {
-		d.LocalAddr = &net.TCPAddr{IP: h.src.AsSlice()}
+	if h.o.Cut != nil {
+		if err := h.o.Cut.waitOpen(ctx); err != nil { // a blackhole accepts the connection and answers nothing
+			return err
+		}
+	}
+	d := net.Dialer{KeepAlive: -1} // the calls' deadlines find a dead peer; TCP keep-alives would cost four setsockopts a dial
+	if h.o.Source.IsValid() {
+		d.LocalAddr = &net.TCPAddr{IP: h.o.Source.AsSlice()}
 	}
 	c, err := d.DialContext(ctx, "tcp", h.addr)
 	for wait := 100 * time.Millisecond; err != nil; wait = min(wait*8/5, time.Second) {
@@ -178,6 +230,14 @@ func (h *H2Conn) dial(ctx context.Context) error {
 			return ctx.Err()
 		}
 		c, err = d.DialContext(ctx, "tcp", h.addr)
+	}
+	if h.o.Cut != nil {
+		c = h.o.Cut.wrap(c)
+	}
+	if h.o.TLS != nil {
+		if c, err = handshake(ctx, c, h.o.TLS); err != nil {
+			return err
+		}
 	}
 	h.c, h.next, h.unacked = c, 1, 0
 	h.bw = bufio.NewWriterSize(c, 1024)
@@ -191,31 +251,66 @@ func (h *H2Conn) dial(ctx context.Context) error {
 		http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 20})
 }
 
-// send writes the request's headers and its one message.
-func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool) error {
-	body, err := proto.Marshal(req)
-	if err != nil {
+// handshake secures c with TLS within ctx and requires HTTP/2 (ALPN h2).
+func handshake(ctx context.Context, c net.Conn, cfg *tls.Config) (net.Conn, error) {
+	tc := tls.Client(c, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("TLS handshake: %w", err)
+	}
+	if p := tc.ConnectionState().NegotiatedProtocol; p != "h2" {
+		_ = tc.Close()
+		return nil, fmt.Errorf("TLS: the server chose protocol %q, want h2", p)
+	}
+	return tc, nil
+}
+
+// send writes the request's headers (with token, when not empty) and its
+// one message. The buffers are the connection's: the framer copies them
+// into its writer at once.
+func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.Message, end bool, token string) error {
+	var err error
+	h.msg = append(h.msg[:0], 0, 0, 0, 0, 0)
+	if h.msg, err = (proto.MarshalOptions{}).MarshalAppend(h.msg, req); err != nil {
 		return err
 	}
-	h.hbuf.Reset()
-	fields := [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", method}, {":authority", h.addr},
-		{"content-type", "application/grpc"}, {"te", "trailers"}}
-	if dl, ok := ctx.Deadline(); ok {
-		fields = append(fields, [2]string{"grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10) + "u"})
-	}
-	for _, f := range fields {
-		_ = h.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
-	}
-	if err := h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: []byte(h.hbuf.String()), EndHeaders: true}); err != nil {
+	binary.BigEndian.PutUint32(h.msg[1:5], uint32(len(h.msg)-5))
+	h.encodeHeaders(ctx, method, token)
+	if err := h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: h.hbuf.Bytes(), EndHeaders: true}); err != nil {
 		return err
 	}
-	msg := make([]byte, 5+len(body))
-	binary.BigEndian.PutUint32(msg[1:5], uint32(len(body)))
-	copy(msg[5:], body)
-	if err := h.fr.WriteData(id, end, msg); err != nil {
+	if err := h.fr.WriteData(id, end, h.msg); err != nil {
 		return err
 	}
 	return h.bw.Flush()
+}
+
+// encodeHeaders encodes a request's header block into h.hbuf. The fields
+// that change with every call (the deadline, the token) are never indexed:
+// in HPACK's dynamic table they would only push the others out, on both
+// sides of the connection.
+func (h *H2Conn) encodeHeaders(ctx context.Context, method, token string) {
+	h.hbuf.Reset()
+	scheme := "http"
+	if h.o.TLS != nil {
+		scheme = "https"
+	}
+	h.field(":method", "POST", false)
+	h.field(":scheme", scheme, false)
+	h.field(":path", method, false)
+	h.field(":authority", h.addr, false)
+	h.field("content-type", "application/grpc", false)
+	h.field("te", "trailers", false)
+	if dl, ok := ctx.Deadline(); ok {
+		h.field("grpc-timeout", strconv.FormatInt(max(time.Until(dl).Microseconds(), 1), 10)+"u", true)
+	}
+	if token != "" {
+		h.field(rpctypes.TokenFieldNameGRPC, token, true)
+	}
+}
+
+func (h *H2Conn) field(name, value string, changing bool) {
+	_ = h.enc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: changing})
 }
 
 // receive reads frames until stream id's message and status (or, for a
@@ -224,17 +319,17 @@ func (h *H2Conn) send(ctx context.Context, id uint32, method string, req proto.M
 // Those answers are buffered: they leave with the call's next write (the
 // stream's reset, or the next request), one packet instead of one each.
 func (h *H2Conn) receive(id uint32, stream bool) ([]byte, error) {
-	var data []byte
+	h.in = h.in[:0]
 	for {
 		f, err := h.fr.ReadFrame()
 		if err != nil {
 			return nil, err
 		}
-		done, err := h.frame(f, id, &data)
+		done, err := h.frame(f, id, &h.in)
 		if err != nil || done {
-			return message(data, err)
+			return message(h.in, err)
 		}
-		if stream && len(data) >= 5 && len(data) >= 5+int(binary.BigEndian.Uint32(data[1:5])) {
+		if data := h.in; stream && len(data) >= 5 && len(data) >= 5+int(binary.BigEndian.Uint32(data[1:5])) {
 			return message(data, nil)
 		}
 	}

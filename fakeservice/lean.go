@@ -12,6 +12,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	"sdchaos/etcdcli"
 )
 
 // RawCaller carries a LeanRegistrant's gRPC calls (H2Conn does).
@@ -38,7 +40,9 @@ const (
 // is context.DeadlineExceeded, a renewal of an expired lease ErrLeaseGone,
 // etcd's errors their rpctypes values), without clientv3's retries of
 // calls that never reached a connection (a call dials when it has none,
-// within its own deadline). Safe for concurrent use.
+// within its own deadline). Every lease it grants is tracked with
+// etcdcli.Track, so that the clean-up of a cluster the harness did not
+// start revokes it. Safe for concurrent use.
 type LeanRegistrant struct {
 	Key, Value string
 	conn       RawCaller
@@ -73,6 +77,7 @@ func (r *LeanRegistrant) Register(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("granting lease: %w", err)
 	}
+	etcdcli.Track(id) // on a cluster the harness did not start, revoked at its clean-up
 	err = r.call(ctx, CallPut, func(c context.Context) error {
 		return r.conn.Unary(c, methodPut, &pb.PutRequest{Key: []byte(r.Key), Value: []byte(r.Value), Lease: id}, &pb.PutResponse{})
 	})
@@ -96,6 +101,7 @@ func (r *LeanRegistrant) Renew(ctx context.Context) error {
 		return nil
 	})
 	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
+		etcdcli.Forget(r.id.Load())
 		return fmt.Errorf("renewing %s: %w", r.Key, ErrLeaseGone)
 	}
 	if err != nil {

@@ -94,15 +94,16 @@ func (s Step) label() string {
 // fault that fails to inject or heal is recorded with its error (the run
 // is then invalid, not failed); a probe's error (the harness failed) ends
 // the run and is returned, wrapped with the step. A fault whose heal time
-// the run does not reach (the run was cancelled) is healed anyway before
-// Run returns.
+// the run does not reach (the run was cancelled, or its step panicked) is
+// healed anyway before Run returns. A step that panics ends the run with a
+// *PanicError naming the step (see Guard).
 func (tl Timeline) Run(ctx context.Context, rec *history.Recorder) error {
 	if err := tl.Validate(); err != nil {
 		return err
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	for _, s := range tl {
-		g.Go(func() error { return s.run(ctx, rec) })
+		g.Go(func() error { return Guard("timeline step "+s.label(), func() error { return s.run(ctx, rec) }) })
 	}
 	return g.Wait()
 }
@@ -130,16 +131,23 @@ func (s Step) run(ctx context.Context, rec *history.Recorder) error {
 	}
 	rec.Event(at, with(s.Fault.Describe(), history.Inject))
 	if s.For <= 0 {
+		Failpoint("timeline-injected")
 		return nil
 	}
 	h := s.Fault.(Healer)
+	healed := false
+	defer func() {
+		if !healed { // the run ended first (cancelled, or this step panicked): leave nothing in place
+			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), healGrace)
+			defer cancel()
+			_ = h.Heal(hctx)
+		}
+	}()
+	Failpoint("timeline-injected")
 	if err := clock.SleepUntil(ctx, rec.T0().Add(s.At+s.For)); err != nil {
-		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), healGrace)
-		defer cancel()
-		_ = h.Heal(hctx) // the run is over; leave nothing in place
 		return nil
 	}
-	at = time.Now()
+	healed, at = true, time.Now()
 	if err := h.Heal(ctx); err != nil {
 		rec.Event(at, failed(with(s.Fault.Describe(), history.Heal), err))
 		return nil

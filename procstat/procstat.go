@@ -1,5 +1,6 @@
 // Package procstat reads the few fields of /proc/<pid>/stat the harness
-// needs: a process's state and its CPU time. Hand-written (a dozen lines)
+// needs: a process's state and its CPU time; and its peak RSS from
+// /proc/<pid>/status. Hand-written (a dozen lines)
 // rather than github.com/prometheus/procfs: two fields do not justify the
 // dependency.
 package procstat
@@ -68,24 +69,35 @@ func Parse(b []byte) (Stat, error) {
 // RSS returns the resident set size of process pid in bytes (VmRSS of
 // /proc/<pid>/status); an error when the process is gone.
 func RSS(pid int) (int64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	return statusBytes(strconv.Itoa(pid), "VmRSS")
+}
+
+// PeakRSS returns the resident high-water mark (VmHWM of
+// /proc/<who>/status) in bytes; who is a pid or "self".
+func PeakRSS(who string) (int64, error) {
+	return statusBytes(who, "VmHWM")
+}
+
+// statusBytes reads one "<field>: <n> kB" line of /proc/<who>/status.
+func statusBytes(who, field string) (int64, error) {
+	b, err := os.ReadFile("/proc/" + who + "/status")
 	if err != nil {
-		return 0, fmt.Errorf("reading the status of pid %d: %w", pid, err)
+		return 0, fmt.Errorf("reading %s of %s: %w", field, who, err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		rest, ok := strings.CutPrefix(line, field+":")
 		if !ok {
 			continue
 		}
 		f := strings.Fields(rest) // "123456 kB"
 		if len(f) != 2 || f[1] != "kB" {
-			break
+			return 0, fmt.Errorf("reading %s of %s: %q", field, who, rest)
 		}
 		kb, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			break
+			return 0, fmt.Errorf("reading %s of %s: %q", field, who, rest)
 		}
-		return kb * 1024, nil
+		return kb << 10, nil
 	}
-	return 0, fmt.Errorf("no VmRSS in the status of pid %d", pid)
+	return 0, fmt.Errorf("reading %s of %s: no %s line", field, who, field)
 }

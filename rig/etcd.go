@@ -3,6 +3,7 @@ package rig
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"sdchaos/caller"
@@ -30,10 +31,17 @@ type Etcd struct {
 	Proxies []*linkproxy.Proxy
 	// deferred run at Close, last registered first.
 	deferred []func()
+	// release cleans up what the run wrote on an external cluster (once;
+	// nil on a cluster the harness started).
+	release func()
+	closed  sync.Once
 }
 
-// Defer makes Close call f (a plan's probes release their clients so),
-// before the instances, proxies and members stop.
+// Defer makes Close call f (a plan's probes release their clients so, a
+// fleet stops renewing so), before the instances, proxies and members stop
+// and, on an external cluster, before the run's leases are revoked — also
+// when the plan never reached its own Close (it failed or panicked): Env.Close
+// closes the rig then.
 func (r *Etcd) Defer(f func()) { r.deferred = append(r.deferred, f) }
 
 // EtcdOptions says what to build.
@@ -45,6 +53,14 @@ type EtcdOptions struct {
 	// Proxied puts a linkproxy in front of each member's client port and
 	// gives every client the proxy addresses.
 	Proxied bool
+	// Namespace is, on an external cluster, the key prefix of everything
+	// the run writes; empty draws a fresh one ("/sdchaos/<time>-<random>").
+	// The processes of one sharded run share one.
+	Namespace string
+	// Guest marks a process that writes into another process's Namespace
+	// (a storm's shard ≥ 1): at Close it revokes its own leases and leaves
+	// the keys to the namespace's owner.
+	Guest bool
 }
 
 // StartEtcd starts the cluster, the proxies and the instances. Everything
@@ -52,7 +68,7 @@ type EtcdOptions struct {
 func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
 	if env.External != nil {
-		if err := r.attach(ctx); err != nil {
+		if err := r.attach(ctx, o); err != nil {
 			return nil, err
 		}
 	} else if err := r.start(ctx); err != nil {
@@ -107,8 +123,14 @@ func hostsNote(hosts []string) string {
 }
 
 // Close runs what was deferred, then stops the instances, the proxies and
-// the members.
-func (r *Etcd) Close() {
+// the members; on an external cluster it removes what the rig's process
+// wrote there (its leases, the namespace's keys) and heals what the
+// nemesis left in place, so that the next world of the run starts clean.
+// It runs once; a later call (Env.Close's, on an external cluster) waits
+// for the first.
+func (r *Etcd) Close() { r.closed.Do(r.close) }
+
+func (r *Etcd) close() {
 	for i := len(r.deferred) - 1; i >= 0; i-- {
 		r.deferred[i]()
 	}
@@ -121,6 +143,9 @@ func (r *Etcd) Close() {
 	}
 	if r.Cluster != nil {
 		r.Cluster.Close()
+	}
+	if r.release != nil {
+		r.release()
 	}
 }
 

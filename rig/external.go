@@ -1,12 +1,14 @@
 package rig
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
@@ -38,10 +40,10 @@ type External struct {
 	Nemesis *nemesis.File
 }
 
-// settings returns the client settings of the run: TLS, user, and a
-// unique key namespace for everything the run writes.
-func (x *External) settings() (etcdcli.Settings, error) {
-	s := etcdcli.Settings{Namespace: runNamespace()}
+// settings returns the client settings of the run: TLS, user, and the
+// key namespace for everything the run writes (ns, or a unique one).
+func (x *External) settings(ns string) (etcdcli.Settings, error) {
+	s := etcdcli.Settings{Namespace: cmp.Or(ns, runNamespace())}
 	if x.CACert != "" || x.Cert != "" || x.Key != "" {
 		info := transport.TLSInfo{TrustedCAFile: x.CACert, CertFile: x.Cert, KeyFile: x.Key}
 		cfg, err := info.ClientConfig()
@@ -70,12 +72,13 @@ func runNamespace() string {
 
 // attach connects the rig to the external cluster: it installs the client
 // settings, attaches (no process is started), checks the nemesis file
-// against the members, and registers the end-of-run clean-up (heal every
-// fault the nemesis injected, revoke the run's leases, delete its keys) at
-// Env.Close, which also runs on Ctrl-C and SIGTERM.
-func (r *Etcd) attach(ctx context.Context) error {
+// against the members, and registers the clean-up (heal every fault the
+// nemesis injected, revoke the leases the rig's process granted, delete the
+// namespace's keys unless o.Guest) for the rig's Close, which Env.Close
+// (also on Ctrl-C and SIGTERM) calls in any case.
+func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 	x := r.env.External
-	s, err := x.settings()
+	s, err := x.settings(o.Namespace)
 	if err != nil {
 		return err
 	}
@@ -87,8 +90,14 @@ func (r *Etcd) attach(ctx context.Context) error {
 		nem.Observe = r.env.recordNemesis
 		cn = nem
 	}
-	r.env.addCloser(func() { r.cleanUp(nem, restore) })
-	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second})
+	r.release = sync.OnceFunc(func() { r.cleanUp(nem, restore, o.Guest) })
+	r.env.addCloser(r.Close)
+	sup, err := r.env.Supervisor()
+	if err != nil {
+		return err
+	}
+	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second,
+		Supervisor: sup, CACert: x.CACert, Cert: x.Cert, Key: x.Key})
 	if err != nil {
 		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)
 	}
@@ -128,15 +137,26 @@ func members(c *cluster.Cluster) []cluster.Member {
 	return out
 }
 
-// cleanUpTimeout bounds the key and lease clean-up at the end of a run.
-const cleanUpTimeout = 10 * time.Second
+// cleanUpTimeout bounds the key and lease clean-up at the end of a world,
+// plus a second for every revokeRate leases to revoke: etcd revokes through
+// raft, and a registry on one loaded core took more than 10 s for a storm's
+// 4000 (the storm's own --revoke-rate assumes 200 a second).
+const (
+	cleanUpTimeout = 10 * time.Second
+	revokeRate     = 200
+)
+
+// cleanUpBudget is the clean-up's deadline for the leases tracked now.
+func cleanUpBudget() time.Duration {
+	return cleanUpTimeout + time.Duration(etcdcli.Tracked()/revokeRate)*time.Second
+}
 
 // cleanUp heals what the nemesis left in place, revokes the run's leases
-// and deletes its keys, then restores the client settings. It is
-// idempotent: a second call finds nothing pending. A heal that fails makes
-// Env.Close return an error (the command exits 4: the environment is not
-// as it was).
-func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
+// and deletes its keys (a guest only revokes its own leases), then
+// restores the client settings. It is idempotent: a second call finds
+// nothing pending. A heal that fails makes Env.Close return an error (the
+// command exits 4: the environment is not as it was).
+func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 	if nem != nil {
 		if err := nem.HealAll(context.Background()); err != nil {
 			r.env.Printf("NEMESIS HEAL FAILED, a fault may be left in place: %v", err)
@@ -152,9 +172,18 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func()) {
 	if r.Cluster == nil {
 		return // never attached: nothing was written
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cleanUpTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cleanUpBudget())
 	defer cancel()
-	if leases, keys, err := etcdcli.Cleanup(ctx, r.env.External.Endpoints...); err != nil {
+	eps := r.env.External.Endpoints
+	if guest {
+		if leases, err := etcdcli.RevokeTracked(ctx, eps...); err != nil {
+			r.env.Printf("revoking this process's leases in %s: %v", etcdcli.Current().Namespace, err)
+		} else if leases > 0 {
+			r.env.Printf("revoked this process's %d leases (the keys under %s are the run's first process's to remove)", leases, etcdcli.Current().Namespace)
+		}
+		return
+	}
+	if leases, keys, err := etcdcli.Cleanup(ctx, eps...); err != nil {
 		r.env.Printf("cleaning up the run's keys under %s: %v", etcdcli.Current().Namespace, err)
 	} else if leases+int(keys) > 0 {
 		r.env.Printf("removed the run's %d keys and revoked its %d leases", keys, leases)

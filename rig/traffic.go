@@ -2,6 +2,7 @@ package rig
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -20,7 +21,9 @@ const StartLead = 100 * time.Millisecond
 const SchedSlack = 50 * time.Millisecond
 
 // RunTraffic runs every traffic source for d from rec's time zero while the
-// timeline fires, and waits for all of them.
+// timeline fires, and waits for all of them. A source that panics ends the
+// run with a *fault.PanicError (the others are cancelled, the timeline's
+// faults healed), as a timeline step that panics does.
 func RunTraffic(ctx context.Context, rec *history.Recorder, ts []caller.Traffic, tl fault.Timeline, d time.Duration) error {
 	return runTraffic(ctx, rec, ts, tl, d, func() {})
 }
@@ -28,12 +31,17 @@ func RunTraffic(ctx context.Context, rec *history.Recorder, ts []caller.Traffic,
 // runTraffic is RunTraffic that calls then once the timeline has run.
 func runTraffic(ctx context.Context, rec *history.Recorder, ts []caller.Traffic, tl fault.Timeline, d time.Duration, then func()) error {
 	g, gctx := errgroup.WithContext(ctx)
-	for _, t := range ts {
-		g.Go(func() error { return t.Run(gctx, rec, d) })
+	for i, t := range ts {
+		g.Go(func() error {
+			return fault.Guard(fmt.Sprintf("traffic source %d (%T)", i, t), func() error {
+				fault.Failpoint("traffic")
+				return t.Run(gctx, rec, d)
+			})
+		})
 	}
 	g.Go(func() error {
 		defer then()
-		return tl.Run(gctx, rec)
+		return fault.Guard("the timeline", func() error { return tl.Run(gctx, rec) })
 	})
 	return g.Wait()
 }

@@ -1,7 +1,6 @@
 package storm
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/procstat"
 )
 
@@ -31,8 +31,23 @@ func MemberCost(name string, pid int) (ProcCost, error) {
 	if err != nil {
 		return ProcCost{Name: name}, err
 	}
-	hwm, err := procHWM(strconv.Itoa(pid))
+	hwm, err := procstat.PeakRSS(strconv.Itoa(pid))
 	return ProcCost{Name: name, CPU: cpu, PeakRSS: hwm}, err
+}
+
+// RemoteCost is what a member the harness did not start spent between two
+// readings of its metrics endpoint (first at the phase's start, last at its
+// end): the CPU time between them (process_cpu_seconds_total), and the
+// largest resident size among them and the samples read in between
+// (process_resident_memory_bytes: a lower bound of the peak, which
+// /metrics does not export; /proc's VmHWM is out of reach).
+func RemoteCost(name string, first, last cluster.MetricSample, between []cluster.MetricSample) ProcCost {
+	peak := max(first.ProcessRSS, last.ProcessRSS)
+	for _, s := range between {
+		peak = max(peak, s.ProcessRSS)
+	}
+	cpu := time.Duration((last.ProcessCPU - first.ProcessCPU) * float64(time.Second))
+	return ProcCost{Name: name, CPU: max(cpu, 0), PeakRSS: int64(peak)}
 }
 
 // procCPU returns utime + stime of pid.
@@ -42,26 +57,6 @@ func procCPU(pid int) (time.Duration, error) {
 		return 0, fmt.Errorf("reading the CPU time: %w", err)
 	}
 	return st.CPU, nil
-}
-
-// procHWM returns VmHWM of /proc/<who>/status in bytes.
-func procHWM(who string) (int64, error) {
-	f, err := os.Open("/proc/" + who + "/status")
-	if err != nil {
-		return 0, fmt.Errorf("reading the peak RSS of %s: %w", who, err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("reading the peak RSS of %s: %q", who, rest)
-			}
-			return kb << 10, nil
-		}
-	}
-	return 0, fmt.Errorf("reading the peak RSS of %s: no VmHWM line", who)
 }
 
 // SelfMeter measures the harness process itself from Start to Stop: CPU
@@ -83,7 +78,7 @@ func StartSelf(name string) *SelfMeter {
 // Stop returns what the process spent since Start. Without a reset the
 // peak RSS is the process's lifetime peak (an upper bound).
 func (m *SelfMeter) Stop() ProcCost {
-	hwm, _ := procHWM("self")
+	hwm, _ := procstat.PeakRSS("self")
 	return ProcCost{Name: m.name, CPU: selfCPU() - m.start, PeakRSS: hwm}
 }
 

@@ -24,7 +24,8 @@ import (
 // TestExternalTLSAndAuth runs cache-on-failure against etcd's own binary
 // serving clients over TLS with client certificates and etcd auth on, with
 // --cacert/--cert/--key/--user as etcdctl takes them: same verdicts as the
-// embedded mode, nothing left behind.
+// embedded mode, nothing left behind. Then the re-registration storm, whose
+// lean registrants speak TLS and etcd auth themselves.
 func TestExternalTLSAndAuth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds etcd and runs real processes")
@@ -51,6 +52,7 @@ func TestExternalTLSAndAuth(t *testing.T) {
 		t.Errorf("verdict %s, embedded %s\n%s", got.Verdict, want.Verdict, stderr)
 	}
 	checkNothingLeft(t, l, "cache-on-failure over TLS", 11400)
+	runStormTLS(t, l, 11400, "--cacert", info.TrustedCAFile, "--cert", info.CertFile, "--key", info.KeyFile, "--user", "root:s3cret")
 }
 
 func enableAuth(t *testing.T, l *localEtcd, user, password string) {

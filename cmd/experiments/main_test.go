@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	if eps := os.Getenv(envLeftovers); eps != "" {
+		os.Exit(printLeftovers(eps))
+	}
 	os.Exit(m.Run())
 }
 

@@ -96,7 +96,7 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 		if err != nil && !errors.Is(err, errNotReproduced) {
 			t.Fatalf("merge: %v; checks %s", err, scentest.Names(merged))
 		}
-		compareStorms(t, single, merged)
+		compareStorms(t, single, merged, "one process", "two shards")
 		return
 	}
 	t.Skip("three invalid merged runs: the machine starved the shards")
@@ -122,6 +122,13 @@ func runShards(t *testing.T, args []string) (*report.Result, error) {
 			t.Fatalf("shard %d/2: %v\n%s", i, err, c.Stderr)
 		}
 	}
+	return mergeDirs(t, dirs)
+}
+
+// mergeDirs merges the shards' saved histories in dirs and returns the
+// merged result and merge's error.
+func mergeDirs(t *testing.T, dirs []string) (*report.Result, error) {
+	t.Helper()
 	var out strings.Builder
 	err := merge(append([]string{"--format", "json"}, dirs...), &out)
 	var merged report.Result
@@ -173,11 +180,11 @@ func runStormProcess(t *testing.T, args []string) (*report.Result, int) {
 // and back, and the same verdict on every check but the registry's error
 // difference (a handful of calls held by the blackhole end DeadlineExceeded
 // at the heal, in either run, so its sign is noise at this size).
-func compareStorms(t *testing.T, single, merged *report.Result) {
+func compareStorms(t *testing.T, single, merged *report.Result, singleName, mergedName string) {
 	t.Helper()
 	for _, k := range []string{"immediate.registered", "jitter.registered", "immediate.listed_at_loss", "jitter.listed_at_loss"} {
 		if single.Metrics[k] != 1000 || merged.Metrics[k] != 1000 {
-			t.Errorf("%s: one process %g, two shards %g, want 1000", k, single.Metrics[k], merged.Metrics[k])
+			t.Errorf("%s: %s %g, %s %g, want 1000", k, singleName, single.Metrics[k], mergedName, merged.Metrics[k])
 		}
 	}
 	verdicts := map[string]report.Verdict{}
@@ -189,11 +196,11 @@ func compareStorms(t *testing.T, single, merged *report.Result) {
 			continue
 		}
 		if c.Verdict == report.Invalid || c.Verdict != verdicts[c.Name] {
-			t.Errorf("%s: two shards %s (%s), one process %s", c.Name, c.Verdict, c.MeasuredText, verdicts[c.Name])
+			t.Errorf("%s: %s %s (%s), %s %s", c.Name, mergedName, c.Verdict, c.MeasuredText, singleName, verdicts[c.Name])
 		}
 	}
 	for _, k := range []string{"immediate.registry.peak_per_100ms", "jitter.registry.peak_per_100ms", "jitter.converge_s"} {
-		t.Logf("%s: one process %s, two shards %s", k, fmtMetric(single.Metrics[k]), fmtMetric(merged.Metrics[k]))
+		t.Logf("%s: %s %s, %s %s", k, singleName, fmtMetric(single.Metrics[k]), mergedName, fmtMetric(merged.Metrics[k]))
 	}
 }
 

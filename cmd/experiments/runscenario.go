@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
@@ -156,7 +157,9 @@ func runOnce(ctx context.Context, r plannedRun, seed int64, stderr io.Writer) (*
 }
 
 // execute runs the plan, cleans up everything the run started, and judges
-// the recorded history (checks and the generic validity gates).
+// the recorded history (checks and the generic validity gates). A panic in
+// the plan or the judge is an error naming the phase (a *fault.PanicError),
+// after the clean-up ran.
 func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common, cfg scenarios.Config,
 	params map[string]any, stderr io.Writer) (*report.Result, *history.History, error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -167,7 +170,7 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 
 	fmt.Fprintf(stderr, "%s (%s) seed=%d — %s\n", spec.Name, spec.Article, common.Seed, spec.Summary)
 	start := time.Now()
-	h, err := cfg.Run(ctx, env)
+	h, err := runPlan(ctx, cfg, env)
 	closeErr := env.Close()
 	wall := time.Since(start)
 	switch {
@@ -178,11 +181,26 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 	case closeErr != nil:
 		return nil, nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
 	}
-	res := judge(spec, cfg, h, common.Seed, params, wall, start)
+	var res *report.Result
+	if err := fault.Guard("the judge", func() error { res = judge(spec, cfg, h, common.Seed, params, wall, start); return nil }); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
 	if env.TargetEtcd != "" {
 		res.Meta.Etcd = env.TargetEtcd + " (external cluster)"
 	}
 	return res, h, nil
+}
+
+// runPlan runs the plan; a panic in it (or in a goroutine of the harness
+// that recovers it) is an error naming the phase, and the deferred
+// clean-up of the world (env.Close: keys, leases, heals, children) still runs.
+func runPlan(ctx context.Context, cfg scenarios.Config, env *scenarios.Env) (h *history.History, err error) {
+	err = fault.Guard("the plan", func() error {
+		var err error
+		h, err = cfg.Run(ctx, env)
+		return err
+	})
+	return h, err
 }
 
 // judge turns a history into the finished result.

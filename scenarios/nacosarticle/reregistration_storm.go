@@ -17,13 +17,15 @@ func init() {
 		Name:    "reregistration-storm",
 		Article: "Nacos article",
 		Summary: "N registrants lose the registry longer than their ttl and re-register when it returns: all at once vs jittered back-off",
-		Help: `For each size in --instances and each strategy: a fresh 3-member etcd cluster behind loopback
-proxies and N registrants, each with its own gRPC connection (as pods would have) unless the
+		Help: `For each size in --instances and each strategy: a fresh 3-member etcd cluster and N
+registrants, each with its own gRPC connection to a member (as pods would have) unless the
 process's open-file limit forbids it (then the run says how many share one); a registrant speaks
 etcd's gRPC lease and KV API directly (no full client), so the harness costs little next to the
 registry (the run's "cost by process" table: CPU time and peak RSS of the harness and each member).
-With --net private there are no proxies: the registrants dial from 127.0.0.200 and the link loss
-drops every packet between that address and the members' client ports. Each registrant
+The link loss is a blackhole held in the registrants' own connections (no proxy on the path: the
+registry sees its connections go silent and gets what was sent at the heal). With --net private
+the registrants dial from 127.0.0.200 and the link loss drops every packet between that address
+and the members' client ports instead. Each registrant
 holds a key on a lease (--ttl) renewed every --renew. Once the registry lists all N keys (at most
 30 s + N/500 s), a timeline: one renewal period later every client link is blackholed and the
 registrants notice (they stop renewing); the links stay down for ttl + 2 s + N / --revoke-rate
@@ -35,7 +37,8 @@ raft; --revoke-rate is the slowest rate assumed), then heal, and the registrants
   jitter     attempt k waits uniform [0, min(--backoff-cap, --backoff-base × 2^k)) (full jitter)
 until all are back or --duration (default 60s) passes. From 1 s before the heal each member
 samples its own Prometheus metrics every 100 ms inside its process (so an overloaded loopback
-does not delay the reading): gRPC calls started and answered (grpc_server_started_total,
+does not delay the reading; the members of a cluster the harness did not start, --endpoints, are
+read over their /metrics by the harness instead): gRPC calls started and answered (grpc_server_started_total,
 grpc_server_handled_total by code), how long it took to serve them
 (etcd_server_request_duration_seconds), leader changes and leader presence
 (etcd_server_leader_changes_seen_total, etcd_server_has_leader). The registrants' side is
@@ -53,12 +56,13 @@ answered within 5 s after the phase). A size where jitter does worse is outside.
 invalid when the world was not as planned: fewer than N keys listed at a loss (the steady
 renewals alone overloaded the registry), keys still listed at a heal (the leases had not
 drained), or a member without samples at the heal. Whether the immediate storm knocked the
-registry over is reported, not judged: this machine's two cores also run every client and proxy.
+registry over is reported, not judged: this machine's two cores also run every client.
 Sharded: --shard k/n with one --start-at runs the fleet in n processes (machines, pods): shard 0
 starts the members and the probes and prints their client URLs; shards 1…n−1 get them with
---shard-endpoints, put their own proxies in front, and cut and heal their own links at the instants
-shard 0 writes on the members (keys under /sdchaos/storm-shards/). Each shard's own report is not
-judged; 'experiments merge DIR…' judges the shards' --out histories as one run.
+--shard-endpoints (or every shard gets the same --endpoints of a cluster the harness did not
+start), and cut and heal their own links at the instants shard 0 writes on the members (keys under
+/sdchaos/storm-shards/). Each shard's own report is not judged; 'experiments merge DIR…' judges
+the shards' --out histories as one run.
 Article: hundreds of pods re-registered at once and knocked the recovering registry over again;
 remedy: back-off with jitter.`,
 		Variants: []scenarios.Variant{{Name: "sizes", Args: []string{"--instances", "1000,2000,5000"},
@@ -84,6 +88,9 @@ type reregistrationStorm struct {
 	Shard          storm.Shard
 	StartAt        scenarios.TimeFlag
 	ShardEndpoints scenarios.URLsFlag
+	// alsoHTTP reads the members over /metrics beside their own samples
+	// (stormPhase.MembersHTTP), for the test that compares the two.
+	alsoHTTP bool
 }
 
 // Defaults makes --duration (the bound of each re-registration phase) 60s.
@@ -129,7 +136,7 @@ func (s *reregistrationStorm) Validate(c scenarios.Common) error {
 	if s.Shard.Sharded() && c.Net == rig.Private {
 		return scenarios.Usagef("--shard with --net private: the shards' registrants would sit in other namespaces than the members; shard on the host's loopback")
 	}
-	return s.validateShard()
+	return s.validateShard(c)
 }
 
 // strategies are the two re-registration strategies, in run order.
@@ -160,6 +167,9 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // timeline per strategy; the registrants' and the members' measurements
 // are the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
+	if err := s.checkTarget(env.External != nil); err != nil {
+		return nil, err
+	}
 	limit := storm.RaiseFileLimit()
 	rec, err := s.recorder(ctx, env)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // costTable shows what each process spent in each phase: the registry
-// (the three members) against the harness (registrants, proxies, probes),
+// (the three members) against the harness (registrants, probes),
 // measured in the run (/proc/<pid>/stat and getrusage; VmHWM). Phases
 // without a measurement (histories saved before it existed) are left out;
 // nil when none has one.
@@ -25,7 +25,15 @@ func costTable(sizes []stormSize) *report.Table {
 	if len(t.Rows) == 0 {
 		return nil
 	}
-	t.Notes = []string{"harness: this process (registrants, loopback proxies, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM)",
+	for _, sz := range sizes {
+		for _, sd := range []stormSide{sz.imm, sz.jit} {
+			if l := sd.phase.Lateness; l != nil && l.N > 0 {
+				t.Notes = append(t.Notes, fmt.Sprintf("harness lateness at N = %d, %s: the %d re-registration attempts started %.0f ms (median), %.0f ms (p99), %.0f ms (most) after the time their back-off asked for",
+					sz.n, sd.phase.Strategy, l.N, l.P50ms, l.P99ms, l.MaxMs))
+			}
+		}
+	}
+	t.Notes = []string{"harness: this process (registrants, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak); the harness's metrics readers (processes reading those members' /metrics): /proc, summed",
 		"in a sharded run each shard's harness is its own row; the registry is the members' rows"}
 	return &t
 }

@@ -39,11 +39,19 @@ func (s *reregistrationStorm) MergeData(datas []json.RawMessage) (json.RawMessag
 	return json.Marshal(out)
 }
 
-// mergePhases combines one phase as the shards recorded it.
+// mergePhases combines one phase as the shards recorded it (the harness's
+// lateness as the worst shard's).
 func mergePhases(ps []stormPhase) stormPhase {
 	m := ps[0]
-	m.Clients, m.Back, m.Last, m.Cost, m.Records = 0, 0, 0, nil, nil
+	m.Clients, m.Back, m.Last, m.Cost, m.Records, m.Lateness = 0, 0, 0, nil, nil, nil
 	for _, p := range ps {
+		if p.Lateness != nil { // the worst shard's: percentiles do not add
+			l := p.Lateness.Worst(storm.LateStats{})
+			if m.Lateness != nil {
+				l = m.Lateness.Worst(*p.Lateness)
+			}
+			m.Lateness = &l
+		}
 		m.Clients += p.Clients
 		m.Back += p.Back
 		m.Last = max(m.Last, p.Last+p.HealAt-ps[0].HealAt)

@@ -13,6 +13,8 @@ import (
 
 	"sdchaos/clock"
 	"sdchaos/cluster"
+	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/rig"
@@ -49,10 +51,21 @@ type stormPhase struct {
 	InFlight []int         `json:"in_flight"`
 	// Members are the members' own metric samples, from 1 s before the heal.
 	Members []cluster.MemberMetrics `json:"members"`
+	// SampledOver is how Members were read: "" inside the members'
+	// processes, sampledOverHTTP over their /metrics (a cluster the
+	// harness did not start).
+	SampledOver string `json:"sampled_over,omitempty"`
+	// MembersHTTP are the same members read over their /metrics at the
+	// same time, when the run was asked to compare (alsoHTTP; not judged).
+	MembersHTTP []cluster.MemberMetrics `json:"members_http,omitempty"`
 	// Cost is what each process spent from the world's start to the end
-	// of the phase: the harness (registrants, proxies, probes) and each
+	// of the phase: the harness (registrants, probes) and each
 	// member.
 	Cost []storm.ProcCost `json:"cost,omitempty"`
+	// Lateness is how late the registrants' re-registration attempts
+	// started after the time their back-off asked for: the harness's own
+	// delay (nil in histories saved before it was measured).
+	Lateness *storm.LateStats `json:"lateness,omitempty"`
 	// Records are the registrants' calls after the heal and HealAt the
 	// zero of their times on the run's timeline, kept only by a shard so
 	// that merge can recompute Calls, Started and InFlight for the fleet.
@@ -64,6 +77,9 @@ type stormPhase struct {
 func (p stormPhase) id() string { return phaseID(p.N, p.Strategy) }
 
 func phaseID(n int, strategy string) string { return strconv.Itoa(n) + "/" + strategy }
+
+// sampledOverHTTP marks a phase whose members were read over /metrics.
+const sampledOverHTTP = "http"
 
 // The storm's op names (Target: the phase id); Count is a key count.
 const (
@@ -94,33 +110,37 @@ type stormWorld struct {
 	log    *storm.Log
 	direct *clientv3.Client
 	meter  *storm.SelfMeter
-	cut    fault.Healer // the loss of every registrant's link
+	// base is each member's metrics at the world's start, on a cluster the
+	// harness did not start (what its members spent is read from them).
+	base []cluster.MetricSample
+	cut  fault.Healer // the loss of every registrant's link
 }
 
-// startWorld starts phase id's cluster, proxies and this process's
+// startWorld starts phase id's cluster and this process's
 // registrants, announces the phase to the other shards (if any) and
 // registers the registrants once.
 func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
 	meter := storm.StartSelf(s.Shard.Name())
 	private := env.Net == rig.Private
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Proxied: !private})
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)})
 	if err != nil {
 		return nil, err
 	}
-	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter}
-	var src netip.Addr
-	if private {
-		src = fleetAddr
+	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter, base: scrapeMembers(ctx, env, r.Cluster)}
+	conn := storm.ConnOptions(netip.Addr{})
+	if conn.Cut = fleetCut(env); private {
+		conn.Source = fleetAddr
 	}
-	if w.fleet, err = s.newFleet(n, limit, r.Endpoints(), src, w.log); err != nil {
+	if w.fleet, err = s.newFleet(n, limit, r.Cluster.Endpoints(), conn, w.log); err != nil {
 		w.close()
 		return nil, err
 	}
-	if w.cut, err = linkCut(env, r); err != nil {
+	r.Defer(w.fleet.Close) // whatever ends the run, no registrant renews or re-registers past the clean-up
+	if w.cut, err = linkCut(env, r, conn.Cut); err != nil {
 		w.close()
 		return nil, err
 	}
-	if s.Shard.Sharded() {
+	if s.Shard.Sharded() && !r.Cluster.Attached() {
 		env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
 	}
 	if w.direct, err = r.Cluster.Client(); err != nil {
@@ -136,16 +156,22 @@ func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env
 	rctx, cancel := context.WithTimeout(ctx, steadyLimit(n))
 	live := w.fleet.RegisterMissing(rctx, 64)
 	cancel()
+	fault.Failpoint("storm-registered")
 	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, w.fleet.Size(), time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
 	return w, nil
 }
 
 // newFleet creates this process's registrants (its shard's slice of n)
-// over endpoints, one connection each unless the open-file limit forbids.
-func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, src netip.Addr, log *storm.Log) (*storm.Fleet, error) {
+// over endpoints (the members' own: no proxy), one connection each unless
+// the open-file limit forbids, each dialled with conn.
+// Their keys live in the run's namespace on a cluster the harness did not
+// start (the lean registrants write raw keys; the run's clients, which
+// count them, are confined to it), with the run's TLS and etcd user.
+func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, conn fakeservice.H2Options, log *storm.Log) (*storm.Fleet, error) {
 	mine := s.Shard.Mine(n)
 	f, err := storm.NewFleetOf(storm.FleetConfig{N: n, PerClient: storm.PerClient(mine, limit), Endpoints: endpoints,
-		Prefix: stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout, Source: src}, log, s.Shard.Owns)
+		Prefix: etcdcli.Current().Namespace + stormPrefix, TTL: s.TTL, Renew: s.Renew, Timeout: s.CallTimeout,
+		Conn: conn}, log, s.Shard.Owns)
 	if err != nil {
 		return nil, fmt.Errorf("creating the registrants: %w", err)
 	}
@@ -185,11 +211,14 @@ func (w *stormWorld) steady(ctx context.Context, env *scenarios.Env) {
 // then the last counts.
 func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *history.Recorder, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
+	if w.r.Cluster.Attached() {
+		p.SampledOver = sampledOverHTTP
+	}
 	w.steady(ctx, env)
 	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
 	p.Start = at
 	s.announceLoss(ctx, env, w, p.id(), rec.T0().Add(at))
-	sampling := &samplingProbe{c: w.r.Cluster}
+	sampling := &samplingProbe{c: w.r.Cluster, alsoHTTP: s.alsoHTTP}
 	tl := fault.Timeline{
 		{At: at, Probe: w.countProbe(opListed, p.id())},
 		{At: at, For: hold, Fault: linkLoss{cut: w.cut, fleet: w.fleet, backoff: b, rand: env.Rand}},
@@ -202,13 +231,18 @@ func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *
 		settle, cancel := context.WithTimeout(ctx, env.Duration)
 		p.Back, p.Last = w.fleet.Back(settle)
 		cancel()
+		late := w.fleet.Lateness()
+		p.Lateness = &late
 		_ = clock.SleepUntil(ctx, w.log.Zero().Add(p.Last+sampleTail)) // the members sample the last calls too
 		s.awaitShards(ctx, env, w, p.id())
 		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
 	}
-	p.Members = sampling.stop()
+	p.Members, p.MembersHTTP = sampling.stop()
 	p.End = rec.Offset(time.Now())
-	p.Cost = w.cost(env)
+	p.Cost = w.cost(ctx, env, p.Members)
+	if rc := sampling.readers(); rc.N > 0 {
+		p.Cost = append(p.Cost, storm.ProcCost{Name: s.Shard.Name() + " (metrics readers)", CPU: rc.CPU, PeakRSS: rc.PeakRSS})
+	}
 	if err != nil {
 		return p, err
 	}
@@ -255,46 +289,116 @@ func (w *stormWorld) drainProbe(id string, until time.Duration) fault.Probe {
 }
 
 // samplingProbe starts the members' samplers as a timeline step and
-// stops them when the phase ends.
+// stops them when the phase ends: members the harness started sample
+// themselves, the others are read over their /metrics; with alsoHTTP every
+// member is read over /metrics as well (to compare the two).
 type samplingProbe struct {
-	c   *cluster.Cluster
-	mu  sync.Mutex
-	col *cluster.MetricsCollector
+	c        *cluster.Cluster
+	alsoHTTP bool
+	mu       sync.Mutex
+	cols     []*cluster.MetricsCollector
 }
 
 func (sp *samplingProbe) probe() fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "members start sampling their metrics every 100 ms"},
 		Func: func(context.Context, *history.Recorder) error {
-			col, err := sp.c.CollectMetrics(sampleEvery)
-			if err != nil {
-				return err
+			hows := []cluster.Sampling{cluster.SampleAuto}
+			if sp.alsoHTTP {
+				hows = append(hows, cluster.SampleHTTP)
 			}
-			sp.mu.Lock()
-			sp.col = col
-			sp.mu.Unlock()
+			for _, how := range hows {
+				col, err := sp.c.CollectMetrics(sampleEvery, how)
+				if err != nil {
+					return err
+				}
+				sp.mu.Lock()
+				sp.cols = append(sp.cols, col)
+				sp.mu.Unlock()
+			}
 			return nil
 		}}
 }
 
-// stop stops the samplers and returns what they recorded (nil if they never started).
-func (sp *samplingProbe) stop() []cluster.MemberMetrics {
+// readers returns what the metrics readers of the samplers spent (after stop).
+func (sp *samplingProbe) readers() cluster.ReadersCost {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sp.col == nil {
-		return nil
+	var out cluster.ReadersCost
+	for _, col := range sp.cols {
+		rc := col.Readers()
+		out.N, out.CPU, out.PeakRSS = out.N+rc.N, out.CPU+rc.CPU, out.PeakRSS+rc.PeakRSS
 	}
-	return sp.col.Stop()
+	return out
 }
 
-// cost measures what the harness and each member spent so far.
-func (w *stormWorld) cost(env *scenarios.Env) []storm.ProcCost {
+// stop stops the samplers and returns what they recorded, and what the
+// reading over /metrics did with alsoHTTP (nil if they never started).
+func (sp *samplingProbe) stop() (own, overHTTP []cluster.MemberMetrics) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	var out [][]cluster.MemberMetrics
+	for _, col := range sp.cols {
+		out = append(out, col.Stop())
+	}
+	out = append(out, nil, nil)
+	return out[0], out[1]
+}
+
+// cost measures what the harness and each member spent so far: a member
+// the harness started from /proc, one it did not from its metrics endpoint
+// (against base, with the phase's samples).
+func (w *stormWorld) cost(ctx context.Context, env *scenarios.Env, samples []cluster.MemberMetrics) []storm.ProcCost {
 	out := []storm.ProcCost{w.meter.Stop()}
-	for _, n := range w.r.Cluster.Nodes() {
-		c, err := storm.MemberCost(n.Name, n.Child().Pid())
+	for i, n := range w.r.Cluster.Nodes() {
+		c, err := w.memberCost(ctx, i, n, samples)
 		if err != nil {
 			env.Printf("cost of %s: %v", n.Name, err)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+func (w *stormWorld) memberCost(ctx context.Context, i int, n *cluster.Node, samples []cluster.MemberMetrics) (storm.ProcCost, error) {
+	if !n.Attached() {
+		ch := n.Child()
+		if ch == nil {
+			return storm.ProcCost{Name: n.Name}, fmt.Errorf("no process")
+		}
+		return storm.MemberCost(n.Name, ch.Pid())
+	}
+	if len(w.base) <= i {
+		return storm.ProcCost{Name: n.Name}, fmt.Errorf("no reading of its metrics at the phase's start")
+	}
+	sctx, cancel := context.WithTimeout(ctx, countTimeout)
+	defer cancel()
+	last, err := n.Scrape(sctx)
+	if err != nil {
+		return storm.ProcCost{Name: n.Name}, err
+	}
+	var between []cluster.MetricSample
+	if i < len(samples) {
+		between = samples[i].Samples
+	}
+	return storm.RemoteCost(n.Name, w.base[i], last, between), nil
+}
+
+// scrapeMembers reads the metrics of every member of a cluster the harness
+// did not start (nil for one it started, or when a member does not answer).
+func scrapeMembers(ctx context.Context, env *scenarios.Env, c *cluster.Cluster) []cluster.MetricSample {
+	if !c.Attached() {
+		return nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, countTimeout)
+	defer cancel()
+	var out []cluster.MetricSample
+	for _, n := range c.Nodes() {
+		m, err := n.Scrape(sctx)
+		if err != nil {
+			env.Printf("reading the metrics of %s at the phase's start (its cost will be missing): %v", n.Name, err)
+			return nil
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -41,6 +41,9 @@ func sideMetrics(sd stormSide) map[string]float64 {
 	for k, v := range costMetrics(p.Cost) {
 		m[k] = v
 	}
+	if l := p.Lateness; l != nil && l.N > 0 {
+		m["lateness.p50_ms"], m["lateness.p99_ms"], m["lateness.max_ms"] = l.P50ms, l.P99ms, l.MaxMs
+	}
 	return m
 }
 
@@ -110,7 +113,7 @@ func errKinds(m map[string]int) string {
 }
 
 func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
-	t := report.Table{Title: "The registry's side: what the 3 members received and answered from the heal to the end of the phase (their own metrics, sampled every 100 ms)",
+	t := report.Table{Title: "The registry's side: what the 3 members received and answered from the heal to the end of the phase (" + sampledHow(sizes) + ")",
 		Header: []string{"N", "strategy", "window", "calls received, peak/100ms", "received", "answered ok", "answered with an error",
 			"served p50 ms", "served p99 ms", "leader changes", "fell over", "longest sample gap"}}
 	for _, sz := range sizes {
@@ -130,6 +133,18 @@ func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
 		"served: etcd_server_request_duration_seconds (reads and raft requests from entering the server to the result), histogram quantiles",
 		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or no answer to a count within 5 s after the phase"}
 	return t
+}
+
+// sampledHow says how the members' metrics were read: inside their
+// processes, or over their /metrics by the harness (a cluster it did not
+// start).
+func sampledHow(sizes []stormSize) string {
+	for _, sz := range sizes {
+		if sz.imm.phase.SampledOver == sampledOverHTTP {
+			return "their metrics endpoints, read by the harness every 100 ms"
+		}
+	}
+	return "their own metrics, sampled every 100 ms inside each member"
 }
 
 // codes formats error codes: " (DeadlineExceeded 12, Unavailable 3)".
@@ -209,7 +224,7 @@ func (s *reregistrationStorm) concludeSide(res *report.Result, n int, sd stormSi
 		res.Conclude(fmt.Sprintf("At N = %d, %s keys were still listed when the link healed (%s phase): the leases did not drain within %s.", n, count(sd.left), sd.phase.Strategy, s.hold(n)))
 	}
 	if sd.phase.Back < n {
-		res.Conclude(fmt.Sprintf("At N = %d only %d of %d %s registrants were registered again within %s (%d calls timed out); the harness's clients and proxies share this machine's cores with the three members.",
+		res.Conclude(fmt.Sprintf("At N = %d only %d of %d %s registrants were registered again within %s (%d calls timed out); the harness's clients share this machine's cores with the three members.",
 			n, sd.phase.Back, n, sd.phase.Strategy, settle, sd.phase.Calls.Timeouts))
 	}
 }

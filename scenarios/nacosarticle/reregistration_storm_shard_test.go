@@ -17,15 +17,23 @@ import (
 func TestShardValidate(t *testing.T) {
 	s := &reregistrationStorm{}
 	_ = s.Shard.Set("1/2")
-	if err := s.validateShard(); err == nil {
+	var c, external scenarios.Common
+	external.ExternalFlags.Endpoints = "http://127.0.0.1:2379"
+	if err := s.validateShard(c); err == nil {
 		t.Error("a shard without --start-at passed")
 	}
 	_ = s.StartAt.Set("2026-11-30T10:00:00Z")
-	if err := s.validateShard(); err == nil {
+	if err := s.checkTarget(false); err == nil {
 		t.Error("shard 1/2 without --shard-endpoints passed")
 	}
-	if err := s.ShardEndpoints.Set("http://127.0.0.1:12000,127.0.0.1:12002"); err != nil || s.validateShard() != nil {
+	if err := s.checkTarget(true); err != nil || s.validateShard(external) != nil {
+		t.Errorf("shard 1/2 with --endpoints (every shard attaches) refused: %v", err)
+	}
+	if err := s.ShardEndpoints.Set("http://127.0.0.1:12000,127.0.0.1:12002"); err != nil || s.validateShard(c) != nil || s.checkTarget(false) != nil {
 		t.Errorf("a complete shard 1/2 refused: %v", err)
+	}
+	if err := s.validateShard(external); err == nil || !strings.Contains(err.Error(), "exclude each other") {
+		t.Errorf("--shard-endpoints with --endpoints: %v, want a usage error", err)
 	}
 	if err := s.ShardEndpoints.Set("http://nohost"); err == nil {
 		t.Error("an endpoint without a port passed")

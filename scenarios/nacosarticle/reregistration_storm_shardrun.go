@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"sdchaos/clock"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/linkproxy"
-	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
@@ -62,28 +61,26 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 	}
 }
 
-// shardPhase is one phase on a shard ≥ 1: its own proxies in front of the
-// members shard 0 started, its slice of the fleet registered until shard 0
-// fixes the loss, the same loss and heal on its own links at the same
-// instants, the re-registration, then a word to shard 0.
+// shardPhase is one phase on a shard ≥ 1: its slice of the fleet, dialling
+// the members, registered until shard 0 fixes the loss, the same loss and
+// heal on its own links (held in its connections) at the same instants,
+// the re-registration, then a word to shard 0.
 func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	p := stormPhase{N: n, Strategy: strategyName(b)}
 	meter := storm.StartSelf(s.Shard.Name())
-	coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
+	links, err := s.shardLinks(ctx, env)
+	defer links.close()
 	if err != nil {
 		return p, err
 	}
-	defer coord.Close()
+	coord := links.coord
 	if err := coord.WaitPhase(ctx, p.id(), steadyLimit(n)+time.Minute); err != nil {
 		return p, fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), p.id(), err)
 	}
-	proxies, err := s.shardProxies(env)
-	defer closeProxies(proxies)
-	if err != nil {
-		return p, err
-	}
 	log := &storm.Log{}
-	fleet, err := s.newFleet(n, limit, proxyURLs(proxies), netip.Addr{}, log)
+	conn := storm.ConnOptions(netip.Addr{})
+	conn.Cut = fakeservice.NewCut()
+	fleet, err := s.newFleet(n, limit, links.endpoints, conn, log)
 	if err != nil {
 		return p, err
 	}
@@ -100,7 +97,8 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 		return p, nil // recorded without a heal: the shard's own check says it missed a phase
 	}
 	p.Start = rec.Offset(lossAt)
-	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: fault.Blackhole{Proxies: proxies}, fleet: fleet, backoff: b, rand: env.Rand}}}
+	cut := fault.BlackholeConns{Cut: conn.Cut, Targets: links.targets()}
+	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: cut, fleet: fleet, backoff: b, rand: env.Rand}}}
 	env.Printf("shard %s, %s at N = %d: %s", s.Shard.String(), p.Strategy, n, tl.Describe())
 	if err := tl.Run(ctx, rec); err != nil {
 		return p, err
@@ -108,6 +106,8 @@ func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env
 	settle, cancel := context.WithTimeout(ctx, env.Duration)
 	p.Back, p.Last = fleet.Back(settle)
 	cancel()
+	late := fleet.Lateness()
+	p.Lateness = &late
 	if err := coord.ReportBack(ctx, p.id(), s.Shard.K, p.Back, fleet.Size()); err != nil {
 		env.Printf("%v", err)
 	}
@@ -146,35 +146,57 @@ func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env,
 	return time.Time{}, fmt.Errorf("shard %s: shard 0 announced no loss for %s", s.Shard.String(), id)
 }
 
-// shardProxies puts one loopback proxy of this shard in front of each
-// member (ports from --port-base): the links this shard's fault cuts.
-func (s *reregistrationStorm) shardProxies(env *scenarios.Env) ([]*linkproxy.Proxy, error) {
-	alloc := ports.New(env.PortBase, "--port-base")
-	var out []*linkproxy.Proxy
-	for _, ep := range s.ShardEndpoints {
-		port, err := alloc.Take("client proxy to " + ep)
-		if err != nil {
-			return out, err
-		}
-		p, err := linkproxy.New(ports.Addr(port), strings.TrimPrefix(ep, "http://"))
-		if err != nil {
-			return out, fmt.Errorf("starting the client proxy to %s: %w", ep, err)
-		}
-		out = append(out, p)
-	}
-	return out, nil
+// shardLinks is what a shard ≥ 1 reaches the members with: their client
+// URLs (its registrants dial them; its cut holds their connections) and a
+// client for the coordination keys.
+type shardLinks struct {
+	endpoints []string
+	coord     *storm.Coord
+	closers   []func()
 }
 
-func closeProxies(ps []*linkproxy.Proxy) {
-	for _, p := range ps {
-		p.Close()
+// shardLinks connects to the members shard 0 started (--shard-endpoints),
+// or attaches to the cluster every shard was given (--endpoints) as a
+// guest in the run's shared namespace: at the phase's end this shard
+// revokes its own leases and leaves the keys to shard 0.
+func (s *reregistrationStorm) shardLinks(ctx context.Context, env *scenarios.Env) (*shardLinks, error) {
+	l := &shardLinks{}
+	if env.External == nil {
+		coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
+		if err != nil {
+			return l, err
+		}
+		l.endpoints, l.coord, l.closers = s.ShardEndpoints, coord, append(l.closers, coord.Close)
+		return l, nil
 	}
+	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env), Guest: true})
+	if err != nil {
+		return l, err
+	}
+	l.closers, l.endpoints = append(l.closers, r.Close), r.Cluster.Endpoints()
+	direct, err := r.Cluster.Client()
+	if err != nil {
+		return l, err
+	}
+	l.coord, l.closers = storm.NewCoord(direct, countTimeout), append(l.closers, func() { direct.Close() })
+	return l, nil
 }
 
-func proxyURLs(ps []*linkproxy.Proxy) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = "http://" + p.Addr()
+// targets returns the members' client addresses (host:port).
+func (l *shardLinks) targets() []string {
+	out := make([]string, len(l.endpoints))
+	for i, ep := range l.endpoints {
+		if _, addr, ok := strings.Cut(ep, "://"); ok {
+			ep = addr
+		}
+		out[i] = ep
 	}
 	return out
+}
+
+// close releases the links, last opened first.
+func (l *shardLinks) close() {
+	for i := len(l.closers) - 1; i >= 0; i-- {
+		l.closers[i]()
+	}
 }
