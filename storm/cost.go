@@ -22,6 +22,9 @@ type ProcCost struct {
 	// PeakRSS is the process's resident high-water mark (VmHWM) in bytes;
 	// 0 when it could not be read.
 	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Wall is the time over which CPU was measured, where the meter knows
+	// it (the harness's own; 0 for members and histories saved before).
+	Wall time.Duration `json:"wall_ns,omitempty"`
 }
 
 // MemberCost reads a child's whole CPU time and peak RSS from /proc (a
@@ -65,12 +68,13 @@ func procCPU(pid int) (time.Duration, error) {
 type SelfMeter struct {
 	name  string
 	start time.Duration
+	began time.Time
 	reset bool
 }
 
 // StartSelf starts measuring this process under name.
 func StartSelf(name string) *SelfMeter {
-	m := &SelfMeter{name: name, start: selfCPU()}
+	m := &SelfMeter{name: name, start: selfCPU(), began: time.Now()}
 	m.reset = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 	return m
 }
@@ -79,7 +83,7 @@ func StartSelf(name string) *SelfMeter {
 // peak RSS is the process's lifetime peak (an upper bound).
 func (m *SelfMeter) Stop() ProcCost {
 	hwm, _ := procstat.PeakRSS("self")
-	return ProcCost{Name: m.name, CPU: selfCPU() - m.start, PeakRSS: hwm}
+	return ProcCost{Name: m.name, CPU: selfCPU() - m.start, PeakRSS: hwm, Wall: time.Since(m.began)}
 }
 
 func selfCPU() time.Duration {

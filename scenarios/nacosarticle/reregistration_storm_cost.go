@@ -25,6 +25,9 @@ func costTable(sizes []stormSize) *report.Table {
 	if len(t.Rows) == 0 {
 		return nil
 	}
+	t.Notes = []string{"harness: this process (registrants, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak); the harness's metrics readers (processes reading those members' /metrics): /proc, summed",
+		"in a sharded run each shard's harness is its own row; the registry is the members' rows",
+		"registrants per harness core (metric cost.registrants_per_harness_core) = N ÷ the harness cores the phase kept busy (all harness processes' CPU time ÷ the longest harness process's metered time, its world's start to its end): how many registrants one fully busy core would carry at this phase's load"}
 	for _, sz := range sizes {
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
 			if l := sd.phase.Lateness; l != nil && l.N > 0 {
@@ -33,8 +36,6 @@ func costTable(sizes []stormSize) *report.Table {
 			}
 		}
 	}
-	t.Notes = []string{"harness: this process (registrants, probes; getrusage, children excluded; peak RSS reset at the phase's start); members: their processes' whole life (/proc/<pid>/stat utime + stime, VmHWM); members of a cluster the harness did not start: from their /metrics, the CPU time between the phase's start and end and the largest resident size read (a lower bound of the peak); the harness's metrics readers (processes reading those members' /metrics): /proc, summed",
-		"in a sharded run each shard's harness is its own row; the registry is the members' rows"}
 	return &t
 }
 
@@ -70,17 +71,19 @@ func costRow(n int, strategy string, c storm.ProcCost, total time.Duration) []st
 }
 
 // costMetrics are the harness's and the registry's CPU share and peak RSS
-// of a phase (absent without a measurement).
-func costMetrics(cs []storm.ProcCost) map[string]float64 {
+// of a phase of n registrants (absent without a measurement), and the
+// registrants one harness core would carry at the phase's load (where the
+// harness's metered time was recorded).
+func costMetrics(n int, cs []storm.ProcCost) map[string]float64 {
 	if len(cs) == 0 {
 		return nil
 	}
-	var h, r, total time.Duration
+	var h, r, total, wall time.Duration
 	var hRSS, rRSS int64
 	for _, c := range cs {
 		total += c.CPU
 		if storm.IsHarness(c.Name) {
-			h, hRSS = h+c.CPU, hRSS+c.PeakRSS
+			h, hRSS, wall = h+c.CPU, hRSS+c.PeakRSS, max(wall, c.Wall)
 		} else {
 			r, rRSS = r+c.CPU, rRSS+c.PeakRSS
 		}
@@ -88,7 +91,11 @@ func costMetrics(cs []storm.ProcCost) map[string]float64 {
 	if total <= 0 {
 		return nil
 	}
-	return map[string]float64{"cost.harness_cpu_share": h.Seconds() / total.Seconds(), "cost.harness_cpu_s": h.Seconds(),
+	m := map[string]float64{"cost.harness_cpu_share": h.Seconds() / total.Seconds(), "cost.harness_cpu_s": h.Seconds(),
 		"cost.harness_peak_rss_mib": float64(hRSS) / (1 << 20), "cost.registry_cpu_s": r.Seconds(),
 		"cost.registry_peak_rss_mib": float64(rRSS) / (1 << 20)}
+	if h > 0 && wall > 0 {
+		m["cost.registrants_per_harness_core"] = float64(n) * wall.Seconds() / h.Seconds()
+	}
+	return m
 }

@@ -38,7 +38,7 @@ func sideMetrics(sd stormSide) map[string]float64 {
 		"registry.p99_ms": l.P99ms, "registry.mean_ms": l.MeanMs, "registry.leader_changes": l.LeaderChanges,
 		"registry.fell_over": falls(sd), "registry.max_sample_gap_ms": report.Ms(l.MaxGap),
 	}
-	for k, v := range costMetrics(p.Cost) {
+	for k, v := range costMetrics(p.N, p.Cost) {
 		m[k] = v
 	}
 	if l := p.Lateness; l != nil && l.N > 0 {
