@@ -9,8 +9,10 @@ import (
 	"sdchaos/scenarios/scentest"
 )
 
-// realPortBase keeps the real-Eureka runs apart from the model's.
-const realPortBase = 10700
+// realPortBase keeps the real-Eureka runs apart from the model's and
+// from every other package's tests, which go test runs at the same time
+// (nacosreal's Nacos servers take 9700–13800, nacos-incident's 15000–17100).
+const realPortBase = 18000
 
 // runReal runs a Eureka scenario against real Netflix Eureka servers and
 // the Java DiscoveryClient (built by Maven on first use), skipping where
