@@ -51,8 +51,7 @@ const (
 	// RestartCallers: caller processes killed (a JVM SIGKILLed, an
 	// in-process client stopped and closed) and started again at once on
 	// their own disk caches (Phase Once; Targets the callers; Err set when
-	// one could not be started again). Each new client's first call is a
-	// CallerStart.
+	// one could not be started again).
 	RestartCallers EventKind = "restart-callers"
 	// CallerStart and CallerStop: a caller process (re)starts or stops.
 	CallerStart EventKind = "caller-start"

@@ -103,7 +103,9 @@ func (w *world) startCallers(ctx context.Context, spec JitterSpec, t0, end time.
 	return nil
 }
 
-// launch starts c's process (a JVM) or client (Go) with cs, and sets its wait and kill.
+// launch starts c's process (a JVM) or client (Go) with cs, and sets its wait and kill. Its
+// files are in the run's dir under its name; its disk cache in cache/ there (nacos-sdk-go's
+// CacheDir, nacos-client's JM.SNAPSHOT.PATH), the same for both processes of a restarted caller.
 func (w *world) launch(ctx context.Context, c *runCaller, cs CallerSpec) error {
 	home := filepath.Join(w.dir, c.name)
 	k := c.kind
@@ -124,7 +126,7 @@ func (w *world) launch(ctx context.Context, c *runCaller, cs CallerSpec) error {
 		name += "-restarted"
 	}
 	j, err := StartJavaCaller(ctx, w.sup, JavaCallerSpec{Name: name, Mode: k.java, Server: c.link.Addr(), CallerSpec: cs,
-		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home})
+		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home, SnapshotPath: filepath.Join(home, "cache")})
 	if err != nil {
 		return err
 	}

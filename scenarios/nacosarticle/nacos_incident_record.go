@@ -207,10 +207,9 @@ func readyOp(samples []listSample, faultAt time.Duration, instances int) history
 	return op
 }
 
-// addRestart records the restart as typed events: one restart-callers
-// event when the callers were killed (its Err set when a caller could not
-// be started again), and a caller-start event for each when its second
-// client was built and its calls began.
+// addRestart records the restart as one typed restart-callers event when
+// the callers were killed (its Err set when one could not be started
+// again); when each called again is in the data (its restart record).
 func addRestart(rec *history.Recorder, res nacosreal.JitterResult, d incidentData) {
 	names := restartedNames(d)
 	if len(names) == 0 {
@@ -229,12 +228,6 @@ func addRestart(rec *history.Recorder, res nacosreal.JitterResult, d incidentDat
 	}
 	rec.Event(first.Killed, history.Event{Kind: history.RestartCallers, Phase: history.Once, Targets: names, Err: strings.Join(errs, "; "),
 		Label: fmt.Sprintf("restart %s (killed, started again on their disk caches)", strings.Join(names, ", "))})
-	for _, n := range names {
-		if r := d.Callers[n].Restart; r.Started >= 0 {
-			rec.Event(res.T0.Add(r.Started), history.Event{Kind: history.CallerStart, Phase: history.Once, Targets: []string{n},
-				Label: n + " calls again (its client built)"})
-		}
-	}
 }
 
 // restartedNames are the callers d records a restart of, sorted.

@@ -444,7 +444,6 @@ func (r *synthRestart) apply(ops []history.Op, data incidentData, evs []history.
 			rec.Restart.SetupErr = "subscribing: Client not connected"
 		}
 		data.Callers[c.name] = rec
-		evs = append(evs, ev(r.firstCall(c.name), history.CallerStart, history.Once, c.name))
 	}
 	evs = append(evs, ev(r.killed, history.RestartCallers, history.Once, names...))
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].At < evs[j].At })
