@@ -145,8 +145,10 @@ type world struct {
 	// callers are the run's callers by name; javas the Java processes by process name (a
 	// restarted one's too), guarded by mu (restarted callers start on their own goroutines).
 	callers map[string]*runCaller
-	mu      sync.Mutex
-	javas   map[string]*JavaCaller
+	// relaunches counts the restarts in flight.
+	relaunches sync.WaitGroup
+	mu         sync.Mutex
+	javas      map[string]*JavaCaller
 }
 
 func (w *world) link(name string) (*Link, error) {
@@ -194,11 +196,20 @@ func (w *world) awaitListed(spec JitterSpec) error {
 	}
 }
 
+// close ends the world: the registrants and links, then (once every restart in flight has
+// returned) the Go callers still running, so that no client writes into the clients' dir after
+// the run (the Java callers are the supervisor's to end).
 func (w *world) close() {
 	for _, r := range w.regs {
 		r.Close()
 	}
 	for _, l := range w.links {
 		l.Close()
+	}
+	w.relaunches.Wait()
+	for _, c := range w.callers {
+		if c.kind.java == "" && c.kill != nil {
+			c.kill()
+		}
 	}
 }

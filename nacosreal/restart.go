@@ -63,6 +63,7 @@ func (w *world) restartCallers(ctx context.Context, names []string) {
 	for _, n := range names {
 		c := w.callers[n]
 		c.restart.Launched = time.Now()
+		w.relaunches.Add(1)
 		go w.relaunch(ctx, c)
 	}
 	w.logf("restarted %v at t=%s", names, time.Now().Format("15:04:05.000"))
@@ -78,6 +79,7 @@ func (c *runCaller) stop() {
 
 // relaunch starts c's second process with Restarted set.
 func (w *world) relaunch(ctx context.Context, c *runCaller) {
+	defer w.relaunches.Done()
 	defer close(c.relaunched)
 	cs := c.spec
 	cs.Restarted = true
