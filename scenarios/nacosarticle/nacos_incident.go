@@ -17,7 +17,7 @@ func init() {
 		Name:    "nacos-incident",
 		Article: "Nacos article",
 		Summary: "the incident on a real Nacos 3.1 server with real Spring, Java and Go clients: 18 s of loss, or an empty registry",
-		Help:    incidentHelp,
+		Help:    incidentHelp + "\n\n" + restartHelp,
 		Variants: []scenarios.Variant{
 			{Name: "loss40s", Args: []string{"--loss", "40s"},
 				Why: "a loss longer than the connection ejector's 20 s + 5 s probe (+ its 3 s period): the server removes every instance, as the article's registry did"},

@@ -176,10 +176,10 @@ func (s *nacosIncident) restartChecks(m incidentMeasure) []report.Check {
 			"NamingProxyDelegate.Subscribe likewise (nacos-sdk-go#519); a blackholed server answers nothing").
 		JudgeText(float64(len(failed)), fmt.Sprintf("%d of %d (%s)", len(failed), len(all), orNone(failed))))
 	if r, ok := m.restart["plain-cache"]; ok && r.medianCall >= 0 {
-		lo := time.Duration(javaStartupConnects) * 100 * time.Millisecond
+		lo := time.Duration(requestTries) * 100 * time.Millisecond
 		cs = append(cs, report.Band("plain-cache: median duration of its calls after its restart, while unreachable", lo.Seconds(), (lo+ruleSlack).Seconds(), " s").Digits(3).
 			From(fmt.Sprintf("each selectOneHealthyInstance first tries to subscribe (tryToSubscribe: cached, not subscribed): RpcClient.request tries "+
-				"%d times, sleeping 100 ms after each, before it throws and the cache answers: ≥ %s, + %s", javaStartupConnects, lo, ruleSlack)).
+				"%d times, sleeping 100 ms after each, before it throws and the cache answers: ≥ %s, + %s", requestTries, lo, ruleSlack)).
 			Judge(r.medianCall.Seconds()))
 	}
 	return cs

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/figure/figuretest"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -141,4 +142,19 @@ func TestNacosIncidentRestartValidation(t *testing.T) {
 		{Scenario: "nacos-incident", Args: []string{"--loss", "40s", "--restart-at", "-1s"}, WantErr: "--restart-at (-1s) must not be negative"},
 		{Scenario: "nacos-incident", Args: []string{"--fault", "empty", "--loss", "40s", "--restart-at", "7s"}, WantErr: "needs --fault blackhole"},
 	})
+}
+
+// TestNacosIncidentRestartPlot draws the restart's figure: the new
+// callers in the panels of the callers that counted as they did, the
+// restarted callers' labels and the restart's mark.
+func TestNacosIncidentRestartPlot(t *testing.T) {
+	s := scentest.MustConfigure(t, "nacos-incident", restartArgs...).(*nacosIncident)
+	plots, err := s.Plots(restart40s().history(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, plots), "per-second")
+	d.Has(t, "identical every second: spring-cache, plain-cache", "identical every second: spring, plain",
+		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache) — restarted, no disk cache at start",
+		string(history.RestartCallers))
 }

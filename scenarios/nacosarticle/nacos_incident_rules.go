@@ -121,6 +121,10 @@ const (
 	// goStartupConnects: nacos-sdk-go's RpcClient.Start tries
 	// REQUEST_DOMAIN_RETRY_TIME (3) connections; NewNamingClient waits.
 	goStartupConnects = 3
+	// requestTries: RpcClient.request tries a request retryTimes (3) + 1
+	// times, sleeping 100 ms after each try that finds no connection
+	// (nacos-client; nacos-sdk-go: 3 tries).
+	requestTries = 4
 	// subscribeRetry: a read that must subscribe while the client has no
 	// connection fails once RpcClient.request's tries are spent — 4 (nacos-
 	// client, retryTimes + 1) or 3 (nacos-sdk-go) tries 100 ms apart — so a
