@@ -50,7 +50,7 @@ type incidentCaller struct {
 // incidentCallers are nacosreal's callers in table order.
 var incidentCallers = []incidentCaller{
 	{"spring", "spring: Spring Cloud Alibaba + LoadBalancer at their defaults (the incident's setup)", lbCache, startsEmpty, false},
-	{"spring-cache", "spring-cache: the same with naming-load-cache-at-start=true (the article's first fix)", lbCache, startsCached, true},
+	{"spring-cache", "spring-cache: spring with naming-load-cache-at-start=true (the article's first fix)", lbCache, startsCached, true},
 	{"spring-fallback", "spring-fallback: the same + a fallback to the last non-empty list (the article's remedy)", fallback, keepsRunning, false},
 	{"plain", "plain: nacos-client, push-empty protection off (its default)", unguarded, startsEmpty, false},
 	{"plain-cache", "plain-cache: nacos-client with namingLoadCacheAtStart=true", unguarded, startsCached, true},
@@ -109,9 +109,9 @@ func (s *nacosIncident) rows() []report.Row {
 		switch {
 		case !s.restarts():
 		case c.restart == startsEmpty:
-			label += " — restarted, no disk cache at start"
+			label += " — restarted, no cache at start"
 		case c.restart == startsCached:
-			label += " — restarted, its disk cache loaded at start"
+			label += " — restarted, cache loaded at start"
 		}
 		rows = append(rows, report.Row{Key: c.name, Label: label})
 	}

@@ -155,6 +155,6 @@ func TestNacosIncidentRestartPlot(t *testing.T) {
 	}
 	d := figuretest.One(t, figuretest.Render(t, plots), "per-second")
 	d.Has(t, "identical every second: spring-cache, plain-cache", "identical every second: spring, plain",
-		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache) — restarted, no disk cache at start",
+		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache) — restarted, no cache at start",
 		string(history.RestartCallers))
 }
