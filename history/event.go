@@ -48,6 +48,11 @@ const (
 	DelayEurekaServers EventKind = "delay-eureka-servers"
 	// StepEurekaClock: a Eureka server's wall clock steps.
 	StepEurekaClock EventKind = "step-eureka-clock"
+	// RestartCallers: caller processes killed (a JVM SIGKILLed, an
+	// in-process client stopped and closed) and started again at once on
+	// their own disk caches (Phase Once; Targets the callers; Err set when
+	// one could not be started again).
+	RestartCallers EventKind = "restart-callers"
 	// CallerStart and CallerStop: a caller process (re)starts or stops.
 	CallerStart EventKind = "caller-start"
 	// CallerStop: a caller stops (the process that will restart).

@@ -21,6 +21,10 @@ type CallerSpec struct {
 	Rate        float64       // calls per second, open loop
 	Start, End  time.Time     // the first call is due at Start; none is due at or after End
 	CallTimeout time.Duration // each call's deadline (a timed-out call is Unknown)
+	// Restarted marks a caller started again (possibly while the server is unreachable): its
+	// setup (the listener's subscribe) is tried once and a failure is an EventSetupFailed, not
+	// an error; its first call is the first one due on Start's grid once its setup is done.
+	Restarted bool
 }
 
 // Validate reports the first setting out of range, quoting it.
@@ -45,9 +49,11 @@ type GoCaller struct {
 	client naming_client.INamingClient
 	rec    record
 	done   chan struct{}
+	stop   context.CancelFunc
 }
 
 // StartGoCaller creates the client, subscribes, and calls in the background until spec.End.
+// With spec.Restarted a failed subscribe is recorded (EventSetupFailed) and the calls go on.
 func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCaller, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
@@ -57,17 +63,47 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
 	}
 	g := &GoCaller{client: c, done: make(chan struct{})}
-	err = c.Subscribe(&vo.SubscribeParam{ServiceName: spec.Service, GroupName: Group,
+	if err := g.subscribe(spec); err != nil {
+		if !spec.Restarted {
+			c.CloseClient()
+			return nil, fmt.Errorf("starting a Go caller: subscribing to %s: %w", spec.Service, err)
+		}
+		g.rec.event(Event{Kind: EventSetupFailed, Time: time.Now(), Detail: "subscribing: " + err.Error()})
+	}
+	g.rec.event(Event{Kind: EventStarted, Time: time.Now(), Detail: fmt.Sprintf("nacos-sdk-go NotLoadCacheAtStart=%t UpdateCacheWhenEmpty=%t%s",
+		o.NotLoadCacheAtStart, o.UpdateCacheWhenEmpty, restartedWord(spec.Restarted))})
+	if spec.Restarted {
+		spec.Start = firstDue(spec.Start, spec.Rate, time.Now())
+	}
+	ctx, g.stop = context.WithCancel(ctx)
+	go g.run(ctx, spec)
+	return g, nil
+}
+
+// subscribe subscribes the listener that records the client's list changes.
+func (g *GoCaller) subscribe(spec CallerSpec) error {
+	return g.client.Subscribe(&vo.SubscribeParam{ServiceName: spec.Service, GroupName: Group,
 		SubscribeCallback: func(list []model.Instance, _ error) {
 			g.rec.event(Event{Kind: EventInstances, Time: time.Now(), Count: len(list)})
 		}})
-	if err != nil {
-		c.CloseClient()
-		return nil, fmt.Errorf("starting a Go caller: subscribing to %s: %w", spec.Service, err)
+}
+
+// restartedWord is " restarted" for a restarted caller's started event.
+func restartedWord(restarted bool) string {
+	if restarted {
+		return " restarted"
 	}
-	g.rec.event(Event{Kind: EventStarted, Time: time.Now(), Detail: fmt.Sprintf("nacos-sdk-go NotLoadCacheAtStart=%t UpdateCacheWhenEmpty=%t", o.NotLoadCacheAtStart, o.UpdateCacheWhenEmpty)})
-	go g.run(ctx, spec)
-	return g, nil
+	return ""
+}
+
+// firstDue is the first time at or after now on the grid start + i/rate.
+func firstDue(start time.Time, rate float64, now time.Time) time.Time {
+	period := time.Duration(float64(time.Second) / rate)
+	if !now.After(start) {
+		return start
+	}
+	i := (now.Sub(start) + period - 1) / period
+	return start.Add(i * period)
 }
 
 func (g *GoCaller) run(ctx context.Context, spec CallerSpec) {
@@ -75,6 +111,15 @@ func (g *GoCaller) run(ctx context.Context, spec CallerSpec) {
 	defer g.client.CloseClient()
 	hc := &http.Client{Timeout: spec.CallTimeout, Transport: &http.Transport{DisableKeepAlives: true}}
 	pace(ctx, spec.Start, spec.End, spec.Rate, func(due time.Time) { g.call(hc, spec.Service, due) })
+}
+
+// Kill ends the caller as a killed process ends: its calls stop, its client is closed, and the
+// calls that had not ended by now are dropped from its record (a dead process prints nothing).
+func (g *GoCaller) Kill() {
+	at := time.Now()
+	g.stop()
+	<-g.done
+	g.rec.dropEndedAfter(at)
 }
 
 func (g *GoCaller) call(hc *http.Client, service string, due time.Time) {

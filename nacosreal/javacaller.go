@@ -42,9 +42,13 @@ type JavaCallerSpec struct {
 	// namingPushEmptyProtection (both false by default); StaleFallback (Spring only) wraps
 	// LoadBalancer's list supplier in the fallback to the last non-empty list.
 	LoadCacheAtStart, PushEmptyProtection, StaleFallback bool
-	// Home is the JVM's user.home: the client's disk cache (Home/nacos/naming/public) and logs.
-	// Give two callers the same Home for one to start from the other's cache.
+	// Home is the JVM's user.home: the client's logs, and its temp files (Home/tmp).
 	Home string
+	// SnapshotPath is nacos-client's JM.SNAPSHOT.PATH (a system property): the client's disk
+	// cache is SnapshotPath/nacos/naming/public (CacheDirUtil.initCacheDir). Empty means Home,
+	// where the client's default (user.home) puts it too. Give two processes the same path for
+	// one to start from the other's cache.
+	SnapshotPath string
 	// HeapMB is -Xmx in MiB (0: 128).
 	HeapMB int
 	// Logf receives build progress; nil discards it.
@@ -118,7 +122,21 @@ func callerArgs(jar string, s JavaCallerSpec, child []string) []string {
 	}
 	args := append([]string{"-Xms16m", "-Xmx" + strconv.Itoa(heap) + "m", "-XX:+UseSerialGC", "-Xss512k",
 		"-XX:TieredStopAtLevel=1"}, child...)
-	return append(args, "-Duser.home="+s.Home, "-jar", jar, string(s.Mode))
+	return append(args, "-Duser.home="+s.Home, "-DJM.SNAPSHOT.PATH="+s.snapshotPath(), "-jar", jar, string(s.Mode))
+}
+
+// snapshotPath is SnapshotPath, or Home when it is empty.
+func (s JavaCallerSpec) snapshotPath() string {
+	if s.SnapshotPath != "" {
+		return s.SnapshotPath
+	}
+	return s.Home
+}
+
+// CacheDir returns the directory of the caller's disk cache of the public namespace (nacos-client's
+// CacheDirUtil: JM.SNAPSHOT.PATH/nacos/naming/public).
+func (s JavaCallerSpec) CacheDir() string {
+	return filepath.Join(s.snapshotPath(), "nacos", "naming", "public")
 }
 
 func callerEnv(s JavaCallerSpec) []string {
@@ -131,7 +149,8 @@ func callerEnv(s JavaCallerSpec) []string {
 		"SDCHAOS_SERVICE=" + s.Service, "SDCHAOS_RATE=" + strconv.FormatFloat(s.Rate, 'f', -1, 64),
 		"SDCHAOS_START=" + s.Start.UTC().Format(time.RFC3339Nano), "SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano),
 		"SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String(), "SDCHAOS_LOAD_CACHE_AT_START=" + b(s.LoadCacheAtStart),
-		"SDCHAOS_PUSH_EMPTY_PROTECTION=" + b(s.PushEmptyProtection), "SDCHAOS_STALE_FALLBACK=" + b(s.StaleFallback)}
+		"SDCHAOS_PUSH_EMPTY_PROTECTION=" + b(s.PushEmptyProtection), "SDCHAOS_STALE_FALLBACK=" + b(s.StaleFallback),
+		"SDCHAOS_RESTARTED=" + b(s.Restarted)}
 }
 
 // decode reads the caller's stdout line by line until EOF. Lines that are not the protocol's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"sdchaos/childproc"
@@ -42,6 +43,10 @@ type JitterSpec struct {
 	JVMStart time.Duration
 	// Sample is the period of the readings of the server's list.
 	Sample time.Duration
+	// Restart names callers (of Callers) killed at RestartAt (from the callers' first call, inside
+	// the fault) and started again at once on their own disk caches (CallerSpec.Restarted).
+	Restart   []string
+	RestartAt time.Duration
 	// KeepDir keeps the clients' directory (their caches and logs) after the supervisor closes.
 	KeepDir bool
 	// Logf receives progress; nil discards it.
@@ -73,8 +78,11 @@ func (s JitterSpec) Validate() error {
 	}
 	for _, n := range s.Callers {
 		if _, ok := callerKinds[n]; !ok {
-			return fmt.Errorf("JitterSpec.Callers: unknown caller %q (known: %v)", n, CallerNames())
+			return fmt.Errorf("JitterSpec.Callers: unknown caller %q (known: %v)", n, KnownCallers())
 		}
+	}
+	if err := s.validateRestart(); err != nil {
+		return err
 	}
 	return CallerSpec{Service: s.Service, Rate: s.Rate, Start: time.Unix(0, 0), End: time.Unix(1, 0), CallTimeout: s.CallTimeout}.Validate()
 }
@@ -93,6 +101,9 @@ type JitterResult struct {
 	Callers map[string]Result
 	// Errors holds callers that failed (by name).
 	Errors map[string]string
+	// Restarts holds each restarted caller's restart, by name (its Callers entry holds both
+	// processes' calls and events, the first's before Restart.Killed).
+	Restarts map[string]Restart
 }
 
 // RunJitter builds the world on server s (instances, links, callers), runs the timeline and
@@ -109,7 +120,7 @@ func RunJitter(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allo
 	if err != nil {
 		return JitterResult{}, fmt.Errorf("jitter run: %w", err)
 	}
-	w := &world{sup: sup, alloc: alloc, server: s, dir: dir, logf: logf, javas: map[string]*JavaCaller{}}
+	w := &world{sup: sup, alloc: alloc, server: s, dir: dir, logf: logf, javas: map[string]*JavaCaller{}, callers: map[string]*runCaller{}}
 	defer w.close()
 	if f, err := os.Create(filepath.Join(dir, "nacos-sdk-go.log")); err == nil {
 		SetSDKLog(f)
@@ -131,7 +142,13 @@ type world struct {
 	logf   func(string, ...any)
 	links  []*Link
 	regs   []*Registrant
-	javas  map[string]*JavaCaller
+	// callers are the run's callers by name; javas the Java processes by process name (a
+	// restarted one's too), guarded by mu (restarted callers start on their own goroutines).
+	callers map[string]*runCaller
+	// relaunches counts the restarts in flight.
+	relaunches sync.WaitGroup
+	mu         sync.Mutex
+	javas      map[string]*JavaCaller
 }
 
 func (w *world) link(name string) (*Link, error) {
@@ -179,11 +196,20 @@ func (w *world) awaitListed(spec JitterSpec) error {
 	}
 }
 
+// close ends the world: the registrants and links, then (once every restart in flight has
+// returned) the Go callers still running, so that no client writes into the clients' dir after
+// the run (the Java callers are the supervisor's to end).
 func (w *world) close() {
 	for _, r := range w.regs {
 		r.Close()
 	}
 	for _, l := range w.links {
 		l.Close()
+	}
+	w.relaunches.Wait()
+	for _, c := range w.callers {
+		if c.kind.java == "" && c.kill != nil {
+			c.kill()
+		}
 	}
 }

@@ -14,6 +14,9 @@ type callerKind struct {
 	java                            JavaMode
 	protect, fallback, cacheAtStart bool
 	goJava                          bool // Go SDK in Java's defaults (else the SDK's own)
+	// cacheOnly marks a caller that differs from another only by loading its disk cache at
+	// start: it is not among CallerNames (without a restart it behaves as its twin).
+	cacheOnly bool
 }
 
 var callerKinds = map[string]callerKind{
@@ -23,17 +26,28 @@ var callerKinds = map[string]callerKind{
 	"plain-protect":   {java: Plain, protect: true},
 	"go-sdk":          {},
 	"go-java-default": {goJava: true},
+	"spring-cache":    {java: Spring, cacheAtStart: true, cacheOnly: true},
+	"plain-cache":     {java: Plain, cacheAtStart: true, cacheOnly: true},
 }
 
-// CallerNames returns the jitter run's callers: spring (Spring Cloud Alibaba + LoadBalancer at
-// their defaults, the incident's configuration), spring-fallback (the same with the fallback to
-// the last non-empty list), plain and plain-protect (nacos-client with namingPushEmptyProtection
-// off and on), go-sdk (nacos-sdk-go at its defaults) and go-java-default (nacos-sdk-go with
-// Java's defaults).
-func CallerNames() []string {
+// CallerNames returns the jitter run's default callers: spring (Spring Cloud Alibaba +
+// LoadBalancer at their defaults, the incident's configuration), spring-fallback (the same with
+// the fallback to the last non-empty list), plain and plain-protect (nacos-client with
+// namingPushEmptyProtection off and on), go-sdk (nacos-sdk-go at its defaults) and
+// go-java-default (nacos-sdk-go with Java's defaults).
+func CallerNames() []string { return callerNames(false) }
+
+// KnownCallers returns every caller a JitterSpec may name: CallerNames, and spring-cache and
+// plain-cache (spring and plain with namingLoadCacheAtStart on: Spring Cloud Alibaba's
+// naming-load-cache-at-start; they differ from their twins only when restarted).
+func KnownCallers() []string { return callerNames(true) }
+
+func callerNames(all bool) []string {
 	names := make([]string, 0, len(callerKinds))
-	for n := range callerKinds {
-		names = append(names, n)
+	for n, k := range callerKinds {
+		if all || !k.cacheOnly {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -45,9 +59,8 @@ type waiter func() (Result, error)
 func (w *world) run(ctx context.Context, spec JitterSpec) (JitterResult, error) {
 	t0 := time.Now().Add(spec.JVMStart)
 	end := t0.Add(spec.Warmup + spec.Jitter + spec.After)
-	res := JitterResult{Fault: spec.Fault, T0: t0, Callers: map[string]Result{}, Errors: map[string]string{}}
-	waits, err := w.startCallers(ctx, spec, t0, end)
-	if err != nil {
+	res := JitterResult{Fault: spec.Fault, T0: t0, Callers: map[string]Result{}, Errors: map[string]string{}, Restarts: map[string]Restart{}}
+	if err := w.startCallers(ctx, spec, t0, end); err != nil {
 		return res, err
 	}
 	wctx, stop := context.WithDeadline(ctx, end.Add(2*time.Second))
@@ -56,58 +69,73 @@ func (w *world) run(ctx context.Context, spec JitterSpec) (JitterResult, error) 
 	if err := w.fault(ctx, spec, &res); err != nil {
 		return res, err
 	}
-	for name, wait := range waits {
-		r, err := wait()
+	for name, c := range w.callers {
+		r, err := c.result()
 		res.Callers[name] = r
 		if err != nil {
 			res.Errors[name] = err.Error()
 		}
+		if c.restart != nil {
+			res.Restarts[name] = *c.restart
+		}
 	}
 	res.Server = watch.Wait()
+	var err error
 	if res.ServerLog, err = w.server.Events(); err != nil {
 		return res, err
 	}
 	return res, nil
 }
 
-func (w *world) startCallers(ctx context.Context, spec JitterSpec, t0, end time.Time) (map[string]waiter, error) {
-	waits := map[string]waiter{}
+func (w *world) startCallers(ctx context.Context, spec JitterSpec, t0, end time.Time) error {
 	for _, name := range spec.Callers {
 		l, err := w.link(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		cs := CallerSpec{Service: spec.Service, Rate: spec.Rate, Start: t0, End: end, CallTimeout: spec.CallTimeout}
-		wait, err := w.startCaller(ctx, name, callerKinds[name], l, cs)
-		if err != nil {
-			return nil, fmt.Errorf("starting caller %s: %w", name, err)
+		c := &runCaller{name: name, kind: callerKinds[name], link: l,
+			spec: CallerSpec{Service: spec.Service, Rate: spec.Rate, Start: t0, End: end, CallTimeout: spec.CallTimeout}}
+		if err := w.launch(ctx, c, c.spec); err != nil {
+			return fmt.Errorf("starting caller %s: %w", name, err)
 		}
-		waits[name] = wait
+		w.callers[name] = c
 	}
-	return waits, nil
+	return nil
 }
 
-func (w *world) startCaller(ctx context.Context, name string, k callerKind, l *Link, cs CallerSpec) (waiter, error) {
-	home := filepath.Join(w.dir, name)
+// launch starts c's process (a JVM) or client (Go) with cs, and sets its wait and kill. Its
+// files are in the run's dir under its name; its disk cache in cache/ there (nacos-sdk-go's
+// CacheDir, nacos-client's JM.SNAPSHOT.PATH), the same for both processes of a restarted caller.
+func (w *world) launch(ctx context.Context, c *runCaller, cs CallerSpec) error {
+	home := filepath.Join(w.dir, c.name)
+	k := c.kind
 	if k.java == "" {
-		o := GoDefaults(l.Addr(), home)
+		o := GoDefaults(c.link.Addr(), home)
 		if k.goJava {
-			o = JavaDefaults(l.Addr(), home)
+			o = JavaDefaults(c.link.Addr(), home)
 		}
 		g, err := StartGoCaller(ctx, o, cs)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return func() (Result, error) { return g.Wait(), nil }, nil
+		c.wait, c.kill = func() (Result, error) { return g.Wait(), nil }, g.Kill
+		return nil
 	}
-	c, err := StartJavaCaller(ctx, w.sup, JavaCallerSpec{Name: name, Mode: k.java, Server: l.Addr(), CallerSpec: cs,
-		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home})
+	name := c.name
+	if cs.Restarted {
+		name += "-restarted"
+	}
+	j, err := StartJavaCaller(ctx, w.sup, JavaCallerSpec{Name: name, Mode: k.java, Server: c.link.Addr(), CallerSpec: cs,
+		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home, SnapshotPath: filepath.Join(home, "cache")})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	w.javas[name] = c
-	w.logf("started %s (pid %d, log %s)", name, c.Pid(), c.LogPath())
-	return c.Wait, nil
+	c.wait, c.kill = j.Wait, j.Kill
+	w.mu.Lock()
+	w.javas[name] = j
+	w.mu.Unlock()
+	w.logf("started %s (pid %d, log %s)", name, j.Pid(), j.LogPath())
+	return nil
 }
 
 // fault starts spec.Fault Warmup after t0 and heals it Jitter later; the heal always runs.
@@ -132,6 +160,12 @@ func (w *world) fault(ctx context.Context, spec JitterSpec, res *JitterResult) e
 		return fmt.Errorf("injecting %s: %w", spec.Fault, err)
 	}
 	w.logf("%s from t=%.2f s", spec.Fault, res.FaultAt.Sub(res.T0).Seconds())
+	if len(spec.Restart) > 0 {
+		if err := sleepUntil(ctx, res.T0.Add(spec.RestartAt)); err != nil {
+			return err
+		}
+		w.restartCallers(ctx, spec.Restart)
+	}
 	return sleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
 }
 
@@ -189,6 +223,8 @@ func (w *world) logRSS() {
 	if n, err := w.server.RSS(); err == nil {
 		w.logf("RSS %s %d MiB", w.server.Name(), n>>20)
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for name, c := range w.javas {
 		if n, err := c.RSS(); err == nil {
 			w.logf("RSS %s %d MiB", name, n>>20)

@@ -33,14 +33,17 @@ const (
 	EventInstances = "instances"
 	// EventStarted: the client is built and the calls begin; Detail names the switches.
 	EventStarted = "started"
+	// EventSetupFailed: a restarted caller's setup step (its listener's subscribe) failed and
+	// the caller went on; Detail names the step and the error.
+	EventSetupFailed = "setup-failed"
 )
 
 // Event is something a caller's client reported other than a call.
 type Event struct {
-	Kind   string    `json:"event"`  // EventInstances or EventStarted
+	Kind   string    `json:"event"`  // EventInstances, EventStarted or EventSetupFailed
 	Time   time.Time `json:"time"`   // when the client reported it
 	Count  int       `json:"count"`  // instances in the new list (EventInstances)
-	Detail string    `json:"detail"` // the client and its switches (EventStarted)
+	Detail string    `json:"detail"` // the client and its switches (EventStarted), the error (EventSetupFailed)
 }
 
 // errMalformed is returned (wrapped) for a line that is neither a call nor an event.

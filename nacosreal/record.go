@@ -1,6 +1,9 @@
 package nacosreal
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // record collects a caller's calls and events; safe for concurrent use.
 type record struct {
@@ -20,6 +23,19 @@ func (r *record) event(e Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
+}
+
+// dropEndedAfter removes the calls that ended after t.
+func (r *record) dropEndedAfter(t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kept := r.calls[:0]
+	for _, c := range r.calls {
+		if !c.End.After(t) {
+			kept = append(kept, c)
+		}
+	}
+	r.calls = kept
 }
 
 func (r *record) malformed() {

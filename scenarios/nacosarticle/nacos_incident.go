@@ -17,12 +17,14 @@ func init() {
 		Name:    "nacos-incident",
 		Article: "Nacos article",
 		Summary: "the incident on a real Nacos 3.1 server with real Spring, Java and Go clients: 18 s of loss, or an empty registry",
-		Help:    incidentHelp,
+		Help:    incidentHelp + "\n\n" + restartHelp,
 		Variants: []scenarios.Variant{
 			{Name: "loss40s", Args: []string{"--loss", "40s"},
 				Why: "a loss longer than the connection ejector's 20 s + 5 s probe (+ its 3 s period): the server removes every instance, as the article's registry did"},
 			{Name: "empty", Args: []string{"--fault", "empty", "--loss", "40s"},
 				Why: "every instance deregistered for 40 s while alive: Spring's 'No instances available' once LoadBalancer's 35 s cache expires; the fixes fail nothing"},
+			{Name: "restart", Args: []string{"--loss", "40s", "--restart-at", "7s"},
+				Why: "six callers killed 2 s into a 40 s loss and started again on their own disk caches: the article's first fix (naming-load-cache-at-start) serves, the defaults fail until the heal"},
 		},
 		Without: []string{"net", "external"}, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
@@ -45,6 +47,10 @@ type nacosIncident struct {
 	// caller's calls per second.
 	Instances int
 	Rate      float64
+	// RestartAt, when positive, is when (from time zero, inside the
+	// blackhole) the restarted callers are killed and started again on
+	// their own disk caches; 0 restarts nothing.
+	RestartAt time.Duration
 }
 
 // The plan's fixed settings.
@@ -83,6 +89,8 @@ func (s *nacosIncident) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.After, "after", s.After, "observation after the heal (the timeline is --fault-at + --loss + --after unless --duration is given)")
 	fs.IntVar(&s.Instances, "instances", s.Instances, "instances registering the service (Go, nacos-sdk-go, each with its own link)")
 	fs.Float64Var(&s.Rate, "rate", s.Rate, "calls per second of each caller, open loop")
+	fs.DurationVar(&s.RestartAt, "restart-at", s.RestartAt, "when (from time zero, inside the blackhole) six callers are killed and started again on their own disk "+
+		"caches, two new ones among them (spring-cache, plain-cache); 0: no restart")
 }
 
 // Validate reports a bad combination of values, quoting them.
@@ -103,6 +111,23 @@ func (s *nacosIncident) Validate(c scenarios.Common) error {
 			c.Duration, minAfter, s.FaultAt+s.Loss+minAfter)
 	case c.PortBase+incidentPortSpan > ports.MaxPort:
 		return scenarios.Usagef("--port-base (%d) leaves no room: the run uses %d ports above it", c.PortBase, incidentPortSpan)
+	}
+	return s.validateRestart()
+}
+
+// validateRestart checks --restart-at: inside a blackhole, with room
+// after it for a Java client's start-up and some calls before the heal.
+func (s *nacosIncident) validateRestart() error {
+	switch {
+	case s.RestartAt < 0:
+		return scenarios.Usagef("--restart-at (%s) must not be negative (0: no restart)", s.RestartAt)
+	case s.RestartAt == 0:
+		return nil
+	case s.Fault != nacosreal.FaultBlackhole:
+		return scenarios.Usagef("--restart-at (%s) needs --fault blackhole (got %q): the restarted clients must not reach the server", s.RestartAt, s.Fault)
+	case s.RestartAt <= s.FaultAt || s.RestartAt+restartRoom > s.FaultAt+s.Loss:
+		return scenarios.Usagef("--restart-at (%s) must be within (--fault-at, --fault-at + --loss − %s] = (%s, %s]: a restarted Java client spends %s "+
+			"in its start-up connection attempts before its first call; raise --loss", s.RestartAt, restartRoom, s.FaultAt, s.FaultAt+s.Loss-restartRoom, javaStartup())
 	}
 	return nil
 }
@@ -146,6 +171,7 @@ func (s *nacosIncident) jitterSpec(env *scenarios.Env) nacosreal.JitterSpec {
 	j.Fault, j.Instances, j.Rate = s.Fault, s.Instances, s.Rate
 	j.Warmup, j.Jitter, j.After = s.FaultAt, s.Loss, env.Duration-s.FaultAt-s.Loss
 	j.JVMStart, j.KeepDir, j.Sample = incidentJVMStart, env.Keep, incidentSample
+	j.Callers, j.Restart, j.RestartAt = s.names(), s.restarted(), s.RestartAt
 	if !env.Quiet {
 		j.Logf = env.Printf
 	}

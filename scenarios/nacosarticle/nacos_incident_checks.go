@@ -99,8 +99,15 @@ func (s *nacosIncident) blackholeChecks(m incidentMeasure) []report.Check {
 				noRemovalBelow(), emptyBy(), pushDelay)).Judge(m.emptyAt.Seconds()))
 	}
 	cs = append(cs, s.clientsEmptied(m))
-	for _, c := range incidentCallers {
-		cs = append(cs, s.duringLoss(c.name, c.guard, m), s.afterHeal(c.name, c.guard, m))
+	for _, c := range s.callers() {
+		switch {
+		case m.restart == nil || c.restart == keepsRunning:
+			cs = append(cs, s.duringLoss(c.name, c.guard, m), s.afterHeal(c.name, c.guard, m))
+		case c.restart == startsEmpty:
+			cs = append(cs, s.beforeRestart(c.name, m), s.afterRestart(c, m), s.emptyStartAfterHeal(c.name, m))
+		default:
+			cs = append(cs, s.beforeRestart(c.name, m), s.afterRestart(c, m), s.afterHeal(c.name, c.guard, m))
+		}
 	}
 	return cs
 }

@@ -32,7 +32,7 @@ func (s *nacosIncident) emptyChecks(h *history.History, m incidentMeasure) []rep
 	cs := []report.Check{yesNo("server: listed no instance while the instances were deregistered", "listed none", "listed some", lo, hi).
 		From(fmt.Sprintf("a deregistration removes the instance at once; the answered list follows within the %s push delay (+ %s)", pushDelay, ruleSlack)).
 		JudgeBool(m.emptyAt >= 0)}
-	for _, c := range incidentCallers {
+	for _, c := range s.callers() {
 		switch c.guard {
 		case unguarded:
 			cs = append(cs, s.unguardedEmpty(h, c.name, m)...)

@@ -93,3 +93,54 @@ during the loss say "differs" with that cause; variant loss40s shows the server 
 the article's "No instances available" once LoadBalancer's cache expires, and the fixes holding.
 --seed only labels the run: the real clients draw their own randomness (instance choice, connection ids),
 which nothing outside them can seed.`
+
+// restartHelp is the part of nacos-incident's help on --restart-at: the
+// article's first fix, a caller restarted during the outage.
+const restartHelp = `With --restart-at (variant restart: --loss 40s --restart-at 7s) — the article's first fix, a caller restarted
+during the outage with and without its disk cache loaded at start. Two callers join the six:
+  spring-cache     spring with spring.cloud.nacos.discovery.naming-load-cache-at-start=true (the fix)
+  plain-cache      plain with namingLoadCacheAtStart=true
+At --restart-at, inside the blackhole, six callers are killed at once — spring, spring-cache, plain, plain-cache
+(JVMs, SIGKILL), go-java-default (NotLoadCacheAtStart true) and go-sdk (NotLoadCacheAtStart false, the SDK's
+default) (their Go clients stopped, the calls in flight dropped) — and started again at once on their own
+link and their own disk cache, which their first process wrote (nacos-client: JM.SNAPSHOT.PATH =
+<caller>/cache, so <caller>/cache/nacos/naming/public; nacos-sdk-go: CacheDir <caller>/cache). Typed event:
+restart-callers. A restarted caller tries its setup (its listener's subscribe) once and goes on when it
+fails, as an application started during an outage does, and makes the calls due from the end of its setup
+on (the same grid). spring-fallback and plain-protect keep running. The link proxy closes a killed caller's
+server connection at once (its held bytes dropped with it), so the server drops that caller's subscription
+at the kill; a restarted client's new connections reach nothing until the heal.
+The clients' rules at a start against an unreachable server:
+  nacos-client's RpcClient.start tries retryTimes (3) + 1 connections, each waiting serverCheckTimeOut (3 s)
+  for a server check the blackhole holds, before the NamingService is built (12 s); nacos-sdk-go's tries
+  REQUEST_DOMAIN_RETRY_TIME (3), each DEFAULT_TIMEOUT_MILLS (3 s) (9 s). With namingLoadCacheAtStart true
+  ServiceInfoHolder starts from DiskCache.read of its cache dir; a cached service is not a subscribed one,
+  so subscribe (NamingClientProxyDelegate.subscribe) still asks the server and throws 'Client not
+  connected' (RpcClient.request: 4 tries, 100 ms apart), and each read (selectOneHealthyInstance,
+  Spring's selectInstances) finds the service cached but not subscribed (NacosNamingService.tryToSubscribe),
+  tries that subscribe and answers from the cache when it throws. Without it there is no list: each read's
+  subscribe throws, plain's call fails, Spring Cloud Alibaba's NacosDiscoveryClient.getInstances rethrows
+  (failure-tolerance-enabled false; its ServiceCache lives in memory and a restart empties it) and
+  LoadBalancer answers "No instances available". nacos-sdk-go with NotLoadCacheAtStart false loads its
+  cache dir at start and reads only the cache; with it true a miss subscribes and fails. After the heal a
+  client with no connection connects at once when an attempt is in flight (its bytes were held), else
+  within its reconnect loop's longest sleep, 5 s (min(turns + 1, 50) × 100 ms).
+Bands with --restart-at (K the kill, H the heal):
+  <restarted>: failures during the loss before its restart = 0 (as every caller's during the loss).
+  <restarted>: failed share of its calls due from its first call again to H − 500 ms (a later read may be
+    answered after the heal): 100 % for spring, plain, go-java-default (no list); 0 % for spring-cache,
+    plain-cache, go-sdk (the disk cache).
+  spring, plain, go-java-default: failures after the heal ≤ rate × (max(5 s, time until the server listed
+    every instance again + 500 ms push delay) + 500 ms) + 2 (until the client connects, then, if the
+    server lists none, until the push after the re-registration); the restarted cached callers as the
+    callers they are (spring-cache as spring, plain-cache as plain, go-sdk as before).
+  restarted Java callers: time from the kill to the first call, the quickest ≥ 12 s − 250 ms; Go ≥ 9 s − 250 ms.
+  restarted callers: their listener's subscribe at start failed: all six.
+  plain-cache: median duration of its calls while unreachable in [0.4, 0.9] s (4 tries 100 ms apart, + 500 ms).
+Gates with --restart-at: every restarted caller called again before H − 500 ms; a restarted caller's calls
+at --rate before its kill (−2: the calls in flight die with it) and from its first call again (−1).
+--restart-at must lie within (--fault-at, --fault-at + --loss − 15 s] with --fault blackhole (a Java client's
+12 s of start-up attempts + 3 s for its JVM): at 18 s of loss that is (5 s, 8 s], and the JVM's and Spring's
+own start come on top of the 12 s, hence variant restart's 40 s.
+The article: a client restarted while the registry is unreachable has no instances unless it loads its disk
+snapshot at start (naming-load-cache-at-start=true): with it, it keeps serving.`

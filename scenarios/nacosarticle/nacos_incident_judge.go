@@ -11,58 +11,10 @@ import (
 	"sdchaos/report"
 )
 
-// guard is what stands between a caller and an empty list.
-type guard int
-
-const (
-	// unguarded: an empty list replaces the client's (plain, go-java-default).
-	unguarded guard = iota
-	// lbCache: Spring's Nacos client is unguarded, but LoadBalancer reads
-	// it only when its 35 s cache entry has expired (or holds an empty list).
-	lbCache
-	// fallback: the LoadBalancer supplier falls back to the last non-empty list.
-	fallback
-	// protection: nacos-client's push-empty protection (but the read right
-	// after a reconnect takes the raw answer).
-	protection
-	// ignoreEmpty: nacos-sdk-go's default, an empty list never reaches its cache.
-	ignoreEmpty
-)
-
-// incidentCallers are nacosreal's six callers in table order, with what
-// guards each against an empty list.
-var incidentCallers = []struct {
-	name, label string
-	guard       guard
-}{
-	{"spring", "spring: Spring Cloud Alibaba + LoadBalancer at their defaults (the incident's setup)", lbCache},
-	{"spring-fallback", "spring-fallback: the same + a fallback to the last non-empty list (the article's remedy)", fallback},
-	{"plain", "plain: nacos-client, push-empty protection off (its default)", unguarded},
-	{"plain-protect", "plain-protect: nacos-client, push-empty protection on", protection},
-	{"go-java-default", "go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache)", unguarded},
-	{"go-sdk", "go-sdk: nacos-sdk-go at its defaults (an empty list is ignored)", ignoreEmpty},
-}
-
-// incidentNames are the callers' names in table order.
-func incidentNames() []string {
-	out := make([]string, len(incidentCallers))
-	for i, c := range incidentCallers {
-		out[i] = c.name
-	}
-	return out
-}
-
-// incidentRows are the per-second table's rows.
-func incidentRows() []report.Row {
-	rows := make([]report.Row, len(incidentCallers))
-	for i, c := range incidentCallers {
-		rows[i] = report.Row{Key: c.name, Label: c.label}
-	}
-	return rows
-}
-
 // incidentMeasure is what a nacos-incident run measured.
 type incidentMeasure struct {
+	// names are the run's callers in table order.
+	names      []string
 	data       incidentData
 	series     map[string]report.Series
 	start, end history.Event
@@ -86,11 +38,15 @@ type incidentMeasure struct {
 	// emptied names the callers whose client's listener saw an empty list
 	// after the fault began.
 	emptied []string
+	// restart holds each restarted caller's restart (--restart-at); its
+	// during counts only the loss before its kill.
+	restart map[string]restartMeasure
 }
 
 // measure fills the measurement; why is non-empty when the run cannot judge.
 func (s *nacosIncident) measure(h *history.History) (m incidentMeasure, why string) {
-	m.series = report.PerSecond(h.Ops, incidentNames(), report.Seconds(h.Timeline))
+	m.names = s.names()
+	m.series = report.PerSecond(h.Ops, m.names, report.Seconds(h.Timeline))
 	if err := h.DataInto(&m.data); err != nil {
 		return m, "the run recorded no Nacos data: " + err.Error()
 	}
@@ -104,11 +60,19 @@ func (s *nacosIncident) measure(h *history.History) (m incidentMeasure, why stri
 	}
 	m.loss, m.timeline = m.end.At-m.start.At, h.Timeline
 	m.during, m.after = map[string][2]int{}, map[string][2]int{}
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		m.during[n] = callsOf(h.Ops, n, m.start.At, m.end.At)
 		m.after[n] = callsOf(h.Ops, n, m.end.At, h.Timeline)
 	}
 	m.measureServer()
+	if s.restarts() {
+		if why := s.measureRestarts(h, &m); why != "" {
+			return m, why
+		}
+		for n, r := range m.restart {
+			m.during[n] = r.before
+		}
+	}
 	return m, ""
 }
 
@@ -149,7 +113,7 @@ func (m *incidentMeasure) measureServer() {
 			m.relist = smp.At - m.end.At
 		}
 	}
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		for _, l := range m.data.Callers[n].Lists {
 			if l.At >= m.start.At && l.Count == 0 {
 				m.emptied = append(m.emptied, n)
@@ -165,7 +129,7 @@ func (s *nacosIncident) Judge(h *history.History) *report.Result {
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
 	res.Series = m.series
-	res.AddTable(report.SecondsTable(s.tableTitle(), incidentRows(), m.series, h.Events))
+	res.AddTable(report.SecondsTable(s.tableTitle(), s.rows(), m.series, h.Events))
 	if why != "" {
 		res.AddCheck(s.headline().Invalid(why))
 		return res
@@ -181,6 +145,12 @@ func (s *nacosIncident) Judge(h *history.History) *report.Result {
 	}
 	res.AddCheck(s.blackholeChecks(m)...)
 	s.concludeBlackhole(res, m)
+	if s.restarts() {
+		res.Gates = append(res.Gates, s.restartGate(m))
+		s.restartMetrics(res.Metrics, m)
+		res.AddCheck(s.restartChecks(m)...)
+		s.concludeRestart(res, m)
+	}
 	return res
 }
 
@@ -207,7 +177,7 @@ func (s *nacosIncident) headline() report.Expect {
 func (s *nacosIncident) gates(h *history.History, m incidentMeasure) []report.Gate {
 	want := int(math.Round(s.Rate * h.Timeline.Seconds()))
 	var short, early, unsteady []string
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		c, ok := m.data.Callers[n]
 		switch {
 		case !ok:
@@ -215,7 +185,9 @@ func (s *nacosIncident) gates(h *history.History, m incidentMeasure) []report.Ga
 		case c.Err != "":
 			early = append(early, n+": "+report.ShortErr(c.Err))
 		}
-		if got := callsOf(h.Ops, n, 0, h.Timeline)[0]; got < want-1 {
+		if r, ok := m.restart[n]; ok {
+			short = append(short, s.restartedShort(h, n, r)...)
+		} else if got := callsOf(h.Ops, n, 0, h.Timeline)[0]; got < want-1 {
 			short = append(short, fmt.Sprintf("%s %d", n, got))
 		}
 		if b := callsOf(h.Ops, n, m.start.At-time.Second, m.start.At); b[0] == 0 || b[1] > 0 {
@@ -223,12 +195,38 @@ func (s *nacosIncident) gates(h *history.History, m incidentMeasure) []report.Ga
 		}
 	}
 	return []report.Gate{
-		gate("every caller ran to the end", early, "all six", "no caller ended early"),
-		gate("every caller made its calls at --rate", short, fmt.Sprintf("each %d", want), fmt.Sprintf("%d calls each (rate × timeline, −1)", want-1)),
+		gate("every caller ran to the end", early, "all", "no caller ended early"),
+		gate("every caller made its calls at --rate", short, fmt.Sprintf("each %d", want), s.rateLimit(want)),
 		gate("every caller served in the second before the fault", unsteady, "none failed", "no failed call"),
 		{Name: "the fault lasted --loss", OK: (m.loss - s.Loss).Abs() <= ruleSlack,
 			Measured: fmt.Sprintf("%.3f s", m.loss.Seconds()), Limit: fmt.Sprintf("%s ± %s", s.Loss, ruleSlack)},
 	}
+}
+
+// rateLimit says what the rate gate wants.
+func (s *nacosIncident) rateLimit(want int) string {
+	limit := fmt.Sprintf("%d calls each (rate × timeline, −1)", want-1)
+	if s.restarts() {
+		limit += "; a restarted caller rate × its time before the kill (−2) and after its first call again (−1)"
+	}
+	return limit
+}
+
+// restartedShort checks a restarted caller's calls at --rate: before its
+// kill (less the calls in flight, which died with it) and from its second
+// process's first call to the end.
+func (s *nacosIncident) restartedShort(h *history.History, n string, r restartMeasure) []string {
+	var short []string
+	if want, got := int(s.Rate*r.killed.Seconds()), callsOf(h.Ops, n, 0, r.killed)[0]; got < want-2 {
+		short = append(short, fmt.Sprintf("%s %d of %d before its kill", n, got, want))
+	}
+	if r.firstCall < 0 {
+		return append(short, n+" never called again")
+	}
+	if want, got := int(s.Rate*(h.Timeline-r.firstCall).Seconds()), callsOf(h.Ops, n, r.firstCall, h.Timeline)[0]; got < want-1 {
+		short = append(short, fmt.Sprintf("%s %d of %d after its restart", n, got, want))
+	}
+	return short
 }
 
 // gate is a gate that holds when bad is empty.
@@ -249,7 +247,7 @@ func (s *nacosIncident) metrics(mt report.Metrics, m incidentMeasure) {
 	mt["server.relisted_after_heal_s"] = secondsOrNaN(m.relist)
 	mt["server.fewest_listed"] = float64(m.fewest)
 	mt["clients_emptied"] = float64(len(m.emptied))
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		mt.AddSeriesMetrics(n, m.series[n])
 		mt[n+".fail_during"], mt[n+".fail_after"] = float64(m.during[n][1]), float64(m.after[n][1])
 	}

@@ -24,7 +24,7 @@ func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 	if why != "" {
 		return nil, fmt.Errorf("nacos-incident: %s", why)
 	}
-	plots, err := scenarios.PerSecondPlotAlike("nacos-incident", h, m.series, incidentRows()...)
+	plots, err := scenarios.PerSecondPlotAlike("nacos-incident", h, m.series, s.rows()...)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 	ws, ms := figure.RunWindows(h.Events, end)
 	ms = append(ms, ejectMarks(m.data.ServerLog, h.Timeline)...)
 	lines := []figure.Line{serverLine(m.data.Server, m.data.SamplePeriod, end)}
-	for i, n := range incidentNames() {
+	for i, n := range m.names {
 		if l, ok := clientLine(n, m.data.Callers[n].Lists, end); ok {
 			l.Color = figure.Color(i)
 			lines = append(lines, l)
@@ -133,7 +133,7 @@ func (s *nacosIncident) Curves() []scenarios.Curve {
 		{Name: "server: first ejection, after the loss began", Metric: "server.first_eject_s", Check: "server: first ejection, after the loss began", Unit: "s"},
 		{Name: "server: listed no instance, after the loss began", Metric: "server.empty_at_s", Check: "server: listed no instance, after the loss began", Unit: "s"},
 	}
-	for _, n := range incidentNames() {
+	for _, n := range s.names() {
 		cs = append(cs, scenarios.Curve{Name: "failed calls after the heal, " + n, Metric: n + ".fail_after", Group: "failed calls after the heal"})
 	}
 	return cs
@@ -143,7 +143,7 @@ func (s *nacosIncident) Curves() []scenarios.Curve {
 func (s *nacosIncident) emptyCurves() []scenarios.Curve {
 	cs := []scenarios.Curve{{Name: `spring: first "No instances available", after the registry emptied`, Metric: "spring.first_no_instances_s",
 		Check: `spring: first "No instances available", after the registry emptied`, Unit: "s"}}
-	for _, n := range incidentNames() {
+	for _, n := range s.names() {
 		cs = append(cs, scenarios.Curve{Name: "failed calls while the registry was empty, " + n, Metric: n + ".fail_during", Group: "failed calls while the registry was empty"})
 	}
 	return cs

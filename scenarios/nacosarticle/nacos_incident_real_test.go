@@ -31,7 +31,7 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 	res := scentest.RunReproduced(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident")
 	scentest.Between(t, res, "server.fewest_listed", 3, 3)
 	scentest.Between(t, res, "server.emptied", 0, 0)
-	for _, n := range incidentNames() {
+	for _, n := range callerNamesOf(false) {
 		scentest.Between(t, res, n+".fail_during", 0, 0)
 		scentest.Between(t, res, n+".fail_after", 0, 0)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"sdchaos/history"
@@ -62,6 +63,20 @@ type callerRecord struct {
 	Lists   []listChange  `json:"lists"`
 	Other   int           `json:"other_lines,omitempty"`
 	Err     string        `json:"err,omitempty"`
+	// Restart is the caller's restart (nil when it was not restarted).
+	Restart *restartRecord `json:"restart,omitempty"`
+}
+
+// restartRecord is a caller's restart: when its first process was killed
+// and its second launched, when the second's client was built and its
+// calls began (Started, −1 when it never was; Client names its switches),
+// and the error of its setup (its listener's subscribe) when that failed.
+type restartRecord struct {
+	Killed   time.Duration `json:"killed_ns"`
+	Launched time.Duration `json:"launched_ns"`
+	Started  time.Duration `json:"started_ns"`
+	Client   string        `json:"client,omitempty"`
+	SetupErr string        `json:"setup_err,omitempty"`
 }
 
 // listChange is a client's list changing to Count instances.
@@ -81,6 +96,7 @@ func incidentHistory(res nacosreal.JitterResult, spec nacosreal.JitterSpec, serv
 	}
 	addFault(rec, res, spec.Instances)
 	data := incidentRecord(rec, res, spec.Instances, serverStart)
+	addRestart(rec, res, data)
 	data.SamplePeriod = spec.Sample
 	rec.Add(readyOp(data.Server, rec.Offset(res.FaultAt), spec.Instances))
 	h := rec.History()
@@ -145,19 +161,29 @@ func incidentRecord(rec *history.Recorder, res nacosreal.JitterResult, instances
 		d.ServerLog = append(d.ServerLog, serverEvent{At: rec.Offset(e.At), Kind: e.Kind, Size: e.Size, Detail: e.Detail})
 	}
 	for _, name := range res.Names() {
-		d.Callers[name] = callerOf(rec, res.Callers[name], res.Errors[name])
+		r, restarted := res.Restarts[name]
+		d.Callers[name] = callerOf(rec, res.Callers[name], res.Errors[name], r, restarted)
 	}
 	return d
 }
 
-// callerOf is one caller's record.
-func callerOf(rec *history.Recorder, r nacosreal.Result, err string) callerRecord {
+// callerOf is one caller's record; a restarted caller's events after its
+// kill are its second process's.
+func callerOf(rec *history.Recorder, r nacosreal.Result, err string, rs nacosreal.Restart, restarted bool) callerRecord {
 	c := callerRecord{Other: r.Other, Err: err}
+	if restarted {
+		c.Restart = &restartRecord{Killed: rec.Offset(rs.Killed), Launched: rec.Offset(rs.Launched), Started: -1}
+	}
 	for _, e := range r.Events {
-		switch e.Kind {
-		case nacosreal.EventStarted:
+		second := restarted && !e.Time.Before(rs.Killed)
+		switch {
+		case e.Kind == nacosreal.EventStarted && second:
+			c.Restart.Started, c.Restart.Client = rec.Offset(e.Time), e.Detail
+		case e.Kind == nacosreal.EventStarted:
 			c.Started, c.Client = rec.Offset(e.Time), e.Detail
-		case nacosreal.EventInstances:
+		case e.Kind == nacosreal.EventSetupFailed && second:
+			c.Restart.SetupErr = e.Detail
+		case e.Kind == nacosreal.EventInstances:
 			c.Lists = append(c.Lists, listChange{At: rec.Offset(e.Time), Count: e.Count})
 		}
 	}
@@ -179,4 +205,39 @@ func readyOp(samples []listSample, faultAt time.Duration, instances int) history
 		}
 	}
 	return op
+}
+
+// addRestart records the restart as one typed restart-callers event when
+// the callers were killed (its Err set when one could not be started
+// again); when each called again is in the data (its restart record).
+func addRestart(rec *history.Recorder, res nacosreal.JitterResult, d incidentData) {
+	names := restartedNames(d)
+	if len(names) == 0 {
+		return
+	}
+	first := res.Restarts[names[0]]
+	var errs []string
+	for _, n := range names {
+		r := res.Restarts[n]
+		if r.Err != "" {
+			errs = append(errs, n+": "+r.Err)
+		}
+		if r.Killed.Before(first.Killed) {
+			first = r
+		}
+	}
+	rec.Event(first.Killed, history.Event{Kind: history.RestartCallers, Phase: history.Once, Targets: names, Err: strings.Join(errs, "; "),
+		Label: fmt.Sprintf("restart %s (killed, started again on their disk caches)", strings.Join(names, ", "))})
+}
+
+// restartedNames are the callers d records a restart of, sorted.
+func restartedNames(d incidentData) []string {
+	var out []string
+	for n, c := range d.Callers {
+		if c.Restart != nil {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -28,7 +28,7 @@ func (s *nacosIncident) timelineTable(m incidentMeasure) report.Table {
 	rows := []timelineRow{{m.start.At, "fault", m.start.Label}, {m.end.At, "fault", m.end.Label}}
 	rows = append(rows, serverListRows(m.data.Server)...)
 	rows = append(rows, serverLogRows(m.data.ServerLog, m.timeline)...)
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		for _, l := range m.data.Callers[n].Lists {
 			if l.At >= 0 {
 				rows = append(rows, timelineRow{l.At, n, fmt.Sprintf("its client's list: %d instances", l.Count)})
@@ -116,34 +116,35 @@ func plural(n int, one, many string) string {
 }
 
 func (s *nacosIncident) concludeBlackhole(res *report.Result, m incidentMeasure) {
-	res.Conclude(fmt.Sprintf("Every client link (%d instances, 6 callers) lost the real Nacos server for %.2f s (%.2f–%.2f s); every instance stayed alive.",
-		m.data.Instances, m.loss.Seconds(), m.start.At.Seconds(), m.end.At.Seconds()))
+	res.Conclude(fmt.Sprintf("Every client link (%d instances, %d callers) lost the real Nacos server for %.2f s (%.2f–%.2f s); every instance stayed alive.",
+		m.data.Instances, len(m.names), m.loss.Seconds(), m.start.At.Seconds(), m.end.At.Seconds()))
 	switch {
 	case m.ejections == 0:
 		res.Conclude(fmt.Sprintf("The server ejected no connection and kept every instance: with Nacos 3 over gRPC an instance lives as long as its connection, "+
 			"and a silent one is ejected only after %s idle + a %s probe. No caller failed during the loss (%s) or after it (%s).",
-			keepAliveTime, ejectProbe, failures(m.during), failures(m.after)))
+			keepAliveTime, ejectProbe, failures(m.names, m.during), failures(m.names, m.after)))
 	case m.emptyAt < 0:
 		res.Conclude(fmt.Sprintf("The server ejected %s (the first %.2f s into the loss) and listed at least %d of %d instances throughout: callers' connections "+
 			"(their subscriptions) go first, the instances' later. Failures during the loss: %s; after it: %s.",
-			plural(m.ejections, "connection", "connections"), m.firstEject.Seconds(), m.fewest, m.data.Instances, failures(m.during), failures(m.after)))
+			plural(m.ejections, "connection", "connections"), m.firstEject.Seconds(), m.fewest, m.data.Instances, failures(m.names, m.during), failures(m.names, m.after)))
 	default:
 		res.Conclude(fmt.Sprintf("The server ejected %d connections (the first %.2f s into the loss) and listed no instance from %.2f s into it: the emptying the article describes.",
 			m.ejections, m.firstEject.Seconds(), m.emptyAt.Seconds()))
 	}
 	if m.ejections > 0 {
 		res.Conclude(fmt.Sprintf("Nothing reached the blackholed clients: failures during the loss %s. After the heal (every instance listed again %.2f s later): %s; clients that saw an empty list: %s.",
-			failures(m.during), secondsOrNaN(m.relist), failures(m.after), orNone(m.emptied)))
+			failures(m.names, m.during), secondsOrNaN(m.relist), failures(m.names, m.after), orNone(m.emptied)))
 	}
 	if m.loss < noRemovalBelow() {
 		res.Conclude("The article's clients dropped their lists after 18 s; Nacos 3.1's server removes an instance only after its connection was silent 20 s and missed a 5 s probe (variant loss40s shows the removal).")
 	}
 }
 
-// failures lists each caller's failed calls of counts, "none" when all are 0.
-func failures(counts map[string][2]int) string {
+// failures lists each caller's failed calls of counts, in the order of
+// names, "none" when all are 0.
+func failures(names []string, counts map[string][2]int) string {
 	var parts []string
-	for _, n := range incidentNames() {
+	for _, n := range names {
 		if c := counts[n]; c[1] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d of %d", n, c[1], c[0]))
 		}
@@ -162,11 +163,11 @@ func (s *nacosIncident) concludeEmpty(res *report.Result, h *history.History, m 
 	res.Conclude(fmt.Sprintf("Every instance (%d) was deregistered from the real Nacos server for %.2f s (%.2f–%.2f s) while its endpoint stayed up; the server listed none from %.2f s into it.",
 		m.data.Instances, m.loss.Seconds(), m.start.At.Seconds(), m.end.At.Seconds(), secondsOrNaN(m.emptyAt)))
 	refilled := map[string][2]int{}
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		refilled[n] = callsOf(h.Ops, n, m.end.At+refilledBy(), h.Timeline)
 	}
-	res.Conclude("Failures while the registry was empty: " + failures(m.during) + "; once the re-registered instances were pushed (heal + " +
-		refilledBy().String() + "): " + failures(refilled) + ".")
+	res.Conclude("Failures while the registry was empty: " + failures(m.names, m.during) + "; once the re-registered instances were pushed (heal + " +
+		refilledBy().String() + "): " + failures(m.names, refilled) + ".")
 	if first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances); ok {
 		res.Conclude(fmt.Sprintf("Spring served from LoadBalancer's cache, then failed with %q from %.2f s after the registry emptied (the article's 503), until the re-registration.",
 			noInstances, (first.Scheduled - m.start.At).Seconds()))
@@ -181,7 +182,7 @@ func (s *nacosIncident) emptyMetrics(mt report.Metrics, h *history.History, m in
 	if first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances); ok {
 		mt["spring.first_no_instances_s"] = (first.Scheduled - m.start.At).Seconds()
 	}
-	for _, n := range incidentNames() {
+	for _, n := range m.names {
 		mt[n+".fail_after_refill"] = float64(callsOf(h.Ops, n, m.end.At+refilledBy(), h.Timeline)[1])
 	}
 }

@@ -104,3 +104,47 @@ func refilledBy() time.Duration { return pushDelay + deliverSlack }
 // expires within lbCacheTTL of that push, and the next call reads the empty
 // list.
 func springFirstBy() time.Duration { return emptiedAt() + lbCacheTTL + ruleSlack }
+
+// The clients' rules when one starts while the server is unreachable (a
+// restart inside the blackhole; nacos-client 3.1.1, nacos-sdk-go v2.3.2).
+const (
+	// serverCheckTimeout: each start-up connection attempt waits this long
+	// for the answer to its ServerCheckRequest, which the blackhole holds
+	// (nacos-client DefaultGrpcClientConfig serverCheckTimeOut 3000 ms;
+	// nacos-sdk-go serverCheck with DEFAULT_TIMEOUT_MILLS 3000 ms).
+	serverCheckTimeout = 3 * time.Second
+	// javaStartupConnects: nacos-client's RpcClient.start tries retryTimes
+	// (3) + 1 connections before it starts without one (its reconnect
+	// loop then goes on in the background); the NamingService's
+	// constructor waits for them.
+	javaStartupConnects = 4
+	// goStartupConnects: nacos-sdk-go's RpcClient.Start tries
+	// REQUEST_DOMAIN_RETRY_TIME (3) connections; NewNamingClient waits.
+	goStartupConnects = 3
+	// requestTries: RpcClient.request tries a request retryTimes (3) + 1
+	// times, sleeping 100 ms after each try that finds no connection
+	// (nacos-client; nacos-sdk-go: 3 tries).
+	requestTries = 4
+	// subscribeRetry: a read that must subscribe while the client has no
+	// connection fails once RpcClient.request's tries are spent — 4 (nacos-
+	// client, retryTimes + 1) or 3 (nacos-sdk-go) tries 100 ms apart — so a
+	// call due this long before the heal may already be answered after it.
+	subscribeRetry = 500 * time.Millisecond
+	// reconnectSleep: the longest sleep of a client's reconnect loop
+	// between two attempts, min(turns + 1, 50) × 100 ms (nacos-client
+	// RpcClient.reconnect; nacos-sdk-go min(turns, 50) × 100 ms); an
+	// attempt in flight at the heal is answered then (the blackhole held
+	// its bytes), so a client that had no connection has one at most this
+	// long after the heal.
+	reconnectSleep = 5 * time.Second
+	// restartRoom is how much of the loss --restart-at must leave: a Java
+	// client's start-up attempts (javaStartup) and 3 s for its JVM.
+	restartRoom = javaStartupConnects*serverCheckTimeout + 3*time.Second
+)
+
+// javaStartup is how long a nacos-client built while the server is
+// unreachable spends in its start-up connection attempts.
+func javaStartup() time.Duration { return javaStartupConnects * serverCheckTimeout }
+
+// goStartup is the same for nacos-sdk-go.
+func goStartup() time.Duration { return goStartupConnects * serverCheckTimeout }

@@ -29,6 +29,27 @@ type synthIncident struct {
 	lists      map[string][]listChange
 	errs       map[string]string
 	late       time.Duration // every send starts this late
+	restart    *synthRestart
+}
+
+// synthRestart is a synthetic restart: the restarted callers killed at
+// killed, calling again from first (firstOf overrides it per caller),
+// their listener's subscribe failed unless subscribed names them,
+// plain-cache's calls lasting 450 ms (each read's failed subscribe) unless
+// fastReads.
+type synthRestart struct {
+	killed, first time.Duration
+	firstOf       map[string]time.Duration
+	subscribed    []string
+	fastReads     bool // plain-cache's reads do not wait for a failed subscribe
+}
+
+// firstCall is when caller c calls again.
+func (r *synthRestart) firstCall(c string) time.Duration {
+	if at, ok := r.firstOf[c]; ok {
+		return at
+	}
+	return r.first
 }
 
 func (x synthIncident) history(t *testing.T) *history.History {
@@ -39,7 +60,7 @@ func (x synthIncident) history(t *testing.T) *history.History {
 	if x.listed == nil {
 		x.listed = func(time.Duration) int { return 3 }
 	}
-	ops := scentest.Synth(incidentNames(), 40, x.d, x.fail)
+	ops := scentest.Synth(callerNamesOf(x.restart != nil), 40, x.d, x.fail)
 	for i := range ops {
 		ops[i].Paced, ops[i].Start, ops[i].End = true, ops[i].Start+x.late, ops[i].End+x.late
 		if ops[i].Outcome != history.OK && x.err != nil {
@@ -51,12 +72,16 @@ func (x synthIncident) history(t *testing.T) *history.History {
 	for at := -5 * sec; at < x.d; at += 20 * time.Millisecond {
 		data.Server = append(data.Server, listSample{At: at, Count: x.listed(at), Healthy: x.listed(at)})
 	}
-	for _, n := range incidentNames() {
+	for _, n := range callerNamesOf(x.restart != nil) {
 		data.Callers[n] = callerRecord{Started: -10 * sec, Client: n, Lists: append([]listChange{{At: -10 * sec, Count: 3}}, x.lists[n]...), Err: x.errs[n]}
 	}
 	ops = append(ops, readyOp(data.Server, x.start, 3))
 	kind := faultKind(x.fault)
-	h := mkHistory(ops, x.d, ev(x.start, kind, history.Inject, "instance-0"), ev(x.end, kind, history.Heal, "instance-0"))
+	evs := []history.Event{ev(x.start, kind, history.Inject, "instance-0"), ev(x.end, kind, history.Heal, "instance-0")}
+	if x.restart != nil {
+		ops, evs = x.restart.apply(ops, data, evs)
+	}
+	h := mkHistory(ops, x.d, evs...)
 	if err := h.SetData(data); err != nil {
 		t.Fatal(err)
 	}
@@ -398,4 +423,49 @@ func TestNacosIncidentPlot(t *testing.T) {
 	if slices.Contains(d.Texts, "go-sdk's client") {
 		t.Error("a client whose list never changed is drawn")
 	}
+}
+
+// apply removes the restarted callers' calls due while they were down,
+// records their restarts in data and adds the restart's events.
+func (r *synthRestart) apply(ops []history.Op, data incidentData, evs []history.Event) ([]history.Op, []history.Event) {
+	var names []string
+	for _, c := range incidentCallersOf(true) {
+		if c.restart == keepsRunning {
+			continue
+		}
+		names = append(names, c.name)
+		ops = without(ops, c.name, r.killed, r.firstCall(c.name))
+		if c.name == "plain-cache" && !r.fastReads {
+			slow(ops, c.name, r.firstCall(c.name), 450*time.Millisecond)
+		}
+		rec := data.Callers[c.name]
+		rec.Restart = &restartRecord{Killed: r.killed, Launched: r.killed, Started: r.firstCall(c.name) - 10*time.Millisecond, Client: c.name}
+		if !slices.Contains(r.subscribed, c.name) {
+			rec.Restart.SetupErr = "subscribing: Client not connected"
+		}
+		data.Callers[c.name] = rec
+	}
+	evs = append(evs, ev(r.killed, history.RestartCallers, history.Once, names...))
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].At < evs[j].At })
+	return ops, evs
+}
+
+// slow makes caller's calls due from from on last d.
+func slow(ops []history.Op, caller string, from, d time.Duration) {
+	for i := range ops {
+		if ops[i].Caller == caller && ops[i].Scheduled >= from {
+			ops[i].End = ops[i].Start + d
+		}
+	}
+}
+
+// without drops the ops of caller scheduled in [from, to).
+func without(ops []history.Op, caller string, from, to time.Duration) []history.Op {
+	var out []history.Op
+	for _, op := range ops {
+		if op.Caller != caller || op.Scheduled < from || op.Scheduled >= to {
+			out = append(out, op)
+		}
+	}
+	return out
 }

@@ -28,6 +28,11 @@ final class Lines {
         print("{\"event\":\"started\",\"time\":\"" + Instant.now() + "\",\"detail\":" + quote(detail) + "}");
     }
 
+    /** Prints that a setup step of a restarted caller failed (detail: the step and the error). */
+    static void setupFailed(String detail) {
+        print("{\"event\":\"setup-failed\",\"time\":\"" + Instant.now() + "\",\"detail\":" + quote(detail) + "}");
+    }
+
     private static synchronized void print(String line) {
         OUT.println(line);
         OUT.flush();

@@ -8,10 +8,14 @@ package sdchaos.nacos.callers;
  * 1000), SDCHAOS_SERVICE (service name, DEFAULT_GROUP), SDCHAOS_RATE (calls per second),
  * SDCHAOS_START and SDCHAOS_END (RFC 3339; the first call is due at the start), SDCHAOS_CALL_TIMEOUT
  * (a Go duration), SDCHAOS_LOAD_CACHE_AT_START, SDCHAOS_PUSH_EMPTY_PROTECTION and (spring only)
- * SDCHAOS_STALE_FALLBACK ("true" or "false"). Output on stdout, one JSON object a line: a call
+ * SDCHAOS_STALE_FALLBACK ("true" or "false"), and SDCHAOS_RESTARTED ("true": the process is a caller
+ * started again, possibly while the server is unreachable: its setup is tried once, a failure is an
+ * event and not fatal, and its calls are the ones due from the end of its setup on, on the grid of
+ * SDCHAOS_START). Output on stdout, one JSON object a line: a call
  * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err"}}, or an event
  * {@code {"event":"instances","time","count"}} each time the client's listener saw the service's
- * list change, {@code {"event":"started","time","detail"}} once the client is built.
+ * list change, {@code {"event":"started","time","detail"}} once the client is built, and
+ * {@code {"event":"setup-failed","time","detail"}} when a restarted caller's setup step failed.
  */
 public final class Main {
 

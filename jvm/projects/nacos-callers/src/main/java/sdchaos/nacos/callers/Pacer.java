@@ -9,7 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Open-loop pacing: call i is due at start + i / rate and runs on a pool, whatever earlier calls
- * are doing; the call records when it was due and when it really started.
+ * are doing; the call records when it was due and when it really started. A restarted caller
+ * makes the calls due from the moment it begins pacing on (the ones due while it was down or
+ * starting were never made), on the same grid.
  */
 final class Pacer {
 
@@ -26,7 +28,7 @@ final class Pacer {
     static void run(Settings s, Call call) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(32);
         long periodNanos = (long) (1e9 / s.rate());
-        for (long i = 0;; i++) {
+        for (long i = s.restarted() ? firstDue(s.start(), periodNanos) : 0;; i++) {
             Instant due = s.start().plusNanos(i * periodNanos);
             if (!due.isBefore(s.end())) {
                 break;
@@ -36,6 +38,12 @@ final class Pacer {
         }
         pool.shutdown();
         pool.awaitTermination(s.callTimeout().toMillis() + 5000, TimeUnit.MILLISECONDS);
+    }
+
+    /** The index of the first call due at or after now on the grid start + i × period. */
+    static long firstDue(Instant start, long periodNanos) {
+        long since = Duration.between(start, Instant.now()).toNanos();
+        return since <= 0 ? 0 : (since + periodNanos - 1) / periodNanos;
     }
 
     private static void sleepUntil(Instant t) {

@@ -20,7 +20,7 @@ final class PlainCaller {
     /** Builds the NamingService with s's switches and calls until the end. */
     static void run(Settings s) throws Exception {
         NamingService naming = NamingFactory.createNamingService(properties(s));
-        Setup.retry("subscribing", () -> naming.subscribe(s.service(), event -> {
+        Setup.retry(s, "subscribing", () -> naming.subscribe(s.service(), event -> {
             if (event instanceof NamingEvent e) {
                 Lines.instances(e.getInstances().size());
             }

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /** The caller's settings, read from the environment (see {@link Main}). */
 record Settings(String server, int grpcOffset, String service, double rate, Instant start, Instant end,
-        Duration callTimeout, boolean loadCacheAtStart, boolean pushEmptyProtection, boolean staleFallback) {
+        Duration callTimeout, boolean loadCacheAtStart, boolean pushEmptyProtection, boolean staleFallback,
+        boolean restarted) {
 
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
@@ -18,13 +19,13 @@ record Settings(String server, int grpcOffset, String service, double rate, Inst
                 Integer.parseInt(env("SDCHAOS_NACOS_GRPC_OFFSET", "1000")), required("SDCHAOS_SERVICE"),
                 Double.parseDouble(env("SDCHAOS_RATE", "40")), start, Instant.parse(required("SDCHAOS_END")),
                 goDuration(env("SDCHAOS_CALL_TIMEOUT", "1s")), flag("SDCHAOS_LOAD_CACHE_AT_START"),
-                flag("SDCHAOS_PUSH_EMPTY_PROTECTION"), flag("SDCHAOS_STALE_FALLBACK"));
+                flag("SDCHAOS_PUSH_EMPTY_PROTECTION"), flag("SDCHAOS_STALE_FALLBACK"), flag("SDCHAOS_RESTARTED"));
     }
 
     /** A one-line summary for the started event. */
     String describe() {
         return "loadCacheAtStart=" + loadCacheAtStart + " pushEmptyProtection=" + pushEmptyProtection
-                + " staleFallback=" + staleFallback;
+                + " staleFallback=" + staleFallback + (restarted ? " restarted" : "");
     }
 
     private static String env(String name, String def) {

@@ -3,7 +3,9 @@ package sdchaos.nacos.callers;
 /**
  * The caller's setup before its first due call, retried: on a loaded machine the server may not
  * answer a subscribe within the client's 3 s request timeout while every JVM is starting, and a
- * caller that gives up there records nothing. Nothing measured is retried.
+ * caller that gives up there records nothing. Nothing measured is retried. A restarted caller
+ * (started again while the server may be unreachable) tries each step once and goes on when it
+ * fails, printing a setup-failed event, as an application started during an outage does.
  */
 final class Setup {
 
@@ -20,8 +22,19 @@ final class Setup {
     private Setup() {
     }
 
-    /** Runs step until it succeeds, at most ATTEMPTS times; the last failure is thrown. */
-    static void retry(String what, Step step) throws Exception {
+    /**
+     * Runs step until it succeeds, at most ATTEMPTS times; the last failure is thrown. For a
+     * restarted caller (s.restarted()) step runs once and a failure is printed, not thrown.
+     */
+    static void retry(Settings s, String what, Step step) throws Exception {
+        if (s.restarted()) {
+            try {
+                step.run();
+            } catch (Exception e) {
+                Lines.setupFailed(what + ": " + e);
+            }
+            return;
+        }
         for (int i = 1;; i++) {
             try {
                 step.run();

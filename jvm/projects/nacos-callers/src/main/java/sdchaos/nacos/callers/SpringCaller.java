@@ -50,7 +50,7 @@ public class SpringCaller {
 
     /** Prints what the Nacos client underneath holds each time its list changes. */
     private static void listen(ConfigurableApplicationContext ctx, Settings s) throws Exception {
-        Setup.retry("subscribing the listener", () -> ctx.getBean(NacosServiceManager.class).getNamingService().subscribe(s.service(), event -> {
+        Setup.retry(s, "subscribing the listener", () -> ctx.getBean(NacosServiceManager.class).getNamingService().subscribe(s.service(), event -> {
             if (event instanceof NamingEvent e) {
                 Lines.instances(e.getInstances().size());
             }
