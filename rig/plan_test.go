@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fault"
+	"sdchaos/history"
 )
 
 func TestPlanValidate(t *testing.T) {
@@ -19,6 +20,7 @@ func TestPlanValidate(t *testing.T) {
 	}{
 		{"callers", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}, Timeline: tl}, true},
 		{"key-value traffic only", Plan{KV: &KVPlan{Timeout: time.Second}, Timeline: tl}, true},
+		{"a fleet only", Plan{Fleet: nopFleet{}, Timeline: tl}, true},
 		{"no traffic at all", Plan{Timeline: tl}, false},
 		{"no timeline", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}}, false},
 	}
@@ -44,3 +46,10 @@ func TestRunPlanRefusesAPlanWithoutTraffic(t *testing.T) {
 		t.Errorf("RunPlan without traffic: %v", err)
 	}
 }
+
+// nopFleet is a fleet that does nothing.
+type nopFleet struct{}
+
+func (nopFleet) Start(context.Context, *Etcd) error              { return nil }
+func (nopFleet) Settle(context.Context, *history.Recorder) error { return nil }
+func (nopFleet) Stop()                                           {}

@@ -27,11 +27,11 @@ func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) 
 
 // announcePhase tells the other shards (shard 0 only) that phase id's
 // cluster is up.
-func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, id string) error {
+func (s *reregistrationStorm) announcePhase(ctx context.Context, f *stormFleet, id string) error {
 	if !s.Shard.Sharded() {
 		return nil
 	}
-	return storm.NewCoord(w.direct, countTimeout).AnnouncePhase(ctx, id)
+	return storm.NewCoord(f.direct, countTimeout).AnnouncePhase(ctx, id)
 }
 
 // announceLoss tells the other shards (shard 0 only) when the links go
@@ -39,11 +39,11 @@ func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, 
 // A registry too loaded to take the write is reported, not fatal: shard 0
 // runs the phase alone (its counts already say the world was not as
 // planned) and the other shards record the phase as missed.
-func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, w *stormWorld, id string, at time.Time) {
+func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, f *stormFleet, id string, at time.Time) {
 	if !s.Shard.Sharded() {
 		return
 	}
-	if err := storm.NewCoord(w.direct, countTimeout).AnnounceLoss(ctx, id, at); err != nil {
+	if err := storm.NewCoord(f.direct, countTimeout).AnnounceLoss(ctx, id, at); err != nil {
 		env.Printf("shard %s: the other shards miss phase %s: %v", s.Shard.String(), id, err)
 	}
 }
@@ -51,11 +51,11 @@ func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.E
 // awaitShards waits (shard 0 only) until every other shard says its fleet
 // is back or gave up, at most --duration + 15 s, so that the cluster
 // outlives their re-registration.
-func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.Env, w *stormWorld, id string) {
+func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.Env, f *stormFleet, id string) {
 	if !s.Shard.Sharded() {
 		return
 	}
-	got := storm.NewCoord(w.direct, countTimeout).CountBack(ctx, id, s.Shard.N-1, env.Duration+15*time.Second)
+	got := storm.NewCoord(f.direct, countTimeout).CountBack(ctx, id, s.Shard.N-1, env.Duration+15*time.Second)
 	if got < s.Shard.N-1 {
 		env.Printf("only %d of the %d other shards reported their re-registration (%s)", got, s.Shard.N-1, id)
 	}
