@@ -88,6 +88,12 @@ type KVPlan struct {
 // ErrNoTraffic is returned by Plan.Validate for a plan without any traffic.
 var ErrNoTraffic = errors.New("the plan has no traffic (no callers, real clients, user's client, key-value or own traffic, fleet)")
 
+// ErrRemotePlan is returned by RunPlan for a plan on another process's
+// members (EtcdOptions.Remote) without a fleet, whose start is the ready
+// check such a rig cannot make, or with key-value traffic, which needs the
+// members' names.
+var ErrRemotePlan = errors.New("a plan on another process's members (EtcdOptions.Remote) needs a fleet and has no key-value traffic")
+
 // Validate reports a plan that cannot run: no timeline, or no traffic.
 func (p Plan) Validate() error {
 	switch {
@@ -106,6 +112,9 @@ func (p Plan) Validate() error {
 func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
+	}
+	if len(o.Remote) > 0 && (plan.Fleet == nil || plan.KV != nil) {
+		return nil, ErrRemotePlan
 	}
 	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
 	r, err := StartEtcd(ctx, env, o)

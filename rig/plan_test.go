@@ -53,3 +53,21 @@ type nopFleet struct{}
 func (nopFleet) Start(context.Context, *Etcd) error              { return nil }
 func (nopFleet) Settle(context.Context, *history.Recorder) error { return nil }
 func (nopFleet) Stop()                                           {}
+
+// TestRunPlanRefusesARemotePlanWithoutAFleet: a rig on another process's
+// members cannot check that it is ready, nor name the members for the
+// key-value traffic.
+func TestRunPlanRefusesARemotePlanWithoutAFleet(t *testing.T) {
+	env := NewEnv(1, time.Second, 9150, false, nil, nil)
+	defer env.Close()
+	tl := func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }
+	o := EtcdOptions{Remote: []string{"http://127.0.0.1:9150"}}
+	for name, plan := range map[string]Plan{
+		"callers only":           {Callers: []caller.Config{{Name: "keep", Rate: 40}}, Timeline: tl},
+		"a fleet and key-values": {Fleet: nopFleet{}, KV: &KVPlan{Timeout: time.Second}, Timeline: tl},
+	} {
+		if _, err := RunPlan(context.Background(), env, o, plan); !errors.Is(err, ErrRemotePlan) {
+			t.Errorf("%s: RunPlan on remote members: %v, want ErrRemotePlan", name, err)
+		}
+	}
+}

@@ -207,12 +207,14 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 	return phases, nil
 }
 
-// runStrategy runs strategy b's phase at size n: on shard ≥ 1 this
-// shard's slice of the fleet on shard 0's members, otherwise the phase's
-// plan on a fresh rig.
+// runStrategy runs strategy b's phase at size n as a plan: on a fresh
+// cluster, or on shard ≥ 1 this shard's slice of the fleet on shard 0's
+// members (or the cluster every shard attached to).
 func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	if s.Shard.K >= 1 {
-		return s.shardPhase(ctx, env, rec, n, limit, b)
+		f := s.newShardFleet(env, n, limit, b)
+		_, err := rig.RunPlan(ctx, env, s.shardOptions(env), f.plan(rec, b))
+		return f.p, err
 	}
 	f := s.newStormFleet(env, n, limit, b)
 	_, err := rig.RunPlan(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)}, s.plan(env, f, rec, b))

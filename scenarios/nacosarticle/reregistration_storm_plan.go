@@ -70,3 +70,18 @@ func (s *reregistrationStorm) endPhase(ctx context.Context, env *scenarios.Env, 
 	}
 	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, f.fleet.Size(), p.Last.Seconds())
 }
+
+// plan is a shard ≥ 1's side of a phase as a plan, recorded into the run's
+// recorder rec: its registrants registered until shard 0 announces the
+// loss, the loss on its own links, the re-registration with back-off b,
+// then a word to shard 0.
+func (f *shardFleet) plan(rec *history.Recorder, b storm.Backoff) rig.Plan {
+	return rig.Plan{Fleet: f, Recorder: rec,
+		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+			return f.timeline(rec, r, b), nil
+		},
+		After: func(ctx context.Context, _ *rig.Etcd, rec *history.Recorder) error {
+			f.end(ctx, rec)
+			return nil
+		}}
+}
