@@ -3,6 +3,7 @@ package rig
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,7 +35,10 @@ type Etcd struct {
 	// release cleans up what the run wrote on an external cluster (once;
 	// nil on a cluster the harness started).
 	release func()
-	closed  sync.Once
+	// remote are the members' client URLs of a rig on another process's
+	// members (EtcdOptions.Remote).
+	remote []string
+	closed sync.Once
 }
 
 // Defer makes Close call f (a plan's probes release their clients so, a
@@ -61,12 +65,21 @@ type EtcdOptions struct {
 	// (a storm's shard ≥ 1): at Close it revokes its own leases and leaves
 	// the keys to the namespace's owner.
 	Guest bool
+	// Remote, when set, are the client URLs of members another process of
+	// the run starts and stops (a storm's shard ≥ 1 gets shard 0's, which
+	// come and go phase by phase): the rig starts nothing and attaches to
+	// nothing (they may not be up yet), its Cluster is nil and Endpoints
+	// returns these. It has no proxies and no instances.
+	Remote []string
 }
 
 // StartEtcd starts the cluster, the proxies and the instances. Everything
 // is released by Close, and by env.Close in any case.
 func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
+	if len(o.Remote) > 0 {
+		return r.onRemote(o)
+	}
 	if env.External != nil {
 		if err := r.attach(ctx, o); err != nil {
 			return nil, err
@@ -90,6 +103,15 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 		return nil, fmt.Errorf("starting instances: %w", err)
 	}
 	env.Printf("%d instances registered under %s (ttl %s, renew every %s)", o.Instances, r.Prefix(), r.Svc.TTL, r.Svc.Renew)
+	return r, nil
+}
+
+// onRemote returns the rig on members another process owns (o.Remote).
+func (r *Etcd) onRemote(o EtcdOptions) (*Etcd, error) {
+	if o.Proxied || o.Instances > 0 {
+		return nil, fmt.Errorf("a rig on another process's members (%s) has no proxies and no instances", strings.Join(o.Remote, ","))
+	}
+	r.remote = o.Remote
 	return r, nil
 }
 
@@ -176,8 +198,11 @@ func (r *Etcd) startProxies() error {
 }
 
 // Endpoints returns what clients dial: the proxies when the rig is proxied,
-// the members otherwise.
+// the members otherwise (EtcdOptions.Remote on another process's).
 func (r *Etcd) Endpoints() []string {
+	if r.Cluster == nil {
+		return r.remote
+	}
 	if len(r.Proxies) == 0 {
 		return r.Cluster.Endpoints()
 	}

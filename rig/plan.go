@@ -15,9 +15,10 @@ import (
 
 // Plan is an experiment on the etcd rig: traffic side by side (policy
 // callers, real clients, a user's client, key-value traffic, traffic of the
-// plan's own), a fault and probe timeline built once the rig is up, an
-// optional end set by a probe, and an optional last look. Every etcd
-// scenario is a Plan that RunPlan runs.
+// plan's own, a fleet living around the timeline), a fault and probe
+// timeline built once the rig is up, an optional end set by a probe or by
+// the fleet settling, and an optional last look. Every etcd scenario is a
+// Plan that RunPlan runs; consecutive plans may share one recorder.
 type Plan struct {
 	Callers []caller.Config
 	// Real are real clients (etcd's naming resolver + a gRPC balancer)
@@ -44,6 +45,33 @@ type Plan struct {
 	// After, if set, runs once the traffic has ended, before the rig is
 	// torn down, to record what only the rig knows (as ops).
 	After func(ctx context.Context, r *Etcd, rec *history.Recorder) error
+	// Fleet, if set, is traffic that lives around the timeline instead of
+	// for env.Duration (a storm's registrants): RunPlan starts it once the
+	// rig is up, before the timeline is built (its start is the plan's
+	// ready check: the rig's is not recorded), and once the timeline has
+	// run waits for it to settle, at most env.Duration; the measured
+	// timeline ends then.
+	Fleet Fleet
+	// Recorder, if set, is the recorder the run records into instead of a
+	// new one, so that consecutive plans (the storm's phases, each on a
+	// fresh rig) share one timeline; the timeline's offsets are then from
+	// its zero, and the history RunPlan returns holds all it recorded.
+	Recorder *history.Recorder
+}
+
+// Fleet is traffic with a life of its own around a plan's timeline (the
+// storm's registrants): started and brought to the state the timeline
+// assumes once the rig is up, acted on by the timeline's faults, then
+// waited for until it settles (every registrant back).
+type Fleet interface {
+	// Start starts the traffic on r and returns once it is steady.
+	Start(ctx context.Context, r *Etcd) error
+	// Settle returns once the traffic has settled or ctx has ended (what
+	// was not back by then gives up), and records what it measured.
+	Settle(ctx context.Context, rec *history.Recorder) error
+	// Stop stops the traffic and releases what Start opened, also after a
+	// Start that failed part way; the rig calls it at Close.
+	Stop()
 }
 
 // KVPlan is the key-value traffic of a plan: every member through its own
@@ -58,24 +86,35 @@ type KVPlan struct {
 }
 
 // ErrNoTraffic is returned by Plan.Validate for a plan without any traffic.
-var ErrNoTraffic = errors.New("the plan has no traffic (no callers, real clients, user's client, key-value or own traffic)")
+var ErrNoTraffic = errors.New("the plan has no traffic (no callers, real clients, user's client, key-value or own traffic, fleet)")
+
+// ErrRemotePlan is returned by RunPlan for a plan on another process's
+// members (EtcdOptions.Remote) without a fleet, whose start is the ready
+// check such a rig cannot make, or with key-value traffic, which needs the
+// members' names.
+var ErrRemotePlan = errors.New("a plan on another process's members (EtcdOptions.Remote) needs a fleet and has no key-value traffic")
 
 // Validate reports a plan that cannot run: no timeline, or no traffic.
 func (p Plan) Validate() error {
 	switch {
 	case p.Timeline == nil:
 		return errors.New("the plan has no timeline")
-	case len(p.Callers) == 0 && len(p.Real) == 0 && p.Exec == nil && p.KV == nil && p.Traffic == nil:
+	case len(p.Callers) == 0 && len(p.Real) == 0 && p.Exec == nil && p.KV == nil && p.Traffic == nil && p.Fleet == nil:
 		return ErrNoTraffic
 	}
 	return nil
 }
 
-// RunPlan starts the rig, primes the callers, runs the traffic for
-// env.Duration while the timeline fires, and returns the recorded history.
+// RunPlan starts the rig, primes the callers, starts the fleet, runs the
+// traffic for env.Duration while the timeline fires (with a fleet: until
+// the timeline has run and the fleet settled), and returns the recorded
+// history.
 func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
+	}
+	if len(o.Remote) > 0 && (plan.Fleet == nil || plan.KV != nil) {
+		return nil, ErrRemotePlan
 	}
 	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
 	r, err := StartEtcd(ctx, env, o)
@@ -87,15 +126,20 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.
 	if err != nil {
 		return nil, err
 	}
+	if err := r.startFleet(ctx, plan.Fleet); err != nil {
+		return nil, err
+	}
 	tl, err := plan.Timeline(ctx, r)
 	if err != nil {
 		return nil, fmt.Errorf("building the fault timeline: %w", err)
 	}
-	ready := r.CheckReady(ctx)
-	rec := NewRecorder(env, 0)
-	ready(rec)
-	env.Printf("%s for %s; timeline: %s", describeTraffic(plan), env.Duration, tl.Describe())
+	rec := r.planRecorder(ctx, plan)
+	env.Printf("%s; timeline: %s", describeRun(plan, env.Duration), tl.Describe())
 	if err := runPlanTimeline(ctx, rec, ts, tl, kv, plan, env.Duration); err != nil {
+		return nil, err
+	}
+	end, err := settleFleet(ctx, rec, plan.Fleet, env.Duration)
+	if err != nil {
 		return nil, err
 	}
 	if plan.After != nil {
@@ -104,11 +148,54 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.
 		}
 	}
 	h := rec.History()
-	h.Timeline = env.Duration
+	h.Timeline = end
 	if op, ok := history.FindOp(h.Ops, plan.EndAt); ok && plan.EndAt != "" && op.Outcome == history.OK {
 		h.Timeline = op.End // the run ends once the probe saw the world recover
 	}
 	return &h, nil
+}
+
+// planRecorder returns the recorder the plan records into (its own, or a
+// new one) with the rig's ready check in it, unless a fleet's start was
+// the plan's ready check.
+func (r *Etcd) planRecorder(ctx context.Context, plan Plan) *history.Recorder {
+	ready := func(*history.Recorder) {}
+	if plan.Fleet == nil {
+		ready = r.CheckReady(ctx)
+	}
+	rec := plan.Recorder
+	if rec == nil {
+		rec = NewRecorder(r.env, 0)
+	}
+	ready(rec)
+	return rec
+}
+
+// startFleet starts the plan's fleet, if any; the rig stops it at Close.
+func (r *Etcd) startFleet(ctx context.Context, f Fleet) error {
+	if f == nil {
+		return nil
+	}
+	r.Defer(f.Stop)
+	if err := f.Start(ctx, r); err != nil {
+		return fmt.Errorf("starting the fleet: %w", err)
+	}
+	return nil
+}
+
+// settleFleet waits, once the timeline has run, for the fleet to settle,
+// at most d, and returns where the measured timeline ends: when the fleet
+// settled, or at d for a plan without a fleet.
+func settleFleet(ctx context.Context, rec *history.Recorder, f Fleet, d time.Duration) (time.Duration, error) {
+	if f == nil {
+		return d, nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := f.Settle(sctx, rec); err != nil {
+		return 0, fmt.Errorf("waiting for the fleet to settle: %w", err)
+	}
+	return rec.Offset(time.Now()), nil
 }
 
 // runPlanTimeline runs the traffic while the timeline fires; the
@@ -169,6 +256,15 @@ func (r *Etcd) planTraffic(ctx context.Context, plan Plan) ([]caller.Traffic, *c
 	return append(ts, kv), kv, nil
 }
 
+// describeRun says what traffic a plan runs and for how long, for the
+// progress line.
+func describeRun(p Plan, d time.Duration) string {
+	if p.Fleet == nil {
+		return fmt.Sprintf("%s for %s", describeTraffic(p), d)
+	}
+	return fmt.Sprintf("%s until the timeline has run and the fleet settled (at most %s after)", describeTraffic(p), d)
+}
+
 // describeTraffic says what traffic a plan runs, for the progress line.
 func describeTraffic(p Plan) string {
 	var parts []string
@@ -186,6 +282,9 @@ func describeTraffic(p Plan) string {
 	}
 	if p.Traffic != nil {
 		parts = append(parts, "the plan's own traffic")
+	}
+	if p.Fleet != nil {
+		parts = append(parts, "the plan's fleet")
 	}
 	return "traffic: " + strings.Join(parts, ", ")
 }

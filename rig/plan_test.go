@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/fault"
+	"sdchaos/history"
 )
 
 func TestPlanValidate(t *testing.T) {
@@ -19,6 +20,7 @@ func TestPlanValidate(t *testing.T) {
 	}{
 		{"callers", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}, Timeline: tl}, true},
 		{"key-value traffic only", Plan{KV: &KVPlan{Timeout: time.Second}, Timeline: tl}, true},
+		{"a fleet only", Plan{Fleet: nopFleet{}, Timeline: tl}, true},
 		{"no traffic at all", Plan{Timeline: tl}, false},
 		{"no timeline", Plan{Callers: []caller.Config{{Name: "keep", Rate: 40}}}, false},
 	}
@@ -42,5 +44,30 @@ func TestRunPlanRefusesAPlanWithoutTraffic(t *testing.T) {
 		Timeline: func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }})
 	if !errors.Is(err, ErrNoTraffic) {
 		t.Errorf("RunPlan without traffic: %v", err)
+	}
+}
+
+// nopFleet is a fleet that does nothing.
+type nopFleet struct{}
+
+func (nopFleet) Start(context.Context, *Etcd) error              { return nil }
+func (nopFleet) Settle(context.Context, *history.Recorder) error { return nil }
+func (nopFleet) Stop()                                           {}
+
+// TestRunPlanRefusesARemotePlanWithoutAFleet: a rig on another process's
+// members cannot check that it is ready, nor name the members for the
+// key-value traffic.
+func TestRunPlanRefusesARemotePlanWithoutAFleet(t *testing.T) {
+	env := NewEnv(1, time.Second, 9150, false, nil, nil)
+	defer env.Close()
+	tl := func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }
+	o := EtcdOptions{Remote: []string{"http://127.0.0.1:9150"}}
+	for name, plan := range map[string]Plan{
+		"callers only":           {Callers: []caller.Config{{Name: "keep", Rate: 40}}, Timeline: tl},
+		"a fleet and key-values": {Fleet: nopFleet{}, KV: &KVPlan{Timeout: time.Second}, Timeline: tl},
+	} {
+		if _, err := RunPlan(context.Background(), env, o, plan); !errors.Is(err, ErrRemotePlan) {
+			t.Errorf("%s: RunPlan on remote members: %v, want ErrRemotePlan", name, err)
+		}
 	}
 }

@@ -163,9 +163,11 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 	return s.TTL + 2*time.Second + time.Duration(float64(n)/s.RevokeRate*float64(time.Second)).Round(time.Second)
 }
 
-// Run is the plan: for each size a fresh cluster and fleet, and one
-// timeline per strategy; the registrants' and the members' measurements
-// are the history's data.
+// Run runs, for each size and strategy, one phase: a plan that rig.RunPlan
+// runs on a fresh cluster with a fresh fleet (on shard ≥ 1 this shard's
+// slice of the fleet on shard 0's members), every phase recorded into the
+// run's one recorder; the registrants' and the members' measurements are
+// the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	if err := s.checkTarget(env.External != nil); err != nil {
 		return nil, err
@@ -205,14 +207,16 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 	return phases, nil
 }
 
+// runStrategy runs strategy b's phase at size n as a plan: on a fresh
+// cluster, or on shard ≥ 1 this shard's slice of the fleet on shard 0's
+// members (or the cluster every shard attached to).
 func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	if s.Shard.K >= 1 {
-		return s.shardPhase(ctx, env, rec, n, limit, b)
+		f := s.newShardFleet(env, n, limit, b)
+		_, err := rig.RunPlan(ctx, env, s.shardOptions(env), f.plan(rec, b))
+		return f.p, err
 	}
-	w, err := s.startWorld(ctx, env, n, limit, phaseID(n, strategyName(b)))
-	if err != nil {
-		return stormPhase{}, err
-	}
-	defer w.close()
-	return s.phase(ctx, env, w, rec, b)
+	f := s.newStormFleet(env, n, limit, b)
+	_, err := rig.RunPlan(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)}, s.plan(env, f, rec, b))
+	return f.p, err
 }

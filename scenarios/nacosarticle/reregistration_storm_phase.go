@@ -11,7 +11,6 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/etcdcli"
 	"sdchaos/fakeservice"
@@ -102,63 +101,73 @@ const (
 // stormPrefix holds the registrants' keys.
 const stormPrefix = "/svc/storm/"
 
-// stormWorld is one size's cluster, fleet and direct client.
-type stormWorld struct {
-	n      int
-	r      *rig.Etcd
-	fleet  *storm.Fleet
-	log    *storm.Log
+// stormFleet is one phase's registrants as its plan's fleet (rig.Fleet),
+// with what measures them: the direct client that counts their keys, the
+// harness's meter, the cut of their links, the members' samplers, and the
+// phase it fills.
+type stormFleet struct {
+	s     *reregistrationStorm
+	env   *scenarios.Env
+	n     int
+	limit uint64 // the open-file limit (connections per registrant)
+	p     stormPhase
+	r     *rig.Etcd
+	fleet *storm.Fleet
+	log   *storm.Log
+	// direct counts the keys and carries the shards' coordination keys.
 	direct *clientv3.Client
 	meter  *storm.SelfMeter
 	// base is each member's metrics at the world's start, on a cluster the
 	// harness did not start (what its members spent is read from them).
-	base []cluster.MetricSample
-	cut  fault.Healer // the loss of every registrant's link
+	base     []cluster.MetricSample
+	cut      fault.Healer // the loss of every registrant's link
+	sampling *samplingProbe
 }
 
-// startWorld starts phase id's cluster and this process's
-// registrants, announces the phase to the other shards (if any) and
-// registers the registrants once.
-func (s *reregistrationStorm) startWorld(ctx context.Context, env *scenarios.Env, n int, limit uint64, id string) (*stormWorld, error) {
-	meter := storm.StartSelf(s.Shard.Name())
-	private := env.Net == rig.Private
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)})
-	if err != nil {
-		return nil, err
+// newStormFleet returns the fleet of strategy b's phase at size n; the
+// harness's meter runs from now (the world's start) to the phase's end.
+func (s *reregistrationStorm) newStormFleet(env *scenarios.Env, n int, limit uint64, b storm.Backoff) *stormFleet {
+	return &stormFleet{s: s, env: env, n: n, limit: limit, p: stormPhase{N: n, Strategy: strategyName(b)},
+		log: &storm.Log{}, meter: storm.StartSelf(s.Shard.Name()), sampling: &samplingProbe{alsoHTTP: s.alsoHTTP}}
+}
+
+// Start creates this process's registrants on r's members, announces the
+// phase to the other shards (if any), registers the registrants and brings
+// the registry to the steady state the timeline assumes.
+func (f *stormFleet) Start(ctx context.Context, r *rig.Etcd) error {
+	f.r, f.base, f.sampling.c = r, scrapeMembers(ctx, f.env, r.Cluster), r.Cluster
+	if err := f.connect(); err != nil {
+		return err
 	}
-	w := &stormWorld{n: n, r: r, log: &storm.Log{}, meter: meter, base: scrapeMembers(ctx, env, r.Cluster)}
+	if f.s.Shard.Sharded() && !r.Cluster.Attached() {
+		f.env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", f.s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
+	}
+	if err := f.s.announcePhase(ctx, f, f.p.id()); err != nil {
+		return fmt.Errorf("announcing phase %s: %w", f.p.id(), err)
+	}
+	f.register(ctx)
+	f.steady(ctx)
+	return nil
+}
+
+// connect creates the registrants (dialling the members' own client
+// ports: no proxy), the cut of their links and the direct client.
+func (f *stormFleet) connect() error {
 	conn := storm.ConnOptions(netip.Addr{})
-	if conn.Cut = fleetCut(env); private {
+	if conn.Cut = fleetCut(f.env); f.env.Net == rig.Private {
 		conn.Source = fleetAddr
 	}
-	if w.fleet, err = s.newFleet(n, limit, r.Cluster.Endpoints(), conn, w.log); err != nil {
-		w.close()
-		return nil, err
+	var err error
+	if f.fleet, err = f.s.newFleet(f.n, f.limit, f.r.Cluster.Endpoints(), conn, f.log); err != nil {
+		return err
 	}
-	r.Defer(w.fleet.Close) // whatever ends the run, no registrant renews or re-registers past the clean-up
-	if w.cut, err = linkCut(env, r, conn.Cut); err != nil {
-		w.close()
-		return nil, err
+	if f.cut, err = linkCut(f.env, f.r, conn.Cut); err != nil {
+		return err
 	}
-	if s.Shard.Sharded() && !r.Cluster.Attached() {
-		env.Printf("shard %s: members' client URLs for the other shards: --shard-endpoints %s", s.Shard.String(), strings.Join(r.Cluster.Endpoints(), ","))
+	if f.direct, err = f.r.Cluster.Client(); err != nil {
+		return fmt.Errorf("the client that counts the keys: %w", err)
 	}
-	if w.direct, err = r.Cluster.Client(); err != nil {
-		w.close()
-		return nil, err
-	}
-	if err := s.announcePhase(ctx, w, id); err != nil {
-		w.close()
-		return nil, err
-	}
-	w.fleet.StartRenewing(env.Rand) // renewals begin as each registrant registers
-	t := time.Now()
-	rctx, cancel := context.WithTimeout(ctx, steadyLimit(n))
-	live := w.fleet.RegisterMissing(rctx, 64)
-	cancel()
-	fault.Failpoint("storm-registered")
-	env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, w.fleet.Size(), time.Since(t).Seconds(), w.fleet.Clients(), s.Renew)
-	return w, nil
+	return nil
 }
 
 // newFleet creates this process's registrants (its shard's slice of n)
@@ -178,14 +187,39 @@ func (s *reregistrationStorm) newFleet(n int, limit uint64, endpoints []string, 
 	return f, nil
 }
 
-func (w *stormWorld) close() {
-	if w.fleet != nil {
-		w.fleet.Close()
+// register starts the renewals and registers every registrant once.
+func (f *stormFleet) register(ctx context.Context) {
+	f.fleet.StartRenewing(f.env.Rand) // renewals begin as each registrant registers
+	t := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, steadyLimit(f.n))
+	live := f.fleet.RegisterMissing(rctx, 64)
+	cancel()
+	fault.Failpoint("storm-registered")
+	f.env.Printf("%d of %d registrants registered in %.1f s over %d connections; renewing every %s", live, f.fleet.Size(), time.Since(t).Seconds(), f.fleet.Clients(), f.s.Renew)
+}
+
+// Settle waits until every registrant is registered again or ctx ends
+// (--duration after the heal) and keeps how many came back, when the
+// last one did and how late their attempts started.
+func (f *stormFleet) Settle(ctx context.Context, _ *history.Recorder) error {
+	f.p.Back, f.p.Last = f.fleet.Back(ctx)
+	late := f.fleet.Lateness()
+	f.p.Lateness = &late
+	return nil
+}
+
+// Stop stops the samplers (if they started), the renewals and
+// re-registrations, and closes the registrants' and the direct client's
+// connections: whatever ended the phase, nothing renews, re-registers or
+// samples past the clean-up.
+func (f *stormFleet) Stop() {
+	f.sampling.stop()
+	if f.fleet != nil {
+		f.fleet.Close()
 	}
-	if w.direct != nil {
-		w.direct.Close()
+	if f.direct != nil {
+		f.direct.Close()
 	}
-	w.r.Close()
 }
 
 // steadyLimit bounds the wait for a steady registry before a phase: every
@@ -195,90 +229,39 @@ func steadyLimit(n int) time.Duration { return 30*time.Second + time.Duration(n/
 // steady brings the world to the state a phase assumes: registrants whose
 // first registration failed register again, and the registry lists all N
 // keys. Whether it got there is judged from the count at the loss.
-func (w *stormWorld) steady(ctx context.Context, env *scenarios.Env) {
+func (f *stormFleet) steady(ctx context.Context) {
 	t := time.Now()
-	limit := steadyLimit(w.n)
+	limit := steadyLimit(f.n)
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	live := w.fleet.RegisterMissing(sctx, 64)
-	listed := cluster.WaitKeyCount(sctx, w.direct, stormPrefix, w.n, time.Until(t.Add(limit)))
-	env.Printf("steady state after %.1f s: %d registrants live, %s keys listed", time.Since(t).Seconds(), live, count(listed))
-}
-
-// phase runs one strategy's timeline once the registry is steady: steady
-// renewals for one period, the loss for hold, the heal and the
-// re-registration (until every registrant is back or --duration passes),
-// then the last counts.
-func (s *reregistrationStorm) phase(ctx context.Context, env *scenarios.Env, w *stormWorld, rec *history.Recorder, b storm.Backoff) (stormPhase, error) {
-	p := stormPhase{N: w.n, Clients: w.fleet.Clients(), Strategy: strategyName(b)}
-	if w.r.Cluster.Attached() {
-		p.SampledOver = sampledOverHTTP
-	}
-	w.steady(ctx, env)
-	at, hold := rec.Offset(time.Now())+s.Renew, s.hold(w.n)
-	p.Start = at
-	s.announceLoss(ctx, env, w, p.id(), rec.T0().Add(at))
-	sampling := &samplingProbe{c: w.r.Cluster, alsoHTTP: s.alsoHTTP}
-	tl := fault.Timeline{
-		{At: at, Probe: w.countProbe(opListed, p.id())},
-		{At: at, For: hold, Fault: linkLoss{cut: w.cut, fleet: w.fleet, backoff: b, rand: env.Rand}},
-		{At: at + s.TTL, Probe: w.drainProbe(p.id(), at+hold-300*time.Millisecond)},
-		{At: at + hold - sampleLead, Probe: sampling.probe()},
-	}
-	env.Printf("%s at N = %d: %s", p.Strategy, w.n, tl.Describe())
-	err := tl.Run(ctx, rec)
-	if err == nil {
-		settle, cancel := context.WithTimeout(ctx, env.Duration)
-		p.Back, p.Last = w.fleet.Back(settle)
-		cancel()
-		late := w.fleet.Lateness()
-		p.Lateness = &late
-		_ = clock.SleepUntil(ctx, w.log.Zero().Add(p.Last+sampleTail)) // the members sample the last calls too
-		s.awaitShards(ctx, env, w, p.id())
-		rig.Op(ctx, rec, opKeysAfter, p.id(), countTimeout, w.count)
-	}
-	p.Members, p.MembersHTTP = sampling.stop()
-	p.End = rec.Offset(time.Now())
-	p.Cost = w.cost(ctx, env, p.Members)
-	if rc := sampling.readers(); rc.N > 0 {
-		p.Cost = append(p.Cost, storm.ProcCost{Name: s.Shard.Name() + " (metrics readers)", CPU: rc.CPU, PeakRSS: rc.PeakRSS})
-	}
-	if err != nil {
-		return p, err
-	}
-	recs := w.log.Records()
-	p.Calls = storm.Summarize(recs)
-	p.Started, p.InFlight = storm.Buckets(recs, bucketWidth, bucketCount)
-	if s.Shard.Sharded() {
-		p.Records, p.HealAt = recs, rec.Offset(w.log.Zero())
-	}
-	env.Printf("%s: %d of %d registered again, the last %.2f s after the link returned", p.Strategy, p.Back, w.fleet.Size(), p.Last.Seconds())
-	return p, nil
+	live := f.fleet.RegisterMissing(sctx, 64)
+	listed := cluster.WaitKeyCount(sctx, f.direct, stormPrefix, f.n, time.Until(t.Add(limit)))
+	f.env.Printf("steady state after %.1f s: %d registrants live, %s keys listed", time.Since(t).Seconds(), live, count(listed))
 }
 
 // count counts the registrants' keys directly on the members.
-func (w *stormWorld) count(c context.Context) (int, string, error) {
-	n, err := cluster.CountPrefix(c, w.direct, stormPrefix, countTimeout, false)
+func (f *stormFleet) count(c context.Context) (int, string, error) {
+	n, err := cluster.CountPrefix(c, f.direct, stormPrefix, countTimeout, false)
 	return n, "", err
 }
 
 // countProbe counts the keys listed (at the loss).
-func (w *stormWorld) countProbe(name, id string) fault.Probe {
+func (f *stormFleet) countProbe(name, id string) fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "count the keys listed (" + id + ")"},
 		Func: func(ctx context.Context, rec *history.Recorder) error {
-			rig.Op(ctx, rec, name, id, countTimeout, w.count)
+			rig.Op(ctx, rec, name, id, countTimeout, f.count)
 			return nil
 		}}
 }
 
 // drainProbe waits until no key is left or until (a timeline offset), and
 // records how many are left (op End: when the keys were gone).
-func (w *stormWorld) drainProbe(id string, until time.Duration) fault.Probe {
+func (f *stormFleet) drainProbe(id string, until time.Duration) fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "wait for the leases to drain (" + id + ")"},
 		Func: func(ctx context.Context, rec *history.Recorder) error {
 			limit := time.Until(rec.T0().Add(until))
 			rig.Op(ctx, rec, opLeft, id, limit+countTimeout, func(c context.Context) (int, string, error) {
-				left := cluster.WaitNoKeys(c, w.direct, stormPrefix, limit)
+				left := cluster.WaitNoKeys(c, f.direct, stormPrefix, limit)
 				if left < 0 {
 					return 0, "", fmt.Errorf("the registry did not answer the count")
 				}
@@ -297,6 +280,9 @@ type samplingProbe struct {
 	alsoHTTP bool
 	mu       sync.Mutex
 	cols     []*cluster.MetricsCollector
+	// stopped is set by the first stop; own and overHTTP are what it got.
+	stopped       bool
+	own, overHTTP []cluster.MemberMetrics
 }
 
 func (sp *samplingProbe) probe() fault.Probe {
@@ -312,7 +298,11 @@ func (sp *samplingProbe) probe() fault.Probe {
 					return err
 				}
 				sp.mu.Lock()
-				sp.cols = append(sp.cols, col)
+				if sp.stopped { // the phase ended first
+					col.Stop()
+				} else {
+					sp.cols = append(sp.cols, col)
+				}
 				sp.mu.Unlock()
 			}
 			return nil
@@ -332,25 +322,29 @@ func (sp *samplingProbe) readers() cluster.ReadersCost {
 }
 
 // stop stops the samplers and returns what they recorded, and what the
-// reading over /metrics did with alsoHTTP (nil if they never started).
+// reading over /metrics did with alsoHTTP (nil if they never started). A
+// later call returns the same.
 func (sp *samplingProbe) stop() (own, overHTTP []cluster.MemberMetrics) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	var out [][]cluster.MemberMetrics
-	for _, col := range sp.cols {
-		out = append(out, col.Stop())
+	if !sp.stopped {
+		var out [][]cluster.MemberMetrics
+		for _, col := range sp.cols {
+			out = append(out, col.Stop())
+		}
+		out = append(out, nil, nil)
+		sp.stopped, sp.own, sp.overHTTP = true, out[0], out[1]
 	}
-	out = append(out, nil, nil)
-	return out[0], out[1]
+	return sp.own, sp.overHTTP
 }
 
 // cost measures what the harness and each member spent so far: a member
 // the harness started from /proc, one it did not from its metrics endpoint
 // (against base, with the phase's samples).
-func (w *stormWorld) cost(ctx context.Context, env *scenarios.Env, samples []cluster.MemberMetrics) []storm.ProcCost {
-	out := []storm.ProcCost{w.meter.Stop()}
-	for i, n := range w.r.Cluster.Nodes() {
-		c, err := w.memberCost(ctx, i, n, samples)
+func (f *stormFleet) cost(ctx context.Context, env *scenarios.Env, samples []cluster.MemberMetrics) []storm.ProcCost {
+	out := []storm.ProcCost{f.meter.Stop()}
+	for i, n := range f.r.Cluster.Nodes() {
+		c, err := f.memberCost(ctx, i, n, samples)
 		if err != nil {
 			env.Printf("cost of %s: %v", n.Name, err)
 		}
@@ -359,7 +353,7 @@ func (w *stormWorld) cost(ctx context.Context, env *scenarios.Env, samples []clu
 	return out
 }
 
-func (w *stormWorld) memberCost(ctx context.Context, i int, n *cluster.Node, samples []cluster.MemberMetrics) (storm.ProcCost, error) {
+func (f *stormFleet) memberCost(ctx context.Context, i int, n *cluster.Node, samples []cluster.MemberMetrics) (storm.ProcCost, error) {
 	if !n.Attached() {
 		ch := n.Child()
 		if ch == nil {
@@ -367,7 +361,7 @@ func (w *stormWorld) memberCost(ctx context.Context, i int, n *cluster.Node, sam
 		}
 		return storm.MemberCost(n.Name, ch.Pid())
 	}
-	if len(w.base) <= i {
+	if len(f.base) <= i {
 		return storm.ProcCost{Name: n.Name}, fmt.Errorf("no reading of its metrics at the phase's start")
 	}
 	sctx, cancel := context.WithTimeout(ctx, countTimeout)
@@ -380,7 +374,7 @@ func (w *stormWorld) memberCost(ctx context.Context, i int, n *cluster.Node, sam
 	if i < len(samples) {
 		between = samples[i].Samples
 	}
-	return storm.RemoteCost(n.Name, w.base[i], last, between), nil
+	return storm.RemoteCost(n.Name, f.base[i], last, between), nil
 }
 
 // scrapeMembers reads the metrics of every member of a cluster the harness

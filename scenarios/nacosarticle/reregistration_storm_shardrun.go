@@ -27,11 +27,11 @@ func (s *reregistrationStorm) recorder(ctx context.Context, env *scenarios.Env) 
 
 // announcePhase tells the other shards (shard 0 only) that phase id's
 // cluster is up.
-func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, id string) error {
+func (s *reregistrationStorm) announcePhase(ctx context.Context, f *stormFleet, id string) error {
 	if !s.Shard.Sharded() {
 		return nil
 	}
-	return storm.NewCoord(w.direct, countTimeout).AnnouncePhase(ctx, id)
+	return storm.NewCoord(f.direct, countTimeout).AnnouncePhase(ctx, id)
 }
 
 // announceLoss tells the other shards (shard 0 only) when the links go
@@ -39,11 +39,11 @@ func (s *reregistrationStorm) announcePhase(ctx context.Context, w *stormWorld, 
 // A registry too loaded to take the write is reported, not fatal: shard 0
 // runs the phase alone (its counts already say the world was not as
 // planned) and the other shards record the phase as missed.
-func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, w *stormWorld, id string, at time.Time) {
+func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.Env, f *stormFleet, id string, at time.Time) {
 	if !s.Shard.Sharded() {
 		return
 	}
-	if err := storm.NewCoord(w.direct, countTimeout).AnnounceLoss(ctx, id, at); err != nil {
+	if err := storm.NewCoord(f.direct, countTimeout).AnnounceLoss(ctx, id, at); err != nil {
 		env.Printf("shard %s: the other shards miss phase %s: %v", s.Shard.String(), id, err)
 	}
 }
@@ -51,73 +51,154 @@ func (s *reregistrationStorm) announceLoss(ctx context.Context, env *scenarios.E
 // awaitShards waits (shard 0 only) until every other shard says its fleet
 // is back or gave up, at most --duration + 15 s, so that the cluster
 // outlives their re-registration.
-func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.Env, w *stormWorld, id string) {
+func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.Env, f *stormFleet, id string) {
 	if !s.Shard.Sharded() {
 		return
 	}
-	got := storm.NewCoord(w.direct, countTimeout).CountBack(ctx, id, s.Shard.N-1, env.Duration+15*time.Second)
+	got := storm.NewCoord(f.direct, countTimeout).CountBack(ctx, id, s.Shard.N-1, env.Duration+15*time.Second)
 	if got < s.Shard.N-1 {
 		env.Printf("only %d of the %d other shards reported their re-registration (%s)", got, s.Shard.N-1, id)
 	}
 }
 
-// shardPhase is one phase on a shard ≥ 1: its slice of the fleet, dialling
-// the members, registered until shard 0 fixes the loss, the same loss and
-// heal on its own links (held in its connections) at the same instants,
-// the re-registration, then a word to shard 0.
-func (s *reregistrationStorm) shardPhase(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
-	p := stormPhase{N: n, Strategy: strategyName(b)}
-	meter := storm.StartSelf(s.Shard.Name())
-	links, err := s.shardLinks(ctx, env)
-	defer links.close()
-	if err != nil {
-		return p, err
+// shardFleet is a phase's fleet on a shard ≥ 1 (rig.Fleet): its slice of
+// the registrants, dialling the members, registered until shard 0 fixes
+// the loss; the same loss and heal on its own links (held in its
+// connections) at the same instants, the re-registration, then a word to
+// shard 0.
+type shardFleet struct {
+	s     *reregistrationStorm
+	env   *scenarios.Env
+	n     int
+	limit uint64
+	p     stormPhase
+	meter *storm.SelfMeter
+	coord *storm.Coord
+	// closeCoord releases the coordination client.
+	closeCoord func()
+	fleet      *storm.Fleet
+	log        *storm.Log
+	cut        *fakeservice.Cut
+	// lossAt is the loss shard 0 announced (zero: this shard missed the phase).
+	lossAt time.Time
+}
+
+// newShardFleet returns shard ≥ 1's fleet of strategy b's phase at size n;
+// the harness's meter runs from now to the phase's end.
+func (s *reregistrationStorm) newShardFleet(env *scenarios.Env, n int, limit uint64, b storm.Backoff) *shardFleet {
+	return &shardFleet{s: s, env: env, n: n, limit: limit, p: stormPhase{N: n, Strategy: strategyName(b)},
+		meter: storm.StartSelf(s.Shard.Name()), log: &storm.Log{}, closeCoord: func() {}}
+}
+
+// shardOptions is the rig of a shard ≥ 1: shard 0's members, which it
+// starts and stops (--shard-endpoints), or the cluster every shard
+// attached to (--endpoints), as a guest in the run's shared namespace: at
+// the phase's end this shard revokes its own leases and leaves the keys to
+// shard 0.
+func (s *reregistrationStorm) shardOptions(env *scenarios.Env) rig.EtcdOptions {
+	if env.External == nil {
+		return rig.EtcdOptions{Remote: s.ShardEndpoints}
 	}
-	coord := links.coord
-	if err := coord.WaitPhase(ctx, p.id(), steadyLimit(n)+time.Minute); err != nil {
-		return p, fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), p.id(), err)
+	return rig.EtcdOptions{Namespace: s.namespace(env), Guest: true}
+}
+
+// Start waits until shard 0 started the phase, creates this shard's
+// registrants on r's members and registers them (again and again, as
+// shard 0's steady state does) until shard 0 announces the loss. A loss
+// not announced in time is reported, not fatal: the shard misses the phase.
+func (f *shardFleet) Start(ctx context.Context, r *rig.Etcd) error {
+	s := f.s
+	if err := f.dialCoord(r); err != nil {
+		return err
 	}
-	log := &storm.Log{}
+	if err := f.coord.WaitPhase(ctx, f.p.id(), steadyLimit(f.n)+time.Minute); err != nil {
+		return fmt.Errorf("shard %s: shard 0 did not start phase %s: %w", s.Shard.String(), f.p.id(), err)
+	}
 	conn := storm.ConnOptions(netip.Addr{})
 	conn.Cut = fakeservice.NewCut()
-	fleet, err := s.newFleet(n, limit, links.endpoints, conn, log)
-	if err != nil {
-		return p, err
+	f.cut = conn.Cut
+	var err error
+	if f.fleet, err = s.newFleet(f.n, f.limit, r.Endpoints(), conn, f.log); err != nil {
+		return err
 	}
-	defer fleet.Close()
-	p.Clients = fleet.Clients()
-	fleet.StartRenewing(env.Rand)
-	lossAt, err := s.awaitLoss(ctx, env, coord, fleet, p.id(), n)
+	f.p.Clients = f.fleet.Clients()
+	f.fleet.StartRenewing(f.env.Rand)
+	f.lossAt, err = s.awaitLoss(ctx, f.env, f.coord, f.fleet, f.p.id(), f.n)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return p, err
+		f.env.Printf("%v: this shard misses the phase", err)
+	}
+	return nil
+}
+
+// dialCoord opens the client for the coordination keys: to shard 0's
+// members, or through the cluster every shard attached to.
+func (f *shardFleet) dialCoord(r *rig.Etcd) error {
+	if r.Cluster == nil {
+		coord, err := storm.DialCoord(r.Endpoints(), countTimeout)
+		if err != nil {
+			return fmt.Errorf("shard %s: the coordination client: %w", f.s.Shard.String(), err)
 		}
-		env.Printf("%v: this shard misses the phase", err)
-		p.Cost = []storm.ProcCost{meter.Stop()}
-		return p, nil // recorded without a heal: the shard's own check says it missed a phase
+		f.coord, f.closeCoord = coord, coord.Close
+		return nil
 	}
-	p.Start = rec.Offset(lossAt)
-	cut := fault.BlackholeConns{Cut: conn.Cut, Targets: links.targets()}
-	tl := fault.Timeline{{At: p.Start, For: s.hold(n), Fault: linkLoss{cut: cut, fleet: fleet, backoff: b, rand: env.Rand}}}
-	env.Printf("shard %s, %s at N = %d: %s", s.Shard.String(), p.Strategy, n, tl.Describe())
-	if err := tl.Run(ctx, rec); err != nil {
-		return p, err
+	direct, err := r.Cluster.Client()
+	if err != nil {
+		return fmt.Errorf("shard %s: the coordination client: %w", f.s.Shard.String(), err)
 	}
-	settle, cancel := context.WithTimeout(ctx, env.Duration)
-	p.Back, p.Last = fleet.Back(settle)
-	cancel()
-	late := fleet.Lateness()
-	p.Lateness = &late
-	if err := coord.ReportBack(ctx, p.id(), s.Shard.K, p.Back, fleet.Size()); err != nil {
-		env.Printf("%v", err)
+	f.coord, f.closeCoord = storm.NewCoord(direct, countTimeout), func() { direct.Close() }
+	return nil
+}
+
+// timeline is the loss shard 0 announced, on this shard's own links
+// (none when the shard missed the phase).
+func (f *shardFleet) timeline(rec *history.Recorder, r *rig.Etcd, b storm.Backoff) fault.Timeline {
+	if f.lossAt.IsZero() {
+		return nil
+	}
+	f.p.Start = rec.Offset(f.lossAt)
+	cut := fault.BlackholeConns{Cut: f.cut, Targets: hostPorts(r.Endpoints())}
+	return fault.Timeline{{At: f.p.Start, For: f.s.hold(f.n), Fault: linkLoss{cut: cut, fleet: f.fleet, backoff: b, rand: f.env.Rand}}}
+}
+
+// Settle waits until this shard's registrants are back or ctx ends.
+func (f *shardFleet) Settle(ctx context.Context, _ *history.Recorder) error {
+	if f.lossAt.IsZero() {
+		return nil
+	}
+	f.p.Back, f.p.Last = f.fleet.Back(ctx)
+	late := f.fleet.Lateness()
+	f.p.Lateness = &late
+	return nil
+}
+
+// Stop stops the registrants and closes the coordination client.
+func (f *shardFleet) Stop() {
+	if f.fleet != nil {
+		f.fleet.Close()
+	}
+	f.closeCoord()
+}
+
+// end tells shard 0 how many registrants came back and keeps this shard's
+// calls (for merge) and its cost; a missed phase keeps the cost only (the
+// shard's own check says it missed a phase).
+func (f *shardFleet) end(ctx context.Context, rec *history.Recorder) {
+	s, p := f.s, &f.p
+	defer func() { p.Cost = []storm.ProcCost{f.meter.Stop()} }()
+	if f.lossAt.IsZero() {
+		return
+	}
+	if err := f.coord.ReportBack(ctx, p.id(), s.Shard.K, p.Back, f.fleet.Size()); err != nil {
+		f.env.Printf("%v", err)
 	}
 	p.End = rec.Offset(time.Now())
-	recs := log.Records()
-	p.Calls, p.Records, p.HealAt = storm.Summarize(recs), recs, rec.Offset(log.Zero())
+	recs := f.log.Records()
+	p.Calls, p.Records, p.HealAt = storm.Summarize(recs), recs, rec.Offset(f.log.Zero())
 	p.Started, p.InFlight = storm.Buckets(recs, bucketWidth, bucketCount)
-	p.Cost = []storm.ProcCost{meter.Stop()}
-	env.Printf("shard %s, %s: %d of %d registered again, the last %.2f s after the link returned", s.Shard.String(), p.Strategy, p.Back, fleet.Size(), p.Last.Seconds())
-	return p, nil
+	f.env.Printf("shard %s, %s: %d of %d registered again, the last %.2f s after the link returned", s.Shard.String(), p.Strategy, p.Back, f.fleet.Size(), p.Last.Seconds())
 }
 
 // awaitLoss registers the shard's registrants (again and again, as
@@ -146,57 +227,14 @@ func (s *reregistrationStorm) awaitLoss(ctx context.Context, env *scenarios.Env,
 	return time.Time{}, fmt.Errorf("shard %s: shard 0 announced no loss for %s", s.Shard.String(), id)
 }
 
-// shardLinks is what a shard ≥ 1 reaches the members with: their client
-// URLs (its registrants dial them; its cut holds their connections) and a
-// client for the coordination keys.
-type shardLinks struct {
-	endpoints []string
-	coord     *storm.Coord
-	closers   []func()
-}
-
-// shardLinks connects to the members shard 0 started (--shard-endpoints),
-// or attaches to the cluster every shard was given (--endpoints) as a
-// guest in the run's shared namespace: at the phase's end this shard
-// revokes its own leases and leaves the keys to shard 0.
-func (s *reregistrationStorm) shardLinks(ctx context.Context, env *scenarios.Env) (*shardLinks, error) {
-	l := &shardLinks{}
-	if env.External == nil {
-		coord, err := storm.DialCoord(s.ShardEndpoints, countTimeout)
-		if err != nil {
-			return l, err
-		}
-		l.endpoints, l.coord, l.closers = s.ShardEndpoints, coord, append(l.closers, coord.Close)
-		return l, nil
-	}
-	r, err := rig.StartEtcd(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env), Guest: true})
-	if err != nil {
-		return l, err
-	}
-	l.closers, l.endpoints = append(l.closers, r.Close), r.Cluster.Endpoints()
-	direct, err := r.Cluster.Client()
-	if err != nil {
-		return l, err
-	}
-	l.coord, l.closers = storm.NewCoord(direct, countTimeout), append(l.closers, func() { direct.Close() })
-	return l, nil
-}
-
-// targets returns the members' client addresses (host:port).
-func (l *shardLinks) targets() []string {
-	out := make([]string, len(l.endpoints))
-	for i, ep := range l.endpoints {
+// hostPorts returns the host:port of every client URL.
+func hostPorts(urls []string) []string {
+	out := make([]string, len(urls))
+	for i, ep := range urls {
 		if _, addr, ok := strings.Cut(ep, "://"); ok {
 			ep = addr
 		}
 		out[i] = ep
 	}
 	return out
-}
-
-// close releases the links, last opened first.
-func (l *shardLinks) close() {
-	for i := len(l.closers) - 1; i >= 0; i-- {
-		l.closers[i]()
-	}
 }
