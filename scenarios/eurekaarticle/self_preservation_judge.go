@@ -285,9 +285,12 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 		early, _ := eureka.ExpiryAfterPartition(cfg)
 		lo = max(0, m.partAt+early-m.deathAt)
 	}
-	hi := lo + eureka.StaleListingMax(cfg, cfg.FetchInterval) + 12*time.Second
+	// After the heal each live worker renews at its next heartbeat tick,
+	// up to one renewal interval later (a fixed-period loop); from then the
+	// renewals window can climb back above the threshold.
+	hi := lo + cfg.RenewInterval + eureka.StaleListingMax(cfg, cfg.FetchInterval)
 	listed := report.Band("dead worker listed in r0's registry after it died", lo.Minutes(), hi.Minutes(), " min").Digits(2).
-		From("until the heal, then " + engageRule(cfg) + " + response cache + fetch (+12 s for heartbeats resuming after the heal); " +
+		From("until the heal, then one renewal interval (every heartbeat resumed) + " + engageRule(cfg) + " + response cache + fetch; " +
 			"from its lease's expiry when runs evict before protection engages").
 		Says(report.Says("a worker that dies meanwhile is not evicted"))
 	if m.evictHi > 0 {
