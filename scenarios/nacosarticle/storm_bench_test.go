@@ -50,6 +50,8 @@ func benchStorm(b *testing.B, args ...string) {
 			b.ReportMetric(100*res.Metrics[st+".cost.harness_cpu_share"], st+"-harness-cpu-%")
 			b.ReportMetric(res.Metrics[st+".cost.harness_peak_rss_mib"], st+"-harness-peak-MiB")
 			b.ReportMetric(res.Metrics[st+".registry.peak_per_100ms"], st+"-registry-peak/100ms")
+			b.ReportMetric(res.Metrics[st+".cost.registrants_per_harness_core"], st+"-registrants/harness-core")
+			b.ReportMetric(res.Metrics[st+".lateness.p99_ms"], st+"-lateness-p99-ms")
 		}
 	}
 }
