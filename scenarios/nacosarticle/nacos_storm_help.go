@@ -16,7 +16,7 @@ from + 1002 (gRPC proxies 1000 above), the instances' endpoints from + 3000.
 
 Timeline of a phase (its own time zero: the server listed every instance): at --fault-at (5s) every link is
 blackholed (bytes held both ways, connections open) for --loss (40s), then healed (all at once, or each after its
-delay), then --after (20s) after the last heal. Recorded: the server's list every 100 ms through its admin API (GET
+delay), then --after (20s) after the last heal; --duration, when given, is one phase's length. Recorded: the server's list every 100 ms through its admin API (GET
 /nacos/v3/admin/ns/instance/list), its readiness endpoint, its JVM's CPU time (/proc/<pid>/stat utime + stime) and RSS
 (/proc/<pid>/status VmRSS) every 500 ms, its own logs (ejections, disconnects), each instance's first registration
 (duration, error) and each link's heal. Typed events: blackhole-client-links inject and heal (at the last link's
