@@ -138,7 +138,7 @@ func (pm *phaseMeasure) list(n int) {
 				pm.emptyAt = smp.At - pm.p.FaultAt
 			}
 		default:
-			pm.listFails += b2i(smp.Count < 0)
+			pm.listFails += b2i(smp.Count < 0 && smp.At < pm.p.End) // the reading the phase's end cut short is not the server's
 			if pm.relist < 0 && smp.Count == n {
 				pm.relist = smp.At - first
 			}
