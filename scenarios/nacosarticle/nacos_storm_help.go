@@ -26,8 +26,11 @@ The rules (alibaba/nacos 3.1.0; nacos-sdk-go v2.3.2): an ephemeral instance regi
 connection (ConnectionBasedClientManager); a connection silent 20 s (RuntimeConnectionEjector.KEEP_ALIVE_TIME) is sent
 a ClientDetectionRequest and unregistered with its instances if it does not answer within 5 s
 (NacosRuntimeConnectionEjector), the ejector running 3 s after its previous run ended (ConnectionManager); an
-instance's client sends a health check when its connection was idle 5 s (KEEP_ALIVE_TIME, RpcClient.healthCheck) and
-nothing else, so it is silent at most 5 s when the loss begins. A failed health check (3 s, DEFAULT_TIMEOUT_MILLS) starts
+instance's client looks at its connection every 5 s from its start and sends a health check when it was idle 5 s
+(KEEP_ALIVE_TIME, RpcClient.healthCheck) and nothing else; the first look comes less than 5 s after the registration
+and skips, so the first health check comes 10 s after the client's start: every instance registers within seconds of
+the server listing them all, and at --fault-at (5 s) an instance may have been silent up to 10 s (nacos-incident's
+instances, registered 30 s before, at most 5 s). A failed health check (3 s, DEFAULT_TIMEOUT_MILLS) starts
 the reconnect loop: each attempt dials and waits up to 3 s for its server check (GrpcClient.connectToServer), then
 sleeps min(turns, 50) × 100 ms (at most 5 s); an attempt in flight at the heal is answered then. A new connection
 sends its setup and sleeps 100 ms (sendConnectionSetupRequest), then OnConnected re-registers the cached instance once
@@ -35,8 +38,12 @@ sends its setup and sleeps 100 ms (sendConnectionSetupRequest), then OnConnected
 later, changes merged (PushDelayTask), and the list its admin API answers is refreshed by that push (ServiceStorage).
 
 Checks, per phase (L the loss measured from the fault to the first heal, S the heal spread, first to last):
-  removed every instance during the loss (listed none): no when L < 19.75 s, yes when L > 33.5 s, either between
-    (nacos-incident's removal band); when it listed none: [19.75, 34] s into the loss.
+  removed every instance during the loss (listed none): no when L < 14.75 s (silent up to 10 s before the loss, probed
+    at 20 s silent, ejected 5 s later, − 250 ms), yes when L > 33.5 s (the last to cross 20 s of silence may wait 5 s
+    for a run busy with others' probes, 3 s for the next, 5 s on its own probe, + 500 ms), either between; when it
+    listed none: [14.75, 34] s into the loss (+ the 500 ms push delay).
+  first instance removed, after the loss began: [14.75, 29] s (the earliest removal above; the first connection 20 s
+    silent is probed at the ejector's next run, within 3 s, ejected 5 s later, + 500 ms, + the 500 ms push delay).
   most instances listed beyond the links healed by then = 0 (when the server had listed none): an instance
     re-registers only over its own healed link.
   every instance listed again, after the first heal: [S, S + 9.1 s] (reconnect sleep 5 s + server check 3 s + setup

@@ -52,11 +52,17 @@ func (s *nacosStorm) stormGates(st string, pm phaseMeasure, n int) []report.Gate
 // instance listed before its own link healed.
 func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) []report.Check {
 	cs := []report.Check{s.removedAll(st, pm.loss).JudgeText(report.B2F(pm.emptyAt >= 0), fmt.Sprintf("fewest listed %d", pm.fewest))}
+	if pm.firstGone >= 0 {
+		cs = append(cs, report.Band(st+": first instance removed, after the loss began", stormNoRemovalBelow().Seconds(), (ejectBy()+pushDelay).Seconds(), " s").Digits(2).
+			From(fmt.Sprintf("[%s − %s silent before + %s probe − %s, %s + %s + %s + %s + the %s push delay]: no connection is probed before it was %s silent, "+
+				"and the first to be is probed at the ejector's next run", keepAliveTime, 2*clientKeepAlive, ejectProbe, lowSlack, keepAliveTime, ejectEvery,
+				ejectProbe, ruleSlack, pushDelay, keepAliveTime)).Judge(pm.firstGone.Seconds()))
+	}
 	if pm.emptyAt >= 0 {
-		cs = append(cs, report.Band(st+": listed no instance, after the loss began", noRemovalBelow().Seconds(), emptyListedBy().Seconds(), " s").Digits(2).
+		cs = append(cs, report.Band(st+": listed no instance, after the loss began", stormNoRemovalBelow().Seconds(), emptyListedBy().Seconds(), " s").Digits(2).
 			From(fmt.Sprintf("between the earliest removal of an instance (%s: %s silent, at most %s of it before the loss, + the %s probe, − %s) and the latest (%s) "+
 				"+ the %s push delay after which the answered list is refreshed (ServiceStorage)",
-				noRemovalBelow(), keepAliveTime, clientKeepAlive, ejectProbe, lowSlack, emptyBy(), pushDelay)).Judge(pm.emptyAt.Seconds()))
+				stormNoRemovalBelow(), keepAliveTime, 2*clientKeepAlive, ejectProbe, lowSlack, emptyBy(), pushDelay)).Judge(pm.emptyAt.Seconds()))
 		cs = append(cs, report.Exactly(st+": most instances listed beyond the links healed by then", 0, "").
 			From("the server had removed every instance, and an instance registers again only over its own link once healed (the SDK's redo on reconnect)").
 			Judge(float64(pm.excess)))
@@ -67,15 +73,16 @@ func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) []report.Check {
 // removedAll is the check of whether the server removed every instance
 // during a loss of loss (the ejection rule, as in nacos-incident).
 func (s *nacosStorm) removedAll(st string, loss time.Duration) report.Expect {
-	lo, hi := ruleBand(loss, noRemovalBelow(), emptyBy())
+	lo, hi := ruleBand(loss, stormNoRemovalBelow(), emptyBy())
 	return yesNo(st+": removed every instance during the loss (listed none)", "removed every instance", "kept an instance", lo, hi).
-		From(fmt.Sprintf("none goes below %s (an instance's client sends a health check every %s and nothing else); every one goes above %s "+
+		From(fmt.Sprintf("none goes below %s (an instance's client looks every %s and skips the look right after its registration, so it is silent "+
+			"at most twice that when the loss begins %s after the server listed every instance); every one goes above %s "+
 			"(%s silent (RuntimeConnectionEjector.KEEP_ALIVE_TIME), a run busy with others' probes %s, the next %s later, its own %s probe "+
 			"(NacosRuntimeConnectionEjector), + %s); the loss was %.2f s",
-			noRemovalBelow(), clientKeepAlive, emptyBy(), keepAliveTime, ejectProbe, ejectEvery, ejectProbe, ruleSlack, loss.Seconds())).
+			stormNoRemovalBelow(), clientKeepAlive, s.FaultAt, emptyBy(), keepAliveTime, ejectProbe, ejectEvery, ejectProbe, ruleSlack, loss.Seconds())).
 		Says(report.SaysYes("when the network came back, hundreds of pods re-registered at once (the registry had dropped them)")).
 		Because(fmt.Sprintf("Nacos 3 over gRPC removes an instance only once its connection was silent %s and missed the %s probe: a loss shorter "+
-			"than %s removes none, so nothing re-registers (raise --loss above %s)", keepAliveTime, ejectProbe, noRemovalBelow()+lowSlack, emptyBy()))
+			"than %s removes none, so nothing re-registers (raise --loss above %s)", keepAliveTime, ejectProbe, stormNoRemovalBelow()+lowSlack, emptyBy()))
 }
 
 // relisted judges when the server listed every instance again, from the
@@ -112,7 +119,7 @@ func (s *nacosStorm) phaseMetrics(mt report.Metrics, st string, pm phaseMeasure)
 	p := st + "."
 	mt[p+"server_start_s"], mt[p+"loss_s"], mt[p+"heal_spread_s"] = pm.p.ServerStart.Seconds(), pm.loss.Seconds(), pm.spread.Seconds()
 	mt[p+"register_p50_s"], mt[p+"register_max_s"], mt[p+"register_failed"] = pm.regP50.Seconds(), pm.regMax.Seconds(), float64(pm.regFailed)
-	mt[p+"fewest_listed"], mt[p+"empty_at_s"] = float64(pm.fewest), secondsOrNaN(pm.emptyAt)
+	mt[p+"fewest_listed"], mt[p+"empty_at_s"], mt[p+"first_removed_s"] = float64(pm.fewest), secondsOrNaN(pm.emptyAt), secondsOrNaN(pm.firstGone)
 	mt[p+"relisted_after_heal_s"] = secondsOrNaN(pm.relist)
 	mt[p+"peak_per_bin"], mt[p+"peak_at_s"] = float64(pm.peak), pm.peakAt.Seconds()
 	mt[p+"ejections"], mt[p+"disconnects"] = float64(pm.ejections), float64(pm.disconnects)

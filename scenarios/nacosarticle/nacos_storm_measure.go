@@ -33,6 +33,9 @@ type phaseMeasure struct {
 	// reading of none (−1: none).
 	fewest  int
 	emptyAt time.Duration
+	// firstGone is the first reading of fewer than every instance during
+	// the loss (−1: none).
+	firstGone time.Duration
 	// relist is the first reading of every instance at or after the
 	// first heal, from the first heal (−1: never).
 	relist time.Duration
@@ -82,7 +85,7 @@ func (s *nacosStorm) measure(h *history.History) (m stormMeasure, why string) {
 func measurePhase(p nacosStormPhase, d stormData) phaseMeasure {
 	first := p.firstHeal()
 	pm := phaseMeasure{p: p, loss: first - p.FaultAt, spread: p.lastHeal() - first, listedBefore: -1,
-		fewest: d.Instances, emptyAt: -1, relist: -1}
+		fewest: d.Instances, emptyAt: -1, firstGone: -1, relist: -1}
 	pm.registrations()
 	pm.list(d.Instances)
 	pm.rate(d.SamplePeriod)
@@ -133,6 +136,9 @@ func (pm *phaseMeasure) list(n int) {
 		case smp.At < first:
 			if smp.Count >= 0 {
 				pm.fewest = min(pm.fewest, smp.Count)
+			}
+			if smp.Count >= 0 && smp.Count < n && pm.firstGone < 0 {
+				pm.firstGone = smp.At - pm.p.FaultAt
 			}
 			if smp.Count == 0 && pm.emptyAt < 0 {
 				pm.emptyAt = smp.At - pm.p.FaultAt

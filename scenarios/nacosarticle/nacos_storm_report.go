@@ -20,7 +20,9 @@ func (s *nacosStorm) phaseTable(m stormMeasure) report.Table {
 		return fmt.Sprintf("%.2f / %.2f, %d", pm.regP50.Seconds(), pm.regMax.Seconds(), pm.regFailed)
 	})
 	row("loss (s); links healed over (s)", func(pm phaseMeasure) string { return fmt.Sprintf("%.2f; %.2f", pm.loss.Seconds(), pm.spread.Seconds()) })
-	row("listed none, after the loss began (s)", func(pm phaseMeasure) string { return secondsText(pm.emptyAt) })
+	row("first removed; listed none, after the loss began (s)", func(pm phaseMeasure) string {
+		return secondsText(pm.firstGone) + "; " + secondsText(pm.emptyAt)
+	})
 	row("ejections, disconnects in the loss (server log)", func(pm phaseMeasure) string { return fmt.Sprintf("%d, %d", pm.ejections, pm.disconnects) })
 	row("every instance listed again, after the first heal (s)", func(pm phaseMeasure) string { return secondsText(pm.relist) })
 	row("peak re-registrations per bin (at, s after the first heal)", func(pm phaseMeasure) string {

@@ -28,3 +28,18 @@ func relistBy() time.Duration {
 // stormWindow is how long after a phase's first heal its CPU is
 // counted as the storm's: the heal spread plus relistBy.
 func stormWindow(spread time.Duration) time.Duration { return spread + relistBy() }
+
+// stormNoRemovalBelow is the longest loss that removes no instance here:
+// an instance registers right after its client starts, and the client's
+// health-check timer, started with it, first fires clientKeepAlive later,
+// finds the registration less than clientKeepAlive old and skips
+// (RpcClient.healthCheck); its first health check comes 2 × clientKeepAlive
+// after the start. Every instance registers within seconds of the server
+// listing them all, so at --fault-at (5 s) after it none may have sent a
+// health check yet: silent up to 2 × clientKeepAlive when the loss begins
+// (nacos-incident's instances register 30 s before time zero and are
+// silent at most clientKeepAlive). Probed keepAliveTime after its last
+// request, ejected ejectProbe later, − lowSlack.
+func stormNoRemovalBelow() time.Duration {
+	return keepAliveTime - 2*clientKeepAlive + ejectProbe - lowSlack
+}

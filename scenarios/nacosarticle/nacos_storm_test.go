@@ -95,6 +95,8 @@ func TestNacosStormJudge(t *testing.T) {
 			"immediate: every instance listed again, after the first heal"},
 		{"listed none too early", imm, withShape(jit, func(s *nacosShape) { s.emptyAt = 10 * time.Second }), report.Outside,
 			"jitter: listed no instance, after the loss began"},
+		{"an instance removed too early", withShape(imm, func(s *nacosShape) { s.emptyAt = 12 * time.Second }), jit, report.Outside,
+			"immediate: first instance removed, after the loss began"},
 		{"an instance listed before its link healed", imm, withShape(jit, func(s *nacosShape) { s.relistLag = -time.Second }), report.Outside,
 			"jitter: most instances listed beyond the links healed by then"},
 		{"never emptied", withShape(imm, func(s *nacosShape) { s.emptyAt = time.Hour }), jit, report.Outside,
