@@ -128,7 +128,7 @@ func RunStorm(ctx context.Context, sup *childproc.Supervisor, links, endpoints *
 		defer f.Close()
 		defer SetSDKLog(nil)
 	}
-	if err := w.build(links, endpoints); err != nil {
+	if err := w.build(ctx, links, endpoints); err != nil {
 		return StormResult{}, fmt.Errorf("storm phase: %w", err)
 	}
 	return w.run(ctx)

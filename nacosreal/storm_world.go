@@ -28,7 +28,7 @@ type stormWorld struct {
 }
 
 // build opens every link and endpoint, then registers the instances, spec.Parallel at once.
-func (w *stormWorld) build(links, endpoints *ports.Allocator) error {
+func (w *stormWorld) build(ctx context.Context, links, endpoints *ports.Allocator) error {
 	n := w.spec.Instances
 	for i := 0; i < n; i++ {
 		l, err := NewLink(links, w.server, instanceName(i))
@@ -43,7 +43,10 @@ func (w *stormWorld) build(links, endpoints *ports.Allocator) error {
 		w.eps = append(w.eps, ep)
 	}
 	w.regs, w.res.Registrations = make([]*Registrant, n), make([]Registration, n)
-	w.registerAll()
+	w.registerAll(ctx)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("registering the instances: %w", err)
+	}
 	w.logf("registered %d instances (%d at once)", n, w.spec.Parallel)
 	return nil
 }
@@ -51,8 +54,9 @@ func (w *stormWorld) build(links, endpoints *ports.Allocator) error {
 // instanceName names instance i as the storm's events do.
 func instanceName(i int) string { return fmt.Sprintf("instance-%d", i) }
 
-// registerAll registers every instance on its own client and link, spec.Parallel at once.
-func (w *stormWorld) registerAll() {
+// registerAll registers every instance on its own client and link, spec.Parallel at once;
+// once ctx ends it starts no more.
+func (w *stormWorld) registerAll(ctx context.Context) {
 	sem := make(chan struct{}, w.spec.Parallel)
 	var wg sync.WaitGroup
 	for i := range w.links {
@@ -61,6 +65,11 @@ func (w *stormWorld) registerAll() {
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
 			rg := Registration{Start: time.Now()}
+			if err := ctx.Err(); err != nil {
+				rg.End, rg.Err = rg.Start, err.Error()
+				w.res.Registrations[i] = rg
+				return
+			}
 			r, err := Register(GoDefaults(w.links[i].Addr(), filepath.Join(w.dir, instanceName(i))), w.spec.Service, w.eps[i])
 			rg.End = time.Now()
 			if err != nil {
