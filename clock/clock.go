@@ -67,6 +67,12 @@ type realTicker struct{ t *time.Ticker }
 func (r realTicker) C() <-chan time.Time { return r.t.C }
 func (r realTicker) Stop()               { r.t.Stop() }
 
+// SleepFor waits d on the real clock or until ctx ends, returning ctx's
+// error in that case.
+func SleepFor(ctx context.Context, d time.Duration) error {
+	return SleepUntil(ctx, time.Now().Add(d))
+}
+
 // SleepUntil waits on the real clock until t or until ctx ends, returning
 // ctx's error in that case.
 func SleepUntil(ctx context.Context, t time.Time) error {

@@ -117,7 +117,7 @@ func (c *Client) loop(ctx context.Context, first, period time.Duration, f func()
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		for wait := first; sleepFor(ctx, c.cfg.Scale.Real(wait)) == nil; wait = period {
+		for wait := first; clock.SleepFor(ctx, c.cfg.Scale.Real(wait)) == nil; wait = period {
 			f()
 		}
 	}()

@@ -102,7 +102,7 @@ func (p *peer) run(ctx context.Context) {
 			continue
 		case <-timer.C:
 		}
-		if pause := p.sendDue(ctx); pause > 0 && sleepFor(ctx, p.scale.Real(pause)) != nil {
+		if pause := p.sendDue(ctx); pause > 0 && clock.SleepFor(ctx, p.scale.Real(pause)) != nil {
 			return
 		}
 	}
@@ -198,9 +198,4 @@ func (p *peer) post(ctx context.Context, batch []replTask) ([]int, error) {
 		return nil, fmt.Errorf("decoding the answer of %s: %w", p.url, err)
 	}
 	return out.Statuses, nil
-}
-
-// sleepFor sleeps d of real time or until ctx ends (returning its error).
-func sleepFor(ctx context.Context, d time.Duration) error {
-	return clock.SleepUntil(ctx, time.Now().Add(d))
 }

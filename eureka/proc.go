@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/clock"
 	"sdchaos/ports"
 )
 
@@ -105,7 +106,7 @@ func (p *ServerProc) waitReady(ctx context.Context) error {
 		if p.child.Exited() || time.Now().After(deadline) {
 			return fmt.Errorf("eureka %s did not answer on %s within 10 s (exited: %v): %v", p.name, p.url, p.child.Exited(), err)
 		}
-		if err := sleepFor(ctx, 10*time.Millisecond); err != nil {
+		if err := clock.SleepFor(ctx, 10*time.Millisecond); err != nil {
 			return err
 		}
 	}

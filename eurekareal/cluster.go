@@ -3,7 +3,6 @@ package eurekareal
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/clock"
 	"sdchaos/jvm"
 	"sdchaos/ports"
 )
@@ -148,13 +148,13 @@ func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props
 		}
 		env = s.clock.env(lib)
 	}
-	proc, out, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java, Args: args,
-		Env: env, LogPath: s.LogPath})
+	// Spring logs to stdout: into the log file, so no pipe can fill and block the JVM.
+	proc, _, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java, Args: args,
+		Env: env, LogPath: s.LogPath, StdoutToLog: true})
 	if err != nil {
 		return err
 	}
 	s.child = proc
-	go drain(out, s.LogPath) // Spring logs to stdout: a full pipe would block the JVM
 	return nil
 }
 
@@ -179,18 +179,6 @@ func nodeArgs(servers []*Server, i int) []string {
 		"--eureka.client.service-url.defaultZone=" + strings.Join(peers, ",")}
 }
 
-// drain copies the JVM's stdout into its log file until the pipe closes.
-func drain(out io.ReadCloser, path string) {
-	defer out.Close()
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		_, _ = io.Copy(io.Discard, out)
-		return
-	}
-	defer f.Close()
-	_, _ = io.Copy(f, out)
-}
-
 // waitOpen polls /sdchaos/state until the registry has opened for traffic.
 func (s *Server) waitOpen(ctx context.Context, launched, deadline time.Time) error {
 	for {
@@ -204,7 +192,7 @@ func (s *Server) waitOpen(ctx context.Context, launched, deadline time.Time) err
 			return fmt.Errorf("eureka %s did not open on %s within %s (exited: %v; last error: %v; log %s:%s)",
 				s.Name, s.URL, deadline.Sub(launched).Round(time.Second), s.child.Exited(), err, s.LogPath, logTail(s.LogPath))
 		}
-		if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
+		if err := clock.SleepFor(ctx, 200*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -218,15 +206,4 @@ func logTail(path string) string {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return "\n  " + strings.Join(lines[max(0, len(lines)-8):], "\n  ")
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/ports"
 )
 
@@ -123,7 +124,7 @@ func (w *world) clockStep(t *testing.T) {
 	if err := s.StepClock(step); err != nil {
 		t.Fatal(err)
 	}
-	if err := sleepCtx(w.ctx, 3*time.Second); err != nil {
+	if err := clock.SleepFor(w.ctx, 3*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	after, err := s.State(w.ctx)

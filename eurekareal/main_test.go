@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/clock"
 	"sdchaos/jvm"
 	"sdchaos/ports"
 )
@@ -80,7 +81,7 @@ func waitFor(ctx context.Context, d time.Duration, what string, cond func() bool
 		if time.Since(start) > d {
 			return 0, fmt.Errorf("%s: not within %s", what, d)
 		}
-		if err := sleepCtx(ctx, 20*time.Millisecond); err != nil {
+		if err := clock.SleepFor(ctx, 20*time.Millisecond); err != nil {
 			return 0, err
 		}
 	}

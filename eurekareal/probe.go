@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/ports"
 )
 
@@ -67,7 +68,7 @@ func waitHolding(ctx context.Context, servers []*Server, keys []string, want boo
 			return fmt.Errorf("eureka %s: replication probes (%v, present=%v) not seen by %s: peers do not replicate",
 				pending[0].Name, keys, want, deadline.Format(time.TimeOnly))
 		}
-		if err := sleepCtx(ctx, 20*time.Millisecond); err != nil {
+		if err := clock.SleepFor(ctx, 20*time.Millisecond); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package eurekareal
 
 import (
 	"fmt"
+	"sdchaos/clock"
 	"slices"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func (w *world) selfPreservation(t *testing.T) {
 	}
 	crashed := w.followUntilDrop(t, t0, read)
 	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); {
-		_ = sleepCtx(w.ctx, 500*time.Millisecond)
+		_ = clock.SleepFor(w.ctx, 500*time.Millisecond)
 		read()
 	}
 	logTimeline(t, samples, crashed)
@@ -117,7 +118,7 @@ func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() State) t
 	last := read().RenewsLastMin
 	var crashed time.Duration
 	for {
-		if err := sleepCtx(w.ctx, 500*time.Millisecond); err != nil {
+		if err := clock.SleepFor(w.ctx, 500*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 		st := read()

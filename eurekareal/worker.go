@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/ports"
 )
 
@@ -173,7 +174,7 @@ func (w *Worker) Beats() []Beat {
 // loop renews after the phase, then every RenewInterval after each ends.
 func (w *Worker) loop(ctx context.Context) {
 	defer close(w.done)
-	for wait := w.spec.HeartbeatPhase; sleepCtx(ctx, wait) == nil; wait = w.spec.Props.RenewInterval {
+	for wait := w.spec.HeartbeatPhase; clock.SleepFor(ctx, wait) == nil; wait = w.spec.Props.RenewInterval {
 		w.heartbeat(ctx)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sdchaos/clock"
 	"sort"
 	"time"
 )
@@ -140,7 +141,7 @@ func (w *world) launch(ctx context.Context, c *runCaller, cs CallerSpec) error {
 
 // fault starts spec.Fault Warmup after t0 and heals it Jitter later; the heal always runs.
 func (w *world) fault(ctx context.Context, spec JitterSpec, res *JitterResult) error {
-	if err := sleepUntil(ctx, res.T0.Add(spec.Warmup)); err != nil {
+	if err := clock.SleepUntil(ctx, res.T0.Add(spec.Warmup)); err != nil {
 		return err
 	}
 	w.logRSS()
@@ -161,12 +162,12 @@ func (w *world) fault(ctx context.Context, spec JitterSpec, res *JitterResult) e
 	}
 	w.logf("%s from t=%.2f s", spec.Fault, res.FaultAt.Sub(res.T0).Seconds())
 	if len(spec.Restart) > 0 {
-		if err := sleepUntil(ctx, res.T0.Add(spec.RestartAt)); err != nil {
+		if err := clock.SleepUntil(ctx, res.T0.Add(spec.RestartAt)); err != nil {
 			return err
 		}
 		w.restartCallers(ctx, spec.Restart)
 	}
-	return sleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
+	return clock.SleepUntil(ctx, res.FaultAt.Add(spec.Jitter))
 }
 
 func (w *world) blackhole() error {
@@ -205,17 +206,6 @@ func (w *world) reregister() error {
 		}
 	}
 	return first
-}
-
-func sleepUntil(ctx context.Context, t time.Time) error {
-	timer := time.NewTimer(time.Until(t))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
 }
 
 // logRSS logs each JVM's resident set size.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -131,26 +129,13 @@ func (s *Server) launch(sup *childproc.Supervisor, jar string, spec ServerSpec) 
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
-	child, out, err := sup.StartExternal(childproc.ExternalSpec{
+	child, _, err := sup.StartExternal(childproc.ExternalSpec{
 		Name: s.name, Path: java, Args: serverArgs(jar, s.home, s.port, spec, opts),
-		Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: s.logPath,
+		Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: s.logPath, StdoutToLog: true,
 	})
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
 	s.child = child
-	go drainTo(out, s.logPath)
 	return nil
-}
-
-// drainTo appends everything r yields to the file at path (or discards it) until EOF.
-func drainTo(r io.ReadCloser, path string) {
-	defer r.Close()
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		_, _ = io.Copy(io.Discard, r)
-		return
-	}
-	defer f.Close()
-	_, _ = io.Copy(f, r)
 }

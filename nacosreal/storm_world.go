@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/ports"
 )
 
@@ -96,7 +97,7 @@ func (w *stormWorld) run(ctx context.Context) (StormResult, error) {
 	probes := w.server.probeLoop(wctx, w.spec.Probe)
 	err := w.timeline(ctx, faultAt)
 	if err == nil {
-		err = sleepUntil(ctx, end)
+		err = clock.SleepUntil(ctx, end)
 	}
 	w.res.End = time.Now()
 	stop()
@@ -135,7 +136,7 @@ func (w *stormWorld) lastDelay() time.Duration {
 // timeline blackholes every link at faultAt and heals each at the end of the loss plus its
 // delay, in delay order; every link not yet healed is healed on return, whatever failed.
 func (w *stormWorld) timeline(ctx context.Context, faultAt time.Time) error {
-	if err := sleepUntil(ctx, faultAt); err != nil {
+	if err := clock.SleepUntil(ctx, faultAt); err != nil {
 		return err
 	}
 	w.res.HealAt, w.res.HealErrs = make([]time.Time, len(w.links)), map[int]string{}
@@ -149,7 +150,7 @@ func (w *stormWorld) timeline(ctx context.Context, faultAt time.Time) error {
 	w.logf("every link (%d) blackholed", len(w.links))
 	healFrom := w.res.FaultAt.Add(w.spec.Loss)
 	for _, i := range w.healOrder() {
-		if err := sleepUntil(ctx, healFrom.Add(w.delay(i))); err != nil {
+		if err := clock.SleepUntil(ctx, healFrom.Add(w.delay(i))); err != nil {
 			return err
 		}
 		w.heal(i)

@@ -94,6 +94,7 @@ func RunEureka(ctx context.Context, env *Env, plan EurekaPlan) (*history.History
 	if err := runEurekaTimeline(ctx, rec, w.Schedulers, tl, real, r.dispatchers > 0); err != nil {
 		return nil, err
 	}
+	reportMemory(env, w)
 	data, err := plan.Collect(w)
 	if err != nil {
 		return nil, fmt.Errorf("reading the servers: %w", err)

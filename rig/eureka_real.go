@@ -244,7 +244,7 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 	if err != nil {
 		return nil, err
 	}
-	s := &realScheduler{name: spec.Name, scale: r.Scale, workers: c, query: spec.Order[0], first: make(chan struct{})}
+	s := &realScheduler{name: spec.Name, scale: r.Scale, workers: c, query: spec.Order[0], first: make(chan struct{}), client: cl}
 	r.Defer(cl.Kill)
 	go s.read(cl)
 	if err := s.waitFirstFetch(ctx, cl); err != nil {
@@ -268,6 +268,7 @@ type realScheduler struct {
 	scale   eureka.Scale
 	workers *EurekaCluster
 	tasks   *caller.Dispatcher
+	client  *eurekareal.Client
 
 	mu      sync.Mutex
 	fetches []eureka.FetchEvent
@@ -279,6 +280,9 @@ type realScheduler struct {
 
 // Name returns the scheduler's name.
 func (s *realScheduler) Name() string { return s.name }
+
+// RSS returns the resident set size of its Java client in bytes.
+func (s *realScheduler) RSS() (int64, error) { return s.client.RSS() }
 
 // Run dispatches the tasks for d (none for a fetch-only client).
 func (s *realScheduler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {

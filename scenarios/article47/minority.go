@@ -9,6 +9,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -242,22 +243,13 @@ func (p *minorityProbes) recovery() fault.Probe {
 func (p *minorityProbes) waitLeader(ctx context.Context) error {
 	for _, n := range p.r.Cluster.Nodes() {
 		for !n.Running() {
-			if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			if err := clock.SleepFor(ctx, 20*time.Millisecond); err != nil {
 				return err
 			}
 		}
 	}
 	_, err := p.r.Cluster.WaitLeader(ctx)
 	return err
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }
 
 // readLeases records the keys seen and one op per lease with its remaining TTL (Count, seconds).
