@@ -195,9 +195,9 @@ func aggregateCheck(c Check, runs []*Result) Check {
 	case len(finite(xs)) == 0:
 		out.Verdict, out.Cause = Invalid, "no run measured it"
 	case lo >= blo && hi <= bhi:
-		out.Verdict = claimVerdict(out)
+		out.Verdict, out.Cause = inBandVerdict(out, med)
 	case hi < blo || lo > bhi:
-		out.Verdict = Outside
+		out.Verdict, out.Cause = Outside, ""
 	default:
 		out.Verdict, out.Cause = Inconclusive, inconclusiveWhy(len(xs))
 	}
@@ -213,13 +213,6 @@ func medianOrSame(xs []float64) float64 {
 	return Median(xs)
 }
 
-func claimVerdict(c Check) Verdict {
-	if c.ArticleLo == nil || (*c.ArticleLo >= float64(c.BandLo) && *c.ArticleHi <= float64(c.BandHi)) {
-		return Reproduced
-	}
-	return Differs
-}
-
 func inconclusiveWhy(n int) string {
 	if n < MinRunsForInterval {
 		return fmt.Sprintf("the 95 %% interval of the median needs at least %d runs (had %d)", MinRunsForInterval, n)
@@ -232,7 +225,9 @@ func inconclusiveWhy(n int) string {
 // inconclusive.
 func yesNoOverRuns(c Check, in, n int) Check {
 	lo, hi := Wilson(in, n)
-	verdict := claimVerdict(c) // against the band of one run, before it becomes a share
+	// Most runs in band give the band's answer: judged against the claim
+	// before the measurement becomes a share of runs.
+	verdict, cause := inBandVerdict(c, float64(c.BandLo))
 	c.Measured, c.Pass = Number(float64(in)/float64(max(n, 1))), in == n
 	c.Stats = &Stats{Runs: n, Median: c.Measured, CILo: Number(lo), CIHi: Number(hi), Min: Number(B2F(in == n)), Max: Number(B2F(in > 0)), InBand: &in}
 	c.MeasuredText = fmt.Sprintf("%d/%d runs as expected (95 %% Wilson %.2f–%.2f)", in, n, lo, hi)
@@ -241,9 +236,9 @@ func yesNoOverRuns(c Check, in, n int) Check {
 	case n == 0:
 		c.Verdict, c.Cause = Invalid, "no run measured it"
 	case lo > 0.5:
-		c.Verdict = verdict
+		c.Verdict, c.Cause = verdict, cause
 	case hi < 0.5:
-		c.Verdict = Outside
+		c.Verdict, c.Cause = Outside, ""
 	default:
 		c.Verdict, c.Cause = Inconclusive, "the Wilson interval of the share of runs as expected contains one half"
 	}
