@@ -11,9 +11,12 @@ import (
 // article's own precision, the measurement's resolution, a counting or
 // timing noise the rules give).
 type Agreement struct {
-	Abs   float64
-	Rel   float64
-	Basis string
+	Abs float64
+	Rel float64
+	// Factor, when above 1, makes the interval [figure / Factor, figure ×
+	// Factor] instead (timings of other machines, ratios of timings).
+	Factor float64
+	Basis  string
 }
 
 // exactBasis is the agreement of a check that states none: the figure itself.
@@ -37,6 +40,17 @@ func (e Expect) WithinShare(share float64, basis string) Expect {
 	return e
 }
 
+// WithinFactor sets a multiplicative agreement for a positive figure: ours
+// agrees when it lies within [figure / f, figure × f] (f > 1).
+func (e Expect) WithinFactor(f float64, basis string) Expect {
+	e.Agree = Agreement{Factor: f, Basis: basis}
+	return e
+}
+
+// Apply applies a shared agreement rule (a function that sets Within and
+// Spread), so that checks of one claim in several scenarios agree alike.
+func (e Expect) Apply(rule func(Expect) Expect) Expect { return rule(e) }
+
 // Spread sets the cause reported when the article's figure lies inside the
 // band but ours does not agree with it: the rules allow both (a timer's
 // phase, a random choice); the article's figure is one outcome of several.
@@ -54,6 +68,9 @@ func (e Expect) agreement() (lo, hi float64, basis string, ok bool) {
 		a = Agreement{Basis: yesNoBasis}
 	case a.Basis == "":
 		a = Agreement{Basis: exactBasis}
+	}
+	if a.Factor > 1 {
+		return e.Claim.Lo / a.Factor, e.Claim.Hi * a.Factor, a.Basis, true
 	}
 	tol := math.Max(a.Abs, a.Rel*math.Max(math.Abs(e.Claim.Lo), math.Abs(e.Claim.Hi)))
 	return e.Claim.Lo - tol, e.Claim.Hi + tol, a.Basis, true
@@ -129,3 +146,18 @@ func (c Check) fmtNum(v float64) string {
 	}
 	return Num(v) + " " + c.Unit
 }
+
+// countBasis is the agreement of a count the article gives.
+const countBasis = "a count of calls or events: ours agrees only when it is the article's count"
+
+// SameCount sets the agreement of a count: ours agrees only when it is
+// the article's number (a whole count has no rounding to allow for).
+func (e Expect) SameCount() Expect { return e.Within(0, countBasis) }
+
+// shareBasis is the agreement of a share the article gives in words
+// ("every call failed", "none failed").
+const shareBasis = "the article's words give the whole share (every call, or none): ours agrees only at that share"
+
+// SameShare sets the agreement of a share the article gives as all or
+// nothing: ours agrees only when it is that share.
+func (e Expect) SameShare() Expect { return e.Within(0, shareBasis) }

@@ -71,6 +71,7 @@ func TestAgreementInterval(t *testing.T) {
 		{"no figure", Band("b", 0, 1, "").Says(Says("words")), 0, 0, "", false},
 		{"absolute", Band("b", 0, 40, " s").Says(SaysRange("15–30 s", 15, 30)).Within(1, "one tick"), 14, 31, "one tick", true},
 		{"share of the larger end", Band("b", 0, 40, "").Says(SaysRange("", 10, 20)).WithinShare(0.1, "10 %"), 8, 22, "10 %", true},
+		{"factor", Band("b", 0, 400, "").Says(SaysValue("", 50)).WithinFactor(2, "2×"), 25, 100, "2×", true},
 		{"exact by default", Band("b", 0, 40, "").Says(SaysValue("", 3)), 3, 3, exactBasis, true},
 		{"yes/no is exact", Yes("b", "y", "n").Says(SaysYes("")).Within(5, "ignored"), 1, 1, yesNoBasis, true},
 	}
@@ -80,6 +81,13 @@ func TestAgreementInterval(t *testing.T) {
 			t.Errorf("%s: agreement %v–%v %q %v, want %v–%v %q %v", tc.name, lo, hi, basis, ok, tc.lo, tc.hi, tc.basis, tc.has)
 		}
 	}
+}
+
+// either is a yes/no check whose rules allow both answers.
+func either() Expect {
+	e := Yes("either", "yes", "no")
+	e.Lo, e.Hi = 0, 1
+	return e
 }
 
 // overRuns aggregates one check measured at xs over len(xs) runs.
@@ -106,6 +114,8 @@ func TestVerdictsOverRunsJudgeTheMedian(t *testing.T) {
 		{"all outside", overRuns(failover(), 40, 41, 42, 43, 44, 45, 46), Outside, ""},
 		{"yes/no, article agrees", overRuns(Yes("y", "yes", "no").Says(SaysYes("yes")), 1, 1, 1, 1, 1, 1), Reproduced, ""},
 		{"yes/no, article says no", overRuns(Yes("y", "yes", "no").Says(SaysNo("no")).Because("rule"), 1, 1, 1, 1, 1, 1), Differs, "rule"},
+		{"either answer allowed, most runs the article's", overRuns(either().Says(SaysYes("yes")).Spread("a race"), 1, 1, 1, 1, 0, 1), Reproduced, ""},
+		{"either answer allowed, most runs not", overRuns(either().Says(SaysYes("yes")).Spread("a race"), 0, 0, 1, 0, 0, 1), Differs, "a race"},
 	}
 	for _, tc := range tests {
 		if tc.c.Verdict != tc.want || !strings.Contains(tc.c.Cause, tc.cause) || (tc.cause == "" && tc.c.Cause != "") {

@@ -222,16 +222,16 @@ func (e Expect) bandText() string {
 // and the real system's rules predict (numbers and text, with its basis),
 // and the verdict with its cause.
 type Check struct {
-	Name         string   `json:"name"`
-	Article      string   `json:"article"`
-	ArticleLo    *float64 `json:"article_lo,omitempty"`
-	ArticleHi    *float64 `json:"article_hi,omitempty"`
+	Name      string   `json:"name"`
+	Article   string   `json:"article"`
+	ArticleLo *float64 `json:"article_lo,omitempty"`
+	ArticleHi *float64 `json:"article_hi,omitempty"`
 	// AgreeLo and AgreeHi bound the measurements that agree with the
 	// article's figure (absent without a figure); AgreeBasis says where the
 	// tolerance comes from.
-	AgreeLo    *float64 `json:"agree_lo,omitempty"`
-	AgreeHi    *float64 `json:"agree_hi,omitempty"`
-	AgreeBasis string   `json:"agree_basis,omitempty"`
+	AgreeLo      *float64 `json:"agree_lo,omitempty"`
+	AgreeHi      *float64 `json:"agree_hi,omitempty"`
+	AgreeBasis   string   `json:"agree_basis,omitempty"`
 	Measured     Number   `json:"measured"`
 	MeasuredText string   `json:"measured_text"`
 	Band         string   `json:"band"`
