@@ -222,8 +222,8 @@ func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
 	cfg := s.eu.config()
 	engaged := report.Band("on: self-preservation engaged after the partition (last of 3 servers)", 0,
 		eureka.EngageBound(cfg).Minutes(), " min").Digits(2).
-		From("isLeaseExpirationEnabled: eviction only while renewsLastMin (the last full minute, MeasuredRate) > threshold; " +
-			"the bucket holding the partition or the next one falls to the threshold: " + engageRule(cfg)).
+		From("isLeaseExpirationEnabled: eviction only while renewsLastMin (the last full minute, MeasuredRate) > threshold; "+
+			"the bucket holding the partition or the next one falls to the threshold: "+engageRule(cfg)).
 		Says(report.SaysValue("after about 15 min", 15)).
 		Within(1, "the article's 'about 15 min', read as ± 1 min: one eviction run (every 60 s)").
 		Because("the source engages at the first eviction run whose last full minute of renewals is ≤ the threshold; " +
