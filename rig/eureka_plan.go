@@ -137,7 +137,9 @@ func (e *EurekaRun) Timeline(context.Context) (fault.Timeline, error) {
 
 // Recorder returns the recorder Timeline made; the traffic runs for the
 // plan's duration in real time.
-func (e *EurekaRun) Recorder(context.Context) (*history.Recorder, time.Duration) { return e.rec, e.real }
+func (e *EurekaRun) Recorder(context.Context) (*history.Recorder, time.Duration) {
+	return e.rec, e.real
+}
 
 // Finish reports the JVMs' memory and collects the plan's data.
 func (e *EurekaRun) Finish(context.Context, *history.Recorder) (time.Duration, any, error) {

@@ -166,7 +166,9 @@ func (w *EtcdWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 }
 
 // Timeline builds the plan's timeline on the started rig.
-func (w *EtcdWorld) Timeline(ctx context.Context) (fault.Timeline, error) { return w.Plan.Timeline(ctx, w.Rig) }
+func (w *EtcdWorld) Timeline(ctx context.Context) (fault.Timeline, error) {
+	return w.Plan.Timeline(ctx, w.Rig)
+}
 
 // Recorder returns the plan's recorder with the rig's ready check in it;
 // the traffic runs for env.Duration.
