@@ -57,7 +57,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 // experiment), and refuses, in one line, a registry that is not here or
 // cannot make one of the experiment's faults, probes or clients.
 func (c *Config) Validate(common scenarios.Common) error {
-	if c.File != "" && !common.Saved {
+	if c.File != "" && !common.Saved && c.X.Name == "" {
 		x, err := experiment.Load(c.File)
 		if err != nil {
 			return scenarios.Usagef("%v", err)
@@ -80,8 +80,14 @@ func (c *Config) Validate(common scenarios.Common) error {
 	return nil
 }
 
-// Defaults takes --duration from the experiment.
+// Defaults takes --duration from the experiment (read from --file first,
+// for a user's; an unreadable file is Validate's to report).
 func (c *Config) Defaults(common *scenarios.Common) {
+	if c.File != "" && c.X.Name == "" && !common.Saved {
+		if x, err := experiment.Load(c.File); err == nil {
+			c.X = x
+		}
+	}
 	if c.X.Duration > 0 {
 		common.Duration = c.X.Duration.D()
 	}

@@ -52,7 +52,12 @@ func Builtins() []experiment.Experiment {
 // specOf is the scenario of experiment x (the file spec when fromFile).
 func specOf(x experiment.Experiment, fromFile bool) scenarios.Spec {
 	return scenarios.Spec{Name: x.Name, Article: "any registry", Summary: x.Summary, Help: help(x), FromFile: fromFile,
-		New: func() scenarios.Config { return &Config{X: x, fromFile: fromFile} }}
+		New: func() scenarios.Config {
+			if fromFile {
+				return &Config{fromFile: true} // its experiment comes from --file, or from the saved history
+			}
+			return &Config{X: x}
+		}}
 }
 
 // help is the experiment as its file says it, and where the bands come from.
