@@ -140,3 +140,28 @@ func (r *run) crashIn(w window) (time.Duration, bool) {
 func (r *run) countOf(name string, from, to time.Duration) (n, failed int) {
 	return report.Count(r.h.Ops, name, from, to)
 }
+
+// splitAt counts name's calls scheduled in [from, to) on each side of an
+// instant t: a call counts before t only if it ended before t, so a call
+// in flight when an instance crashed counts with the crash.
+func (r *run) splitAt(name string, from, t, to time.Duration) (before, beforeFail, after, afterFail int) {
+	for _, op := range r.h.Ops {
+		if op.Caller != name || op.Scheduled < from || op.Scheduled >= to {
+			continue
+		}
+		failed := op.Outcome != history.OK
+		if op.Scheduled < t && op.End < t {
+			before, beforeFail = before+1, beforeFail+b2i(failed)
+			continue
+		}
+		after, afterFail = after+1, afterFail+b2i(failed)
+	}
+	return before, beforeFail, after, afterFail
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

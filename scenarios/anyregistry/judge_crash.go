@@ -13,8 +13,8 @@ import (
 // afterCrash judges a caller from an instance's crash until the registry
 // returned: a list that still holds the dead instance sends it its share
 // of the calls, unless the caller ejects it.
-func (r *run) afterCrash(c experiment.Caller, crash, to time.Duration) {
-	n, failed := r.countOf(c.Name, crash, to)
+func (r *run) afterCrash(c experiment.Caller, from, crash, to time.Duration) {
+	_, _, n, failed := r.splitAt(c.Name, from, crash, to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	k := r.x.Instances.Count
 	switch {

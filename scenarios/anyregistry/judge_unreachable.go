@@ -27,7 +27,7 @@ func (r *run) unreachableChecks(w window) {
 			r.clientDuring(c, w, end)
 		}
 		if crashed {
-			r.afterCrash(c, crash, w.to)
+			r.afterCrash(c, w.from, crash, w.to)
 		} else if w.healed {
 			r.afterHeal(c, w)
 		}
@@ -37,7 +37,7 @@ func (r *run) unreachableChecks(w window) {
 // policyDuring judges a policy caller from the cut until end (the heal, or
 // a crash): keep fails nothing; clear fails from its first failed refresh.
 func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
-	n, failed := r.countOf(c.Name, w.from, end)
+	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	if c.Policy == experiment.Keep {
 		e := report.Exactly(c.Name+": failures while the registry was unreachable", 0, "").
@@ -63,7 +63,7 @@ func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
 
 // clientDuring judges a real client from the cut until end by its world's rule.
 func (r *run) clientDuring(c experiment.Caller, w window, end time.Duration) {
-	n, failed := r.countOf(c.Name, w.from, end)
+	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	name := c.Name + ": failed share while the registry was unreachable"
 	b, ok := r.rules.ClientWhileUnreachable(c.Client, w.step.HowOf(), w.to-w.from)
 	if !ok {
