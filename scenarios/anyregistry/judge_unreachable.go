@@ -32,6 +32,7 @@ func (r *run) unreachableChecks(w window) {
 			r.afterHeal(c, w)
 		}
 	}
+	r.registryChecks(w)
 }
 
 // policyDuring judges a policy caller from the cut until end (the heal, or
