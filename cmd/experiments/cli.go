@@ -25,6 +25,10 @@ usage:
   experiments run FILE [--registry NAME] [flags]
                                    run an experiment written as data (YAML or JSON; see
                                    docs/experiments.md) on etcd, nacos, eureka or zookeeper
+  experiments matrix [--registries a,b] [--out DIR] [--markdown] EXPERIMENT...
+                                   run each registry-neutral experiment (a built-in or a file) on
+                                   every registry: one table per experiment, a row per client
+                                   set-up, a column per registry (calls failed · verdict)
   experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;

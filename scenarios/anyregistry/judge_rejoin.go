@@ -22,7 +22,7 @@ const rejoinTail = 1e-4
 func (r *run) registryChecks(w window) {
 	emptied, seen := r.emptiedWithin(w.from, w.to)
 	b := r.rules.RemovesSilent(w.step.HowOf(), w.to-w.from)
-	e := report.Yes("the registry listed no instance while it was unreachable", "listed none", "kept instances").From(b.Basis)
+	e := report.Yes("the registry listed no instance while it was unreachable", "listed none", "kept instances").About(SubjectRegistry).From(b.Basis)
 	e.Lo, e.Hi = b.Lo, b.Hi
 	if !seen {
 		r.res.AddCheck(e.Invalid("no sample of the registry's list was answered while it was unreachable"))
@@ -75,7 +75,7 @@ func (r *run) registrations() []history.Op {
 func (r *run) rejoinChecks(w window) {
 	n := r.x.Instances.Count
 	bound, why := r.rules.Relisted(n, r.x.Instances.Spread.D())
-	e := report.Band("every instance listed again after the registry returned", 0, bound.Seconds(), " s").Digits(2).From(why)
+	e := report.Band("every instance listed again after the registry returned", 0, bound.Seconds(), " s").Digits(2).About(SubjectRegistry).From(why)
 	if at, ok := r.relisted(w.to, n); ok {
 		r.res.AddCheck(e.Judge(at.Seconds()))
 	} else {
@@ -85,7 +85,7 @@ func (r *run) rejoinChecks(w window) {
 	k, peak := r.peakRejoins(w.to, span)
 	lo, hi := peakBand(k, span, over)
 	r.res.Metrics["rejoin.registrations"], r.res.Metrics["rejoin.peak_per_100ms"] = float64(k), float64(peak)
-	r.res.AddCheck(report.Band("re-registrations in the busiest 100 ms after the registry returned", lo, hi, "").
+	r.res.AddCheck(report.Band("re-registrations in the busiest 100 ms after the registry returned", lo, hi, "").About(SubjectRegistry).
 		From(fmt.Sprintf("%s: %d registrations within %s, none likelier than 100 ms in %s (0: at once): at least %s (pigeonhole), at most the binomial's 1 − 10⁻⁴ quantile",
 			basis, k, span, over, report.Num(lo))).
 		JudgeText(float64(peak), fmt.Sprintf("%d of %d", peak, k)))
