@@ -30,14 +30,19 @@ func ShareX(ps ...*plot.Plot) {
 // where they coincide each shows as a band around the next, where they
 // part each is a line of its own. It returns lines.
 func Nest(lines []Line) []Line {
+	step := nestStep
+	if n := len(lines); n > 1 {
+		step = math.Min(nestStep, nestSpread/float64(n-1))
+	}
 	for i := range lines {
-		lines[i].Width = 1.5 + nestStep*float64(len(lines)-1-i)
+		lines[i].Width = 1.5 + step*float64(len(lines)-1-i)
 	}
 	return lines
 }
 
-// nestStep is how much wider each nested line is than the one over it.
-const nestStep = 1.6
+// nestStep is how much wider each nested line is than the one over it;
+// nestSpread bounds how much wider the first is than the last.
+const nestStep, nestSpread = 1.6, 6.5
 
 // Pad widens p's axes by frac of their range on each side (by that
 // fraction of the decades on a log axis), so that markers at the extremes

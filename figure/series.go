@@ -230,10 +230,10 @@ func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, err
 	f := Plot{Name: name}
 	ymax := 0.0
 	for _, c := range callers {
-		lines := Nest([]Line{ // ok under failed: a second with as many of each shows both
-			{Name: "ok", Y: Floats(c.Series.OK), Color: OK, Step: true},
-			{Name: "failed", Y: Floats(c.Series.Fail), Color: Fail, Step: true},
-		})
+		lines := []Line{ // ok wide under failed: a second with as many of each shows both
+			{Name: "ok", Y: Floats(c.Series.OK), Color: OK, Step: true, Width: 2.6},
+			{Name: "failed", Y: Floats(c.Series.Fail), Color: Fail, Step: true, Width: 1.2},
+		}
 		if sum(c.Series.Unknown) > 0 {
 			lines = append(lines, Line{Name: "of which timed out", Y: Floats(c.Series.Unknown), Color: Grey, Step: true, Area: true})
 		}
