@@ -176,3 +176,25 @@ func TestReadmeArchitectureListsEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageNamesEveryCommand: every command run dispatches is in the
+// usage text and has a 'help <command>' of its own.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	src := readFile(t, "main.go")
+	body := src[strings.Index(src, "func run("):]
+	cases := regexp.MustCompile(`case "([a-z]+)"`).FindAllStringSubmatch(body, -1)
+	if len(cases) < 8 {
+		t.Fatalf("found %d commands in run", len(cases))
+	}
+	var u bytes.Buffer
+	usage(&u)
+	for _, m := range cases {
+		if !strings.Contains(u.String(), "experiments "+m[1]) {
+			t.Errorf("the usage text leaves out %q", m[1])
+		}
+		var h bytes.Buffer
+		if err := help(&h, m[1]); err != nil || !strings.Contains(h.String(), "experiments "+m[1]) {
+			t.Errorf("help %s: %v\n%s", m[1], err, h.String())
+		}
+	}
+}
