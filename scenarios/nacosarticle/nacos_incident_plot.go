@@ -54,7 +54,11 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 			lines = append(lines, l)
 		}
 	}
-	p, err := figure.TimeSeries(s.listTitle(), "second of the run", "instances listed", ws, ms, figure.Nest(lines)...)
+	title := s.listTitle()
+	if len(lines) == 1 {
+		title += " (none did)"
+	}
+	p, err := figure.TimeSeries(title, "second of the run", "instances listed", ws, ms, figure.Nest(lines)...)
 	if err != nil {
 		return nil, fmt.Errorf("nacos-incident: %w", err)
 	}
