@@ -1,12 +1,14 @@
 // Command experiments runs the service-discovery chaos experiments.
 //
 //	experiments list [--markdown]
-//	experiments help <scenario>
+//	experiments help [<scenario>|<command>]
 //	experiments <scenario> [flags]
 //	experiments all [flags]
 //	experiments compare OLD NEW
 //	experiments recheck [--write] DIR
 //	experiments merge [--format F] [--out DIR] SHARD-DIR...
+//	experiments plot DIR
+//	experiments sweep <scenario> --param NAME VALUES [flags]
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from
 // the article with a stated cause), 1 a check outside its band (or, for
