@@ -132,25 +132,36 @@ type Owner struct {
 	Member string
 }
 
-// Owners returns, for every client that registered an instance of service as member m0 knows
-// them (Distro copies every client to every member), the member holding its connection: the
-// member responsible for it, which alone syncs it to the others (naming
+// Owners returns, for every client that registered an instance of service as the first
+// answering member knows them (Distro copies every client to every member), the member holding
+// its connection: the member responsible for it, which alone syncs it to the others (naming
 // ConnectionBasedClientManager.isResponsibleClient: ConnectionBasedClient.isNative;
-// DistroClientDataProcessor syncs responsible clients only).
+// DistroClientDataProcessor syncs responsible clients only). A member that does not answer
+// (killed, stopped) holds no connection here.
 func (c *Cluster) Owners(ctx context.Context, service string) ([]Owner, error) {
-	pubs, err := c.members[0].Publishers(ctx, service)
-	if err != nil {
-		return nil, err
-	}
+	var pubs []Publisher
+	var errs []error
 	conns := map[string]string{}
+	answered := false
 	for _, m := range c.members {
 		ids, err := m.Connections(ctx)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		for _, id := range ids {
 			conns[id] = m.Address()
 		}
+		if !answered {
+			if pubs, err = m.Publishers(ctx, service); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			answered = true
+		}
+	}
+	if !answered {
+		return nil, fmt.Errorf("owners of %s: no member answered: %w", service, errors.Join(errs...))
 	}
 	out := make([]Owner, len(pubs))
 	for i, p := range pubs {
