@@ -44,7 +44,16 @@ func clusterProps(spec ClusterSpec) []string {
 	// (the piece's application.properties: 30 s); in cluster mode three JVMs create their
 	// stores at once, and on two loaded cores creating one took longer ("Login timeout
 	// exceeded", the member does not start). Only the embedded store's pool is affected.
-	out := []string{"--db.pool.config.connectionTimeout=120000"}
+	out := []string{"--db.pool.config.connectionTimeout=120000",
+		// Nacos 3 checks the identity of every request between members (member reports,
+		// Distro) once every member reports a 3.x version (core InnerApiAuthEnabled.doCheck),
+		// auth on or off; without an identity key and value every such request fails
+		// (auth AbstractProtocolAuthService.checkServerIdentity: "Invalid server identity key
+		// or value"), the members mark each other SUSPICIOUS and Distro stops syncing
+		// ("Cancel distro sync caused by target server … unhealthy"), as the first runs here
+		// did. Every member gets the same pair.
+		"--nacos.core.auth.server.identity.key=" + identityKey,
+		"--nacos.core.auth.server.identity.value=" + identityValue}
 	if spec.DataWarmup {
 		out = append(out, "--nacos.naming.data.warmup=true")
 	}
@@ -56,3 +65,10 @@ func clusterProps(spec ClusterSpec) []string {
 	}
 	return out
 }
+
+// identityKey and identityValue are the members' shared server identity (a label between
+// processes of one test cluster on one machine, not a secret).
+const (
+	identityKey   = "sdchaos-member"
+	identityValue = "sdchaos-nacos-cluster"
+)

@@ -56,12 +56,13 @@ func (c *Cluster) addresses() []string {
 }
 
 // Ready reports nil when the cluster serves as a whole: every member answers; every member's
-// view lists exactly the cluster's members, each UP; every member has received a report from
-// every other member (LastRefresh set: the cluster gRPC between them works both ways — members
-// start UP in every view before any report, so UP alone proves nothing); and, with warmup (the
-// members run with nacos.naming.data.warmup), naming is UP on every member, which is JRaft's
-// leaders and Distro's snapshot loaded (ServerStatusManager.isReady). Otherwise the first
-// reason, naming the member.
+// view lists exactly the cluster's members, each UP and each with the version it reported
+// (members start UP in every view before any report, MemberUtil.singleParse, so UP alone
+// proves nothing; the version arrives only with a member report or its answer,
+// ServerMemberManager.update, MemberUtil.onSuccess); and, with warmup (the members run with
+// nacos.naming.data.warmup), naming is UP on every member, which is JRaft's leaders and
+// Distro's snapshot loaded (ServerStatusManager.isReady). Otherwise the first reason, naming
+// the member.
 func (st ClusterState) Ready(warmup bool) error {
 	for _, a := range st.Addresses {
 		if err := st.Errs[a]; err != nil {
@@ -87,8 +88,8 @@ func viewReady(viewer string, want []string, view []MemberInfo) error {
 			return fmt.Errorf("%s lists %s, not a member", viewer, m.Address)
 		case m.State != StateUp:
 			return fmt.Errorf("%s sees %s %s", viewer, m.Address, m.State)
-		case m.Address != viewer && m.LastRefresh.IsZero():
-			return fmt.Errorf("%s has had no report from %s yet", viewer, m.Address)
+		case m.Version == "":
+			return fmt.Errorf("%s has exchanged no report with %s yet", viewer, m.Address)
 		}
 	}
 	for _, w := range want {
