@@ -146,24 +146,28 @@ func StartCluster(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 		return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
 	}
 	launched := time.Now()
-	if err := c.launchAll(ctx); err != nil {
-		c.KillAll()
-		return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
+	err = c.launchAll(ctx)
+	if err == nil {
+		err = c.AwaitReady(ctx, spec.ReadyTimeout)
 	}
-	if err := c.AwaitReady(ctx, spec.ReadyTimeout); err != nil {
+	c.timing.Serving, c.timing.CPU = time.Since(launched), c.cpuTimes()
+	if err != nil {
 		c.KillAll()
-		return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
-	}
-	c.timing.Serving = time.Since(launched)
-	for _, m := range c.members {
-		st, err := procstat.Read(m.Pid())
-		if err != nil {
-			c.KillAll()
-			return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
-		}
-		c.timing.CPU = append(c.timing.CPU, st.CPU)
+		return nil, fmt.Errorf("starting the Nacos cluster (gave up %.0f s after the launch; the JVMs had used %v of CPU): %w",
+			c.timing.Serving.Seconds(), c.timing.CPU, err)
 	}
 	return c, nil
+}
+
+// cpuTimes returns each member's JVM CPU time so far (zero for one not running).
+func (c *Cluster) cpuTimes() []time.Duration {
+	out := make([]time.Duration, len(c.members))
+	for i, m := range c.members {
+		if st, err := procstat.Read(m.Pid()); err == nil && m.Pid() != 0 {
+			out[i] = st.CPU
+		}
+	}
+	return out
 }
 
 // launchAll launches every member at once and waits for each one's readiness endpoint.

@@ -197,3 +197,23 @@ func (m *Member) Publishers(ctx context.Context, service string) ([]Publisher, e
 	}
 	return r.Data, nil
 }
+
+// ServerState returns m's state as Nacos reports it (GET /nacos/v3/admin/core/state,
+// ServerStateController.serverState: every module's settings in force, e.g. startup_mode,
+// function_mode, data_load_retryDelayMs, election_timeout_ms), values as text.
+func (m *Member) ServerState(ctx context.Context) (map[string]string, error) {
+	var r result[map[string]any]
+	if err := getJSON(ctx, "http://"+m.Addr()+"/nacos/v3/admin/core/state", 2*time.Second, &r); err != nil {
+		return nil, fmt.Errorf("state of %s: %w", m.name, err)
+	}
+	if r.Code != 0 {
+		return nil, fmt.Errorf("state of %s: code %d %s", m.name, r.Code, r.Message)
+	}
+	out := make(map[string]string, len(r.Data))
+	for k, v := range r.Data {
+		if v != nil {
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out, nil
+}

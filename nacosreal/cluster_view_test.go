@@ -7,17 +7,20 @@ import (
 	"time"
 )
 
-// membersAnswer is the shape of GET /nacos/v3/admin/core/cluster/node/list from a 3.1 member
-// (trimmed: abilities and the site/weight keys of extendInfo left out): nacos2 has reported
-// (version, lastRefreshTime), nacos3 has not yet (only what cluster.conf gave: raftPort,
-// readyToUpgrade).
+// membersAnswer is GET /nacos/v3/admin/core/cluster/node/list as a 3.1.0-bugfix member
+// answered in a run here (abilities and all but one raftMetaData group left out), with a third
+// entry as a member looks before its first report (cluster.conf's raftPort and readyToUpgrade
+// only, MemberUtil.singleParse) and after one failed report (MemberUtil.onFail).
 const membersAnswer = `{"code":0,"message":"success","data":[
- {"ip":"127.0.0.1","port":10600,"state":"UP","extendInfo":{"lastRefreshTime":1764680545123,"raftPort":"9600",
-  "readyToUpgrade":true,"version":"3.1.0"},"address":"127.0.0.1:10600","failAccessCnt":0,"grpcReportEnabled":true},
- {"ip":"127.0.0.1","port":10602,"state":"UP","extendInfo":{"lastRefreshTime":1764680546000,"raftPort":"9602",
-  "readyToUpgrade":true,"version":"3.1.0"},"address":"127.0.0.1:10602","failAccessCnt":0},
- {"ip":"127.0.0.1","port":10604,"state":"SUSPICIOUS","extendInfo":{"raftPort":"9604","readyToUpgrade":true},
-  "address":"127.0.0.1:10604","failAccessCnt":1}]}`
+ {"ip":"127.0.0.1","port":10654,"state":"UP","extendInfo":{"supportGrayModel":true,"lastRefreshTime":1796218579011,
+  "version":"3.1.0-bugfix","raftPort":"9654","readyToUpgrade":true,"raftMetaData":{"metaDataMap":{"naming_service_metadata":
+  {"leader":"127.0.0.1:9654","raftGroupMember":["127.0.0.1:9654","127.0.0.1:9652","127.0.0.1:9650"],"term":1}}}},
+  "address":"127.0.0.1:10654","grpcReportEnabled":true,"failAccessCnt":0},
+ {"ip":"127.0.0.1","port":10652,"state":"UP","extendInfo":{"supportGrayModel":true,"lastRefreshTime":1796218549962,
+  "version":"3.1.0-bugfix","raftPort":"9652","readyToUpgrade":true},"address":"127.0.0.1:10652","grpcReportEnabled":true,
+  "failAccessCnt":0},
+ {"ip":"127.0.0.1","port":10650,"state":"SUSPICIOUS","extendInfo":{"raftPort":"9650","readyToUpgrade":true},
+  "address":"127.0.0.1:10650","grpcReportEnabled":true,"failAccessCnt":1}]}`
 
 func TestParseMembers(t *testing.T) {
 	got, err := ParseMembers([]byte(membersAnswer))
@@ -25,9 +28,9 @@ func TestParseMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []MemberInfo{
-		{Address: "127.0.0.1:10600", IP: "127.0.0.1", Port: 10600, State: StateUp, LastRefresh: time.UnixMilli(1764680545123), RaftPort: 9600, Version: "3.1.0"},
-		{Address: "127.0.0.1:10602", IP: "127.0.0.1", Port: 10602, State: StateUp, LastRefresh: time.UnixMilli(1764680546000), RaftPort: 9602, Version: "3.1.0"},
-		{Address: "127.0.0.1:10604", IP: "127.0.0.1", Port: 10604, State: StateSuspicious, RaftPort: 9604},
+		{Address: "127.0.0.1:10654", IP: "127.0.0.1", Port: 10654, State: StateUp, LastRefresh: time.UnixMilli(1796218579011), RaftPort: 9654, Version: "3.1.0-bugfix"},
+		{Address: "127.0.0.1:10652", IP: "127.0.0.1", Port: 10652, State: StateUp, LastRefresh: time.UnixMilli(1796218549962), RaftPort: 9652, Version: "3.1.0-bugfix"},
+		{Address: "127.0.0.1:10650", IP: "127.0.0.1", Port: 10650, State: StateSuspicious, RaftPort: 9650},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d members, want %d: %+v", len(got), len(want), got)
