@@ -23,8 +23,9 @@ type Member struct {
 	run   runFiles
 	sup   *childproc.Supervisor
 
-	mu  sync.Mutex // guards srv; held through a restart
-	srv *Server
+	life sync.Mutex // serializes starts and restarts
+	mu   sync.Mutex // guards srv (held briefly: observers read it during a restart)
+	srv  *Server
 }
 
 // Name returns the member's label (nacos1, nacos2, …).
@@ -78,19 +79,21 @@ func (m *Member) Alive() bool {
 
 // start launches the member's first JVM and waits for its readiness endpoint.
 func (m *Member) start(ctx context.Context) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.life.Lock()
+	defer m.life.Unlock()
 	return m.launchLocked(ctx)
 }
 
 // launchLocked starts a JVM on the member's home and ports and waits until its readiness
-// endpoint answers ok (Member.ReadyTimeout); m.mu is held.
+// endpoint answers ok (Member.ReadyTimeout); m.life is held.
 func (m *Member) launchLocked(ctx context.Context) error {
 	s := &Server{name: m.name, port: m.ports.Main, host: m.host, home: m.home}
 	if err := s.launchWith(m.sup, func(child []string) []string { return memberArgs(m, child) }); err != nil {
 		return err
 	}
+	m.mu.Lock()
 	m.srv = s
+	m.mu.Unlock()
 	if err := s.awaitReady(ctx, m.spec.Member.ReadyTimeout); err != nil {
 		s.Kill()
 		return fmt.Errorf("starting %s: %w", m.name, err)
@@ -137,18 +140,16 @@ func (m *Member) Cont() error {
 // endpoint; it returns the new JVM's time from launch to ready. Whether the cluster took it
 // back is the cluster's readiness (Cluster.AwaitReady, ClusterState).
 func (m *Member) Restart(ctx context.Context) (time.Duration, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.srv != nil {
-		m.srv.Kill()
-	}
+	m.life.Lock()
+	defer m.life.Unlock()
+	m.Kill()
 	if err := m.waitPortsFree(ctx); err != nil {
 		return 0, fmt.Errorf("restarting %s: %w", m.name, err)
 	}
 	if err := m.launchLocked(ctx); err != nil {
 		return 0, fmt.Errorf("restarting %s: %w", m.name, err)
 	}
-	return m.srv.StartupTime(), nil
+	return m.Server().StartupTime(), nil
 }
 
 // waitPortsFree waits up to 5 s for the kernel to release the member's listening ports after
