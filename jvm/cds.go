@@ -90,7 +90,7 @@ func javaKey() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(java)
+	resolved, err := filepath.EvalSymlinks(java)
 	if err != nil {
 		return "", fmt.Errorf("resolving %s: %w", java, err)
 	}
@@ -98,6 +98,6 @@ func javaKey() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s -version: %w", java, err)
 	}
-	sum := sha256.Sum256([]byte(real + "\x00" + string(out)))
+	sum := sha256.Sum256([]byte(resolved + "\x00" + string(out)))
 	return hex.EncodeToString(sum[:])[:12], nil
 }
