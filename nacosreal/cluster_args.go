@@ -49,7 +49,7 @@ func clusterProps(spec ClusterSpec) []string {
 		// Distro) once every member reports a 3.x version (core InnerApiAuthEnabled.doCheck),
 		// auth on or off; without an identity key and value every such request fails
 		// (auth AbstractProtocolAuthService.checkServerIdentity: "Invalid server identity key
-		// or value"), the members mark each other SUSPICIOUS and Distro stops syncing
+		// or value"), the members see each other as not UP and Distro stops syncing
 		// ("Cancel distro sync caused by target server … unhealthy"), as the first runs here
 		// did. Every member gets the same pair.
 		"--nacos.core.auth.server.identity.key=" + identityKey,
