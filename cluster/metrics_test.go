@@ -40,7 +40,7 @@ func TestReadMetricsSumsTheFamilies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.KeepAliveClosed != 7 || s.HasLeader != 1 {
+	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.StreamsClosed != 7 || s.HasLeader != 1 {
 		t.Fatalf("sample %+v", s)
 	}
 	if len(s.ErrCodes) != 1 || s.ErrCodes["DeadlineExceeded"] != 1 {

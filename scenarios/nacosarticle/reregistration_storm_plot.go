@@ -74,8 +74,12 @@ func stormLatency(sz stormSize) (*plot.Plot, error) {
 	side := func(sd stormSide) []float64 {
 		return []float64{sd.phase.Calls.P50ms, sd.phase.Calls.P99ms, sd.load.P50ms, sd.load.P99ms}
 	}
+	served := []string{"registry served: p50", "registry served: p99"}
+	if sz.imm.load.DurationsMissing() != "" && sz.jit.load.DurationsMissing() != "" {
+		served = []string{"registry served: p50\n(not measured)", "registry served: p99\n(not measured)"}
+	}
 	return figure.Bars("Latency of the re-registration calls after the heal", "milliseconds",
-		[]string{"registrants: p50", "registrants: p99", "registry served: p50", "registry served: p99"},
+		append([]string{"registrants: p50", "registrants: p99"}, served...),
 		figure.Bar{Name: "immediate", Values: side(sz.imm), Color: figure.Vermilion},
 		figure.Bar{Name: "jitter", Values: side(sz.jit), Color: figure.Blue})
 }
