@@ -66,7 +66,7 @@ func TestExternalStormOnEtcd34(t *testing.T) {
 			t.Errorf("%s: %g errors beside %g streams typed as closed by their clients: the 3.4 members' stream ends were not typed", st, errs, closed)
 		}
 	}
-	for _, w := range nonFinite(ext) {
+	for _, w := range scentest.NonFinite(ext) {
 		t.Error(w)
 	}
 	if !strings.Contains(strings.Join(ext.Conclusion, " "), "(etcd 3.4.25) export no etcd_server_request_duration_seconds") {
