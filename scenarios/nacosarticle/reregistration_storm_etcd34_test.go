@@ -1,6 +1,7 @@
 package nacosarticle
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -101,6 +102,13 @@ func TestStormOnEtcd34(t *testing.T) {
 			map[string]report.Verdict{peakC: report.Reproduced, regErr: report.Invalid, up: report.Invalid}},
 		{"no gRPC counters exported", "", missing(cluster.FamilyStarted, cluster.FamilyHandled),
 			map[string]report.Verdict{peakC: report.Invalid, regErr: report.Invalid, up: report.Reproduced}},
+	}
+	// docs/nacos.md quotes these two counts.
+	res := scentest.Judge(s, h)
+	for st, want := range map[string]float64{"immediate": 115, "jitter": 211} {
+		if got := res.Metrics[st+".registry.unavailable_closed"]; math.Round(got) != want {
+			t.Errorf("%s: %g streams ended Unavailable and closed by their clients, docs/nacos.md says %g", st, got, want)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
