@@ -209,6 +209,7 @@ func (l RegistryLoad) DurationsMissing() string {
 	}
 	return ""
 }
+
 func sorted(ss []cluster.MetricSample) []cluster.MetricSample {
 	out := append([]cluster.MetricSample(nil), ss...)
 	sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
@@ -245,8 +246,9 @@ const (
 	leaderUnknown leaderState = iota
 	// leaderKept: a leader in every sample and no leader change. etcd ends
 	// a stream "no leader" only after 3 election timeouts without one
-	// (v3rpc's monitorLeader), a time no sample shows a leader in; a spell
-	// without one that ended is a leader change.
+	// (v3rpc's monitorLeader); a spell without a leader that ended counts
+	// as a leader change (the new leader is new after none), and one that
+	// had not ended shows in the next sample.
 	leaderKept
 	// leaderLost: a sample without a leader, or a leader change.
 	leaderLost

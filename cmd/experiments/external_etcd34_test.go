@@ -55,9 +55,11 @@ func TestExternalStormOnEtcd34(t *testing.T) {
 	}
 	bin := buildEtcd34(t)
 	defer scentest.LockMachine(t)()
-	embedded := runValidStorm(t, append(stormArgs, "--port-base", "13200"))
+	// The size (400 registrants); stormArgs's ttl and renewal.
+	args := []string{"reregistration-storm", "--instances", "400", "--ttl", "3s", "--renew", "1s", "--revoke-rate", "1000", "--duration", "20s", "--quiet"}
+	embedded := runValidStorm(t, append(args, "--port-base", "13200"))
 	l := startLocalEtcd(t, bin, 13100, "")
-	ext := runValidStorm(t, append(stormArgs, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
+	ext := runValidStorm(t, append(args, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
 	compareStorms(t, embedded, ext, "embedded etcd 3.7", "external etcd 3.4")
 	for _, st := range []string{"immediate", "jitter"} {
 		errs, closed := ext.Metrics[st+".registry.errors"], ext.Metrics[st+".registry.unavailable_closed"]

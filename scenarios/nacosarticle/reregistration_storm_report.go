@@ -150,12 +150,12 @@ func registryRow(sz stormSize, sd stormSide) []string {
 	if errorsUntyped(sz) != "" {
 		ok, errs = "—", "—"
 	}
-	changes := fmt.Sprintf("%.0f", l.LeaderChanges)
-	if l.Lacking(cluster.FamilyLeaderChanges) != "" {
-		changes = "—"
+	changes, fell := fmt.Sprintf("%.0f", l.LeaderChanges), fellText(sd)
+	if l.Lacking(cluster.FamilyHasLeader, cluster.FamilyLeaderChanges) != "" {
+		changes, fell = "—", "—"
 	}
 	return []string{strconv.Itoa(sz.n), sd.phase.Strategy, fmt.Sprintf("%.1f s", sd.window.Seconds()), peakRecv, recv, ok, errs,
-		msText(l.P50ms, false), msText(l.P99ms, l.TooSlow), changes, fellText(sd), fmt.Sprintf("%.0f ms", report.Ms(l.MaxGap))}
+		msText(l.P50ms, false), msText(l.P99ms, l.TooSlow), changes, fell, fmt.Sprintf("%.0f ms", report.Ms(l.MaxGap))}
 }
 
 // sampledHow says how the members' metrics were read: inside their

@@ -125,6 +125,12 @@ func registryNotes(sizes []stormSize) []string {
 		if why := errorsUntyped(sz); why != "" {
 			out = append(out, fmt.Sprintf("— at N = %d, answered: %s", sz.n, why))
 		}
+		if why := lacking(sz, cluster.FamilyStarted); why != "" {
+			out = append(out, fmt.Sprintf("— at N = %d, received: %s", sz.n, why))
+		}
+		if why := lacking(sz, cluster.FamilyHasLeader, cluster.FamilyLeaderChanges); why != "" {
+			out = append(out, fmt.Sprintf("— at N = %d, leader changes and fell over: %s", sz.n, why))
+		}
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
 			if l := sd.load; l.UnavailableClosed > 0 {
 				out = append(out, fmt.Sprintf("N = %d, %s: %.0f of the %.0f streams closed by their clients ended Unavailable on members running etcd %s that had a leader throughout",
