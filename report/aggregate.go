@@ -198,6 +198,9 @@ func aggregateCheck(c Check, runs []*Result) Check {
 		unit = " " + c.Unit
 	}
 	out.MeasuredText = fmt.Sprintf("median %s%s, 95 %% %s; %d/%d runs in band", Num(med), unit, interval(lo, hi), in, len(xs))
+	if len(finite(xs)) == 0 {
+		out.MeasuredText = fmt.Sprintf("%s (measured in none of %d runs)", NotMeasured, len(xs))
+	}
 	blo, bhi := float64(out.BandLo), float64(out.BandHi)
 	switch {
 	case len(finite(xs)) == 0:

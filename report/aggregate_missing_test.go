@@ -23,3 +23,12 @@ func TestAMetricNoRunMeasuredIsAWordNotNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestACheckNoRunMeasuredSaysSo: over runs that all left a check without
+// a measurement, its measured text is words, not "median NaN".
+func TestACheckNoRunMeasuredSaysSo(t *testing.T) {
+	res := over(math.NaN(), math.NaN(), math.NaN())
+	if c := res.Checks[0]; c.MeasuredText != "— (measured in none of 3 runs)" || c.Verdict != Invalid {
+		t.Errorf("measured %q, verdict %s", c.MeasuredText, c.Verdict)
+	}
+}
