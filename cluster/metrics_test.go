@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
+	"go.etcd.io/etcd/api/v3/version"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sdchaos/procstat"
@@ -126,6 +127,9 @@ func TestCollectMetricsInsideTheMembers(t *testing.T) {
 		last := mm.Samples[len(mm.Samples)-1]
 		started += last.Started
 		leaders += last.IsLeader
+		if last.Version != version.Version || len(last.Missing) > 0 { // the calls' ends are typed by it
+			t.Errorf("%s: version %q (want %s), missing %v", mm.Name, last.Version, version.Version, last.Missing)
+		}
 		if last.HasLeader != 1 || last.Puts < 100 || len(last.Duration.Bounds) == 0 {
 			t.Errorf("%s: has_leader %g, puts %g (want ≥ 100: every member applies every put), duration %+v", mm.Name, last.HasLeader, last.Puts, last.Duration)
 		}
