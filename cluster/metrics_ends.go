@@ -24,8 +24,10 @@ import (
 //     member cancels the streams of clients that require a leader after
 //     3 election timeouts without one. Before 3.7 LeaseKeepAlive also turns
 //     every cancel of its client into that error (etcd-io/etcd#13632, fixed
-//     by #21122 in 3.7), as Watch did before 3.4.16 (#9725, #10289), so on
-//     such a member a stream its client closed ends Unavailable too. Which
+//     by #21122 in 3.7; 3.5 and 3.6, not read, are taken as before the fix,
+//     no backport having been found), as Watch did in 3.4.14 and no longer
+//     in 3.4.16 (#9725, #10289), so on such a member a stream its client
+//     closed ends Unavailable too. Which
 //     of the two happened is decided over a window by the member's leader
 //     (see storm.MeasureRegistry): a member that had a leader all along did
 //     not end a stream for lack of one.
