@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/grpc/codes"
 )
 
 // A member the harness started samples its own Prometheus registry (the
@@ -71,15 +72,17 @@ type MetricSample struct {
 	// with code OK, HandledErr the registry's errors (ErrCodes splits them
 	// by code), StreamsClosed the streams their clients cancelled (clientv3's
 	// KeepAliveOnce cancels its stream once it has the answer; the name in
-	// JSON is the one histories always had), and StreamsUnavailable the
-	// streams that ended Unavailable on a member before etcd 3.7: no leader,
-	// or closed by the client, which a window decides by the member's leader.
+	// JSON is the one histories always had), and StreamsUnavailable and
+	// StreamsUnknown the streams that ended with those codes where they mean
+	// no leader or closed by the client (EndNoLeaderOrClosed), which a
+	// window decides by the member's leader.
 	Started            float64            `json:"started"`
 	HandledOK          float64            `json:"ok"`
 	HandledErr         float64            `json:"err"`
 	ErrCodes           map[string]float64 `json:"err_codes,omitempty"`
 	StreamsClosed      float64            `json:"keepalive_closed"`
 	StreamsUnavailable float64            `json:"streams_unavailable,omitempty"`
+	StreamsUnknown     float64            `json:"streams_unknown,omitempty"`
 	// Version is the member's etcd version (etcd_server_version), "" when
 	// the reading did not hold it.
 	Version string `json:"version,omitempty"`
@@ -255,8 +258,12 @@ func (s *MetricSample) addHandled(end CallEnd, code string, v float64) {
 	case EndClosedByClient:
 		s.StreamsClosed += v
 		return
-	case EndStreamUnavailable:
-		s.StreamsUnavailable += v
+	case EndNoLeaderOrClosed:
+		if code == codes.Unknown.String() {
+			s.StreamsUnknown += v
+		} else {
+			s.StreamsUnavailable += v
+		}
 		return
 	}
 	s.HandledErr += v

@@ -27,10 +27,16 @@ import (
 //     by #21122 in 3.7; 3.5 and 3.6, not read, are taken as before the fix,
 //     no backport having been found), as Watch did in 3.4.14 and no longer
 //     in 3.4.16 (#9725, #10289), so on such a member a stream its client
-//     closed ends Unavailable too. Which
-//     of the two happened is decided over a window by the member's leader
-//     (see storm.MeasureRegistry): a member that had a leader all along did
-//     not end a stream for lack of one.
+//     closed ends Unavailable too.
+//   - Unknown on LeaseKeepAlive before 3.5 is ErrCanceled ("etcdserver:
+//     request cancelled"), which 3.4 maps to no gRPC code (v3rpc/util.go of
+//     3.4.13 to 3.4.25; 3.7 maps it to Canceled): a follower returns it
+//     when the stream's context ended while it forwarded the renewal to the
+//     leader — its client cancelled, or the member cancelled the stream for
+//     lack of a leader. It is LeaseRenew's only error without a code there.
+//   - In both cases which of the two happened is decided over a window by
+//     the member's leader (see storm.MeasureRegistry): a member that had a
+//     leader all along did not end a stream for lack of one.
 //   - Any other code, and any code but OK on a unary call, is the
 //     registry's error.
 
@@ -59,11 +65,12 @@ const (
 	// EndClosedByClient is a stream its client cancelled (code Canceled):
 	// not an answer of the registry, and not an error.
 	EndClosedByClient
-	// EndStreamUnavailable is a stream that ended Unavailable on a member
-	// whose etcd also gives that code to a stream its client cancelled
-	// (before 3.7): "no leader", or its client closed it, decided by the
-	// member's leader over the window judged.
-	EndStreamUnavailable
+	// EndNoLeaderOrClosed is a stream that ended with a code this member's
+	// etcd gives both to a stream it ended for lack of a leader and to one
+	// its client cancelled (Unavailable before 3.7; on LeaseKeepAlive
+	// before 3.5 also Unknown): decided by the member's leader over the
+	// window judged.
+	EndNoLeaderOrClosed
 	// EndError is any other end: the registry refused or failed the call.
 	EndError
 )
@@ -75,8 +82,8 @@ func (e CallEnd) String() string {
 		return "ok"
 	case EndClosedByClient:
 		return "closed by its client"
-	case EndStreamUnavailable:
-		return "stream ended Unavailable (no leader, or closed by its client)"
+	case EndNoLeaderOrClosed:
+		return "stream ended for lack of a leader, or closed by its client"
 	}
 	return "error"
 }
@@ -119,8 +126,10 @@ func (v Version) Before(o Version) bool {
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // cancelIsCanceled is the first etcd version whose LeaseKeepAlive ends a
-// stream its client cancelled with Canceled (etcd-io/etcd#21122).
-var cancelIsCanceled = Version{3, 7, 0}
+// stream its client cancelled with Canceled (etcd-io/etcd#21122);
+// canceledHasCode the first taken to give ErrCanceled a gRPC code (3.4
+// gives it none, 3.7 Canceled; 3.5 and 3.6 not read).
+var cancelIsCanceled, canceledHasCode = Version{3, 7, 0}, Version{3, 5, 0}
 
 // grpcCodes maps a code's name (grpc_code label) to the code.
 var grpcCodes = func() map[string]codes.Code {
@@ -150,8 +159,11 @@ func Classify(m Method, c codes.Code, v *Version) CallEnd {
 		return EndError
 	case c == codes.Canceled:
 		return EndClosedByClient
-	case c == codes.Unavailable && v != nil && v.Before(cancelIsCanceled):
-		return EndStreamUnavailable
+	case v == nil:
+		return EndError
+	case c == codes.Unavailable && v.Before(cancelIsCanceled),
+		c == codes.Unknown && m == LeaseKeepAlive && v.Before(canceledHasCode):
+		return EndNoLeaderOrClosed
 	}
 	return EndError
 }

@@ -28,13 +28,13 @@ type RegistryLoad struct {
 	TotalReceived, TotalOK, TotalErrors float64
 	ErrCodes                            map[string]float64
 	// ClosedByClients is how many of TotalOK were streams their clients
-	// closed; UnavailableClosed how many of those ended Unavailable, etcd's
-	// "no leader", on a member before 3.7 that had a leader all along (such
-	// a member gives a stream its client cancelled that code too).
-	ClosedByClients, UnavailableClosed float64
-	// Untyped is how many streams ended Unavailable on a member before 3.7
-	// whose leader is not known (it exported no etcd_server_has_leader or
-	// no leader changes): neither ok nor an error.
+	// closed; ClosedCodedAsErrors how many of those the member ended with an
+	// error code (cluster.EndNoLeaderOrClosed: Unavailable, etcd's "no
+	// leader", before 3.7) while it had a leader all along.
+	ClosedByClients, ClosedCodedAsErrors float64
+	// Untyped is how many streams ended no leader or closed by their
+	// clients on a member whose leader is not known (it exported no
+	// etcd_server_has_leader or no leader changes): neither ok nor an error.
 	Untyped float64
 	// Versions are the members' etcd versions, distinct and sorted.
 	Versions []string
@@ -264,8 +264,8 @@ func (l *RegistryLoad) addCounts(ss []cluster.MetricSample, from int64, width ti
 		f   func(cluster.MetricSample) float64
 	}{
 		{l.Received, func(s cluster.MetricSample) float64 { return s.Started }},
-		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK + s.StreamsClosed + kept*s.StreamsUnavailable }},
-		{l.Errors, func(s cluster.MetricSample) float64 { return s.HandledErr + lost*s.StreamsUnavailable }},
+		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK + s.StreamsClosed + kept*noLeaderOrClosed(s) }},
+		{l.Errors, func(s cluster.MetricSample) float64 { return s.HandledErr + lost*noLeaderOrClosed(s) }},
 	}
 	for _, fd := range fields {
 		prev := value(ss, from, fd.f)
@@ -285,21 +285,30 @@ func one(b bool) float64 {
 	return 0
 }
 
+// noLeaderOrClosed is a sample's streams that ended for lack of a leader
+// or closed by their clients (cluster.EndNoLeaderOrClosed).
+func noLeaderOrClosed(s cluster.MetricSample) float64 { return s.StreamsUnavailable + s.StreamsUnknown }
+
 // addStreams adds the member's streams closed by their clients over
-// [from, to], and types its streams that ended Unavailable by its leader.
+// [from, to], and types by its leader those that ended for lack of a
+// leader or closed by their clients.
 func (l *RegistryLoad) addStreams(ss []cluster.MetricSample, from, to int64, leader leaderState) {
 	delta := func(f func(cluster.MetricSample) float64) float64 { return value(ss, to, f) - value(ss, from, f) }
 	l.ClosedByClients += delta(func(s cluster.MetricSample) float64 { return s.StreamsClosed })
-	una := delta(func(s cluster.MetricSample) float64 { return s.StreamsUnavailable })
-	switch {
-	case una <= 0:
-	case leader == leaderKept:
-		l.ClosedByClients += una
-		l.UnavailableClosed += una
-	case leader == leaderLost:
-		l.ErrCodes["Unavailable"] += una
-	default:
-		l.Untyped += una
+	for code, f := range map[string]func(cluster.MetricSample) float64{
+		"Unavailable": func(s cluster.MetricSample) float64 { return s.StreamsUnavailable },
+		"Unknown":     func(s cluster.MetricSample) float64 { return s.StreamsUnknown },
+	} {
+		switch n := delta(f); {
+		case n <= 0:
+		case leader == leaderKept:
+			l.ClosedByClients += n
+			l.ClosedCodedAsErrors += n
+		case leader == leaderLost:
+			l.ErrCodes[code] += n
+		default:
+			l.Untyped += n
+		}
 	}
 }
 

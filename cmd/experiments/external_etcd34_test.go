@@ -62,7 +62,7 @@ func TestExternalStormOnEtcd34(t *testing.T) {
 	ext := runValidStorm(t, append(args, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
 	compareStorms(t, embedded, ext, "embedded etcd 3.7", "external etcd 3.4")
 	for _, st := range []string{"immediate", "jitter"} {
-		errs, closed := ext.Metrics[st+".registry.errors"], ext.Metrics[st+".registry.unavailable_closed"]
+		errs, closed := ext.Metrics[st+".registry.errors"], ext.Metrics[st+".registry.closed_coded_as_errors"]
 		t.Logf("%s: registry errors %g, streams ended Unavailable and closed by their clients %g, served p99 %g", st, errs, closed, ext.Metrics[st+".registry.p99_ms"])
 		if !(closed > 0) || !(errs < closed) {
 			t.Errorf("%s: %g errors beside %g streams typed as closed by their clients: the 3.4 members' stream ends were not typed", st, errs, closed)

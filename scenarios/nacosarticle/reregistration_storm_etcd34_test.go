@@ -106,7 +106,7 @@ func TestStormOnEtcd34(t *testing.T) {
 	// docs/nacos.md quotes these two counts.
 	res := scentest.Judge(s, h)
 	for st, want := range map[string]float64{"immediate": 115, "jitter": 211} {
-		if got := res.Metrics[st+".registry.unavailable_closed"]; math.Round(got) != want {
+		if got := res.Metrics[st+".registry.closed_coded_as_errors"]; math.Round(got) != want {
 			t.Errorf("%s: %g streams ended Unavailable and closed by their clients, docs/nacos.md says %g", st, got, want)
 		}
 	}

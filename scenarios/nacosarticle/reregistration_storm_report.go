@@ -36,12 +36,12 @@ func sideMetrics(sd stormSide) map[string]float64 {
 		"timeouts": float64(p.Calls.Timeouts), "converge_s": p.Last.Seconds(), "registered": float64(p.Back),
 		"listed_at_loss": float64(sd.listed), "left_at_heal": float64(sd.left), "drained_s": sd.drained.Seconds(),
 		"registry.peak_per_100ms": l.Peak(), "registry.requests": l.TotalReceived, "registry.ok": l.TotalOK,
-		"registry.errors": l.TotalErrors, "registry.closed_by_clients": l.ClosedByClients, "registry.unavailable_closed": l.UnavailableClosed, "registry.served": l.Served, "registry.p50_ms": l.P50ms,
+		"registry.errors": l.TotalErrors, "registry.closed_by_clients": l.ClosedByClients, "registry.closed_coded_as_errors": l.ClosedCodedAsErrors, "registry.served": l.Served, "registry.p50_ms": l.P50ms,
 		"registry.p99_ms": l.P99ms, "registry.mean_ms": l.MeanMs, "registry.leader_changes": l.LeaderChanges,
 		"registry.fell_over": falls(sd), "registry.max_sample_gap_ms": report.Ms(l.MaxGap),
 	}
 	if l.Lacking(cluster.FamilyHandled) != "" || l.Untyped > 0 {
-		for _, k := range []string{"registry.errors", "registry.ok", "registry.closed_by_clients", "registry.unavailable_closed"} {
+		for _, k := range []string{"registry.errors", "registry.ok", "registry.closed_by_clients", "registry.closed_coded_as_errors"} {
 			m[k] = math.NaN()
 		}
 	}

@@ -26,8 +26,7 @@ func errorsUntyped(sz stormSize) string {
 		return why + ": the registry's errors are not measured"
 	}
 	if n := sz.imm.load.Untyped + sz.jit.load.Untyped; n > 0 {
-		return fmt.Sprintf("%.0f streams ended Unavailable on members before etcd 3.7 that export no leader state (%s): "+
-			"etcd's \"no leader\", or closed by their clients, which such a member reports alike", n,
+		return fmt.Sprintf("%.0f streams ended with a code that members before etcd 3.7 give both to a stream without a leader and to one its client closed, and the members export no leader state (%s)", n,
 			lacking(sz, cluster.FamilyHasLeader, cluster.FamilyLeaderChanges))
 	}
 	return ""
@@ -93,10 +92,10 @@ func concludeMissing(res *report.Result, sz stormSize) {
 	if why := errorsUntyped(sz); why != "" {
 		res.Conclude(fmt.Sprintf("At N = %d the registry's errors are not measured: %s.", sz.n, why))
 	}
-	if u := sz.imm.load.UnavailableClosed + sz.jit.load.UnavailableClosed; u > 0 {
-		res.Conclude(fmt.Sprintf("At N = %d, %.0f and %.0f streams ended Unavailable (etcd's \"no leader\") on members running etcd %s that had a leader throughout: "+
+	if u := sz.imm.load.ClosedCodedAsErrors + sz.jit.load.ClosedCodedAsErrors; u > 0 {
+		res.Conclude(fmt.Sprintf("At N = %d, %.0f and %.0f streams ended with an error code (Unavailable, etcd's \"no leader\", or on LeaseKeepAlive Unknown, \"request cancelled\") on members running etcd %s that had a leader throughout: "+
 			"etcd before 3.7 ends a stream its client cancelled that way (etcd-io/etcd#13632), so they count as closed by their clients — the registrants' KeepAliveOnce streams, and those the cut ended — not as the registry's errors.",
-			sz.n, sz.imm.load.UnavailableClosed, sz.jit.load.UnavailableClosed, versions(sz)))
+			sz.n, sz.imm.load.ClosedCodedAsErrors, sz.jit.load.ClosedCodedAsErrors, versions(sz)))
 	}
 }
 
@@ -132,9 +131,9 @@ func registryNotes(sizes []stormSize) []string {
 			out = append(out, fmt.Sprintf("— at N = %d, leader changes and fell over: %s", sz.n, why))
 		}
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
-			if l := sd.load; l.UnavailableClosed > 0 {
-				out = append(out, fmt.Sprintf("N = %d, %s: %.0f of the %.0f streams closed by their clients ended Unavailable on members running etcd %s that had a leader throughout",
-					sz.n, sd.phase.Strategy, l.UnavailableClosed, l.ClosedByClients, strings.Join(l.Versions, ", ")))
+			if l := sd.load; l.ClosedCodedAsErrors > 0 {
+				out = append(out, fmt.Sprintf("N = %d, %s: %.0f of the %.0f streams closed by their clients ended with an error code, on members running etcd %s that had a leader throughout",
+					sz.n, sd.phase.Strategy, l.ClosedCodedAsErrors, l.ClosedByClients, strings.Join(l.Versions, ", ")))
 			}
 		}
 	}
