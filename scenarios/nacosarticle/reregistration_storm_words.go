@@ -19,8 +19,9 @@ func lacking(sz stormSize, fs ...cluster.Family) string {
 }
 
 // errorsUntyped says why the registry's error count of a size cannot be
-// judged: the calls' ends were not exported, or streams ended Unavailable
-// on members whose leader is not known; "" when it can.
+// judged: the calls' ends were not exported, or streams ended for lack of
+// a leader or closed by their clients (cluster.EndNoLeaderOrClosed) on
+// members whose leader is not known; "" when it can.
 func errorsUntyped(sz stormSize) string {
 	if why := lacking(sz, cluster.FamilyHandled); why != "" {
 		return why + ": the registry's errors are not measured"
