@@ -32,6 +32,10 @@ type Server struct {
 	// (CLOCK_MONOTONIC is shared by every process of the host).
 	MonoOffset int64
 
+	// Args is the JVM's command line after the java executable (its
+	// options, the jar and every property it was given).
+	Args []string
+
 	child *childproc.Child
 	clock *fakeClock // nil without ClockControl
 	httpc *http.Client
