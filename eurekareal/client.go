@@ -106,11 +106,11 @@ type Client struct {
 	// Args is the JVM's command line after the java executable; Env the
 	// environment the harness gave the program (see ClientMain).
 	Args, Env []string
-	child         *childproc.Child
-	lines         chan Line
-	mu            sync.Mutex
-	queue         []Line
-	wake          chan struct{}
+	child     *childproc.Child
+	lines     chan Line
+	mu        sync.Mutex
+	queue     []Line
+	wake      chan struct{}
 }
 
 // StartClient builds the client jar (on first use) and starts the program.
