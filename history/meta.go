@@ -61,7 +61,7 @@ func NewMeta(start time.Time) *Meta {
 	if !ok {
 		return m
 	}
-	if v := moduleVersion(bi, EtcdServerModule); v != "" {
+	if v, _ := ModuleVersion(EtcdServerModule); v != "" {
 		m.Etcd = v
 	}
 	var rev, dirty string

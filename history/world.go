@@ -124,15 +124,25 @@ func (w World) Component(name string) (Component, bool) {
 const GoSource = "the harness's Go build info (runtime/debug.ReadBuildInfo)"
 
 // ModuleVersion returns the version of the Go module at path that this
-// binary was built with, from its build info ("" when the binary carries
-// none or does not use the module). A replaced module gives its
-// replacement's version.
-func ModuleVersion(path string) string {
+// binary was built with, and where that was read: its build info, or, for
+// a test binary (whose build info lists no dependencies), the main
+// module's go.mod; "" when neither names the module. A replaced module
+// says so.
+func ModuleVersion(path string) (version, source string) {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return ""
+		return "", ""
 	}
-	return moduleVersion(bi, path)
+	if len(bi.Deps) == 0 {
+		if v := goModVersion(bi, path); v != "" {
+			return v, GoModSource
+		}
+		return "", ""
+	}
+	if v := moduleVersion(bi, path); v != "" {
+		return v, GoSource
+	}
+	return "", ""
 }
 
 func moduleVersion(bi *debug.BuildInfo, path string) string {
@@ -153,9 +163,9 @@ func moduleVersion(bi *debug.BuildInfo, path string) string {
 // GoModule returns the component of the Go module at path as this binary
 // was built with it (version "not in this binary's build info" when absent).
 func GoModule(name string, role Role, path, usedBy string) Component {
-	v := ModuleVersion(path)
+	v, src := ModuleVersion(path)
 	if v == "" {
-		v = "not in this binary's build info"
+		v, src = "not in this binary's build info", GoSource
 	}
-	return Component{Name: name, Role: role, Coordinates: path, Version: v, UsedBy: usedBy, Source: GoSource}
+	return Component{Name: name, Role: role, Coordinates: path, Version: v, UsedBy: usedBy, Source: src}
 }

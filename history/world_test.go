@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +80,49 @@ func TestMetaJSONKeepsItsNamesAndReadsOldMeta(t *testing.T) {
 	}
 	if old.Etcd != "v3.7.2" || old.Server != "" || !reflect.DeepEqual(old.World, World{}) {
 		t.Errorf("old meta read as %+v", old)
+	}
+}
+
+func TestParseGoMod(t *testing.T) {
+	mod := `module sdchaos
+
+go 1.26.0
+
+require (
+	github.com/nacos-group/nacos-sdk-go/v2 v2.3.2
+	go.etcd.io/etcd/server/v3 v3.7.2 // a comment
+	google.golang.org/grpc v1.83.2
+)
+
+require golang.org/x/perf v0.0.0-20250813145418-2f7363a06fe1 // indirect
+
+replace google.golang.org/grpc => ../grpc
+
+replace (
+	go.etcd.io/etcd/server/v3 v3.7.2 => example.com/etcd v3.7.3
+)
+`
+	name, got := parseGoMod([]byte(mod))
+	want := map[string]string{
+		"github.com/nacos-group/nacos-sdk-go/v2": "v2.3.2",
+		"go.etcd.io/etcd/server/v3":              "v3.7.2 (replaced by example.com/etcd v3.7.3)",
+		"google.golang.org/grpc":                 "v1.83.2 (replaced by ../grpc)",
+		"golang.org/x/perf":                      "v0.0.0-20250813145418-2f7363a06fe1",
+	}
+	if name != "sdchaos" || !reflect.DeepEqual(got, want) {
+		t.Errorf("parseGoMod = %q, %v; want sdchaos, %v", name, got, want)
+	}
+}
+
+// TestModuleVersionInATestBinary: a test binary's build info lists no
+// dependencies; the version comes from the module's go.mod and says so.
+func TestModuleVersionInATestBinary(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || len(bi.Deps) > 0 {
+		t.Skip("this binary lists its dependencies")
+	}
+	v, src := ModuleVersion(EtcdServerModule)
+	if !strings.HasPrefix(v, "v3.") || src != GoModSource {
+		t.Errorf("ModuleVersion(%s) = %q, %q; want v3.… from go.mod", EtcdServerModule, v, src)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -72,11 +73,11 @@ func (inv Inventory) Import(artifact string) (Coord, bool) {
 }
 
 // Republished says whether the library is a republication by someone who
-// does not own its code: its classes live in a package its group does not
-// own ("com.alibaba.nacos" classes under "io.github.pig-mesh.nacos"). It
-// returns the sentence that says so, or "".
+// does not own its code: its classes live in a package of another
+// organization than its group ("com.alibaba.nacos" classes under
+// "io.github.pig-mesh.nacos"). It returns the sentence that says so, or "".
 func (l Lib) Republished() string {
-	if l.Group == "" || l.Package == "" || owns(l.Group, l.Package) {
+	if l.Group == "" || l.Package == "" || sameOrganization(l.Group, l.Package) {
 		return ""
 	}
 	s := fmt.Sprintf("a third-party republication: its classes are in package %s, its groupId is %s", l.Package, l.Group)
@@ -86,10 +87,25 @@ func (l Lib) Republished() string {
 	return s
 }
 
-// owns reports whether Maven group g owns Java package p: one is the other
-// or a prefix of it at a dot.
-func owns(g, p string) bool {
-	return g == p || strings.HasPrefix(p, g+".") || strings.HasPrefix(g, p+".")
+// hostedPrefixes are reverse domains of code hosts, under which the
+// organization is the third segment (io.github.<user>).
+var hostedPrefixes = []string{"io.github", "com.github", "io.gitlab", "com.gitlab", "io.gitee", "com.gitee"}
+
+// sameOrganization reports whether Maven group g and Java package p belong
+// to one organization: they share the first two segments of their reverse
+// domain (three under a code host's), dashes aside (a package cannot hold
+// one: io.github.x-stream writes io.github.xstream).
+func sameOrganization(g, p string) bool {
+	g = strings.NewReplacer("-", "", "_", "").Replace(g)
+	gs, ps := strings.Split(g, "."), strings.Split(p, ".")
+	n := 2
+	if len(gs) >= 2 && slices.Contains(hostedPrefixes, gs[0]+"."+gs[1]) {
+		n = 3
+	}
+	if len(gs) < n || len(ps) < n {
+		return g == p || strings.HasPrefix(p, g+".") || strings.HasPrefix(g, p+".")
+	}
+	return slices.Equal(gs[:n], ps[:n])
 }
 
 // InventoryOf builds piece if needed (Build) and returns what its jar holds:

@@ -147,6 +147,13 @@ func TestRepublished(t *testing.T) {
 		{Lib{Coord: Coord{Group: "com.netflix.eureka"}, Package: "com.netflix.eureka"}, ""},
 		{Lib{Coord: Coord{Group: "io.grpc"}, Package: "io.grpc.internal"}, ""},
 		{Lib{Coord: Coord{Group: "com.alipay.sofa.jraft"}, Package: "com.alipay.sofa"}, ""},
+		// one organization, another project name: Netflix's eureka-client is package com.netflix.discovery
+		{Lib{Coord: Coord{Group: "com.netflix.eureka"}, Package: "com.netflix.discovery"}, ""},
+		{Lib{Coord: Coord{Group: "io.github.x-stream"}, Package: "io.github.xstream"}, ""},
+		{Lib{Coord: Coord{Group: "junit"}, Package: "junit.framework"}, ""},
+		// under a code host the organization is the user: another user's code is a republication
+		{Lib{Coord: Coord{Group: "io.github.someone"}, Package: "io.github.other.x"},
+			"a third-party republication: its classes are in package io.github.other.x, its groupId is io.github.someone"},
 		{Lib{Coord: Coord{Artifact: "spring-boot"}, Package: "org.springframework.boot"}, ""}, // no group: nothing to say
 		{Lib{Coord: Coord{Group: "io.github.pig-mesh.nacos"}, Package: "com.alibaba.nacos"},
 			"a third-party republication: its classes are in package com.alibaba.nacos, its groupId is io.github.pig-mesh.nacos"},

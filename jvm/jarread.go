@@ -122,7 +122,7 @@ func libOf(name string, zr *zip.Reader, repo string) Lib {
 	if l.From == "" {
 		l.fromManifestOrName(name, manifest)
 	}
-	if pomXML != nil && l.Package != "" && !owns(l.Group, l.Package) {
+	if pomXML != nil && l.Package != "" && !sameOrganization(l.Group, l.Package) {
 		l.Parent, l.ParentSCMTag = parentSCM(pomXML, repo)
 	}
 	return l

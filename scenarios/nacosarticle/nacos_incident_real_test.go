@@ -1,9 +1,12 @@
 package nacosarticle
 
 import (
+	"strings"
 	"testing"
 
 	"sdchaos/jvm"
+	"sdchaos/nacosreal"
+	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
 
@@ -35,4 +38,23 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 		scentest.Between(t, res, n+".fail_during", 0, 0)
 		scentest.Between(t, res, n+".fail_after", 0, 0)
 	}
+	realNacosMeta(t, res)
+}
+
+// realNacosMeta requires a real-Nacos run's metadata to name the server
+// (a third-party republication, which it must say), the Java and Go
+// clients and their frameworks with their versions, the Java runtime and
+// the server's settings.
+func realNacosMeta(t *testing.T, res *report.Result) {
+	t.Helper()
+	scentest.NamesEveryComponent(t, res, "Nacos server 3.", nacosreal.ServerComponent, nacosreal.NamingComponent,
+		nacosreal.JavaClientComponent, nacosreal.SpringNacosComponent, nacosreal.LoadBalancerComp, nacosreal.SpringBootComponent,
+		nacosreal.SDKComponent, "gRPC-Go", "Spring Cloud release train", "Spring Cloud Alibaba release", "Java runtime")
+	if c, _ := res.Meta.Component(nacosreal.ServerComponent); c.Republication == "" || !strings.Contains(res.Meta.Server, "third-party republication") {
+		t.Errorf("the server %+v (line %q) does not say it is a third-party republication", c, res.Meta.Server)
+	}
+	if c, _ := res.Meta.Component(nacosreal.JavaClientComponent); c.Republication != "" || !strings.HasPrefix(c.Coordinates, "com.alibaba.nacos:") {
+		t.Errorf("nacos-client %+v: want Alibaba's own artifact", c)
+	}
+	scentest.HasSettings(t, res, "Nacos server", "nacos.standalone", "nacos.server.main.port", "db.pool.config.connectionTimeout", "JVM options")
 }
