@@ -2,6 +2,7 @@ package eurekareal
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,7 @@ func TestDescribeNamesTheBuiltServer(t *testing.T) {
 	if !strings.HasPrefix(w.Server, "Netflix Eureka server 2.") || !strings.Contains(w.Server, "com.netflix.eureka:eureka-core") {
 		t.Errorf("server line %q", w.Server)
 	}
+	readmeQuotes(t, w.Server)
 	of := map[string]string{}
 	for _, st := range w.Settings {
 		of[st.Name] = st.Of
@@ -57,6 +59,19 @@ func TestDescribeNamesTheBuiltServer(t *testing.T) {
 		t.Errorf("a node's own property: of %q", of["server.port"])
 	case of["eureka.client.register-with-eureka"] == "":
 		t.Errorf("the jar's application.properties are not among the settings: %+v", w.Settings)
+	}
+}
+
+// readmeQuotes requires the README's JSON contract to quote the server line
+// as the built jar gives it (its example stays true after a version bump).
+func readmeQuotes(t *testing.T, line string) {
+	t.Helper()
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), "`"+line+"`") {
+		t.Errorf("README.md does not quote the server line `%s`", line)
 	}
 }
 

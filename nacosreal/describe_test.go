@@ -2,6 +2,7 @@ package nacosreal
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,14 @@ func TestDescribeNamesTheBuiltPieces(t *testing.T) {
 	if c, _ := w.Component(ServerComponent); c.Republication == "" || !strings.Contains(w.Server, c.Version) ||
 		!strings.Contains(w.Server, "third-party republication") {
 		t.Errorf("server %+v, line %q: want its version and that it is a third-party republication", c, w.Server)
+	}
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted, _, _ := strings.Cut(w.Server, "; a third-party republication")
+	if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), "`"+quoted+"; a third-party republication: …)`") {
+		t.Errorf("README.md does not quote the server line `%s; a third-party republication: …)`", quoted)
 	}
 	cw, err := DescribeCallers(ctx, []string{"spring", "go-sdk"}, t.Logf)
 	if err != nil {
