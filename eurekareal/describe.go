@@ -3,6 +3,8 @@ package eurekareal
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"sdchaos/history"
 	"sdchaos/jvm"
@@ -45,7 +47,10 @@ var clientWants = []jvm.Want{
 // jar holds them, the Java runtime, and the settings every server of the
 // set ran with (its JVM command line and the jar's application.properties)
 // under of; the per-node arguments (ports, own URL, peers) are the first
-// server's. The server line names the server and its version.
+// server's. A running server is asked for the settings it holds
+// (Server.Config): each such setting carries the value read back, and one
+// that differs from what was given is an error naming both. The server
+// line names the server and its version.
 func DescribeServers(ctx context.Context, servers []*Server, of string, logf jvm.Logf) (history.World, error) {
 	inv, err := jvm.InventoryOf(ctx, jvm.EurekaServer, logf)
 	if err != nil {
@@ -64,7 +69,48 @@ func DescribeServers(ctx context.Context, servers []*Server, of string, logf jvm
 		}
 	}
 	w.Settings = append(given, inv.AppSettings(jvm.EurekaServer, of, given)...)
-	return w, nil
+	if servers[0].child == nil { // not started: nothing to read back
+		return w, nil
+	}
+	held, err := servers[0].Config(ctx)
+	if err != nil {
+		return history.World{}, fmt.Errorf("describing the eureka servers: %w", err)
+	}
+	return w, readBack(w.Settings, held, servers[0].Name)
+}
+
+// readBack sets each setting the server reports to the value it holds,
+// saying so in its source, and returns an error naming every one that
+// differs from the value given.
+func readBack(settings []history.Setting, held map[string]string, server string) error {
+	var wrong []string
+	for i, st := range settings {
+		v, ok := held[st.Name]
+		if !ok {
+			continue
+		}
+		if !sameValue(st.Value, v) {
+			wrong = append(wrong, fmt.Sprintf("%s given %q, held %q", st.Name, st.Value, v))
+		}
+		settings[i].Value = v
+		settings[i].Source += "; read back from the running server " + server + " (GET /sdchaos/config)"
+	}
+	if len(wrong) > 0 {
+		return fmt.Errorf("eureka %s does not hold the settings it was given (a property name Spring did not bind?): %s",
+			server, strings.Join(wrong, "; "))
+	}
+	return nil
+}
+
+// sameValue compares a given and a held value: as numbers when both are
+// ("1" and "1.0"), else as text.
+func sameValue(given, held string) bool {
+	a, errA := strconv.ParseFloat(given, 64)
+	b, errB := strconv.ParseFloat(held, 64)
+	if errA == nil && errB == nil {
+		return a == b
+	}
+	return given == held
 }
 
 // isNodeArg reports whether a server argument differs from node to node (nodeArgs).
@@ -108,6 +154,11 @@ func DescribeClient(ctx context.Context, c *Client, logf jvm.Logf) (history.Worl
 		jvm.RuntimeComponent(ctx, users))}
 	of := "Java scheduler " + c.Name
 	w.Settings = append(jvm.ArgSettings(of, c.Args), jvm.EnvSettings(of, c.Env, clientEnvMeans)...)
+	for i, st := range w.Settings {
+		if st.Name == "eureka.eurekaServer.connectTimeout" || st.Name == "eureka.eurekaServer.readTimeout" {
+			w.Settings[i].Source += " (whole seconds: the client reads it in seconds, see Props.ClientProps)"
+		}
+	}
 	return w, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/jvm"
 )
 
@@ -78,7 +79,7 @@ func readmeQuotes(t *testing.T, line string) {
 // TestDescribeNamesTheBuiltClient reads the built client jar.
 func TestDescribeNamesTheBuiltClient(t *testing.T) {
 	ctx := describeCtx(t)
-	c := &Client{Name: "scheduler-fetch-15s", Args: []string{"-Deureka.eurekaServer.readTimeout=1600", "-Xmx64m", "-jar", "app.jar"},
+	c := &Client{Name: "scheduler-fetch-15s", Args: []string{"-Deureka.eurekaServer.readTimeout=2", "-Xmx64m", "-jar", "app.jar"},
 		Env: []string{"SDCHAOS_FETCH_INTERVAL=3"}}
 	w, err := DescribeClient(ctx, c, t.Logf)
 	if jvm.Missing(err) {
@@ -94,5 +95,43 @@ func TestDescribeNamesTheBuiltClient(t *testing.T) {
 	}
 	if len(w.Settings) != 3 || w.Settings[2].Source != jvm.SourceEnv+" (eureka.client.refresh.interval, seconds)" {
 		t.Errorf("settings %+v: want the read timeout, the JVM options and the fetch interval with its meaning", w.Settings)
+	}
+}
+
+func TestReadBackSetsWhatTheServerHolds(t *testing.T) {
+	given := []history.Setting{
+		{Name: "eureka.server.renewal-percent-threshold", Value: "1", Source: jvm.SourceSpringArg},
+		{Name: "eureka.server.enable-self-preservation", Value: "false", Source: jvm.SourceSpringArg},
+		{Name: "JVM options", Value: "-Xmx128m", Source: jvm.SourceJVMOptions},
+	}
+	held := map[string]string{"eureka.server.renewal-percent-threshold": "1.0", "eureka.server.enable-self-preservation": "false",
+		"eureka.server.registry-sync-retries": "0"}
+	if err := readBack(given, held, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if given[0].Value != "1.0" || !strings.HasSuffix(given[0].Source, "read back from the running server s1 (GET /sdchaos/config)") ||
+		given[2].Source != jvm.SourceJVMOptions {
+		t.Errorf("settings after the read-back: %+v", given)
+	}
+	// A property the server did not bind holds its default: the run says so.
+	typo := []history.Setting{{Name: "eureka.server.enable-self-preservation", Value: "false"}}
+	err := readBack(typo, map[string]string{"eureka.server.enable-self-preservation": "true"}, "s1")
+	if err == nil || !strings.Contains(err.Error(), `eureka.server.enable-self-preservation given "false", held "true"`) {
+		t.Errorf("a setting the server does not hold: err %v", err)
+	}
+}
+
+func TestSameValue(t *testing.T) {
+	tests := []struct {
+		given, held string
+		want        bool
+	}{
+		{"1", "1.0", true}, {"0.85", "0.85", true}, {"30000", "30000", true}, {"true", "true", true},
+		{"0.85", "0.8", false}, {"false", "true", false}, {"1000", "60000", false},
+	}
+	for _, tc := range tests {
+		if got := sameValue(tc.given, tc.held); got != tc.want {
+			t.Errorf("sameValue(%q, %q) = %v, want %v", tc.given, tc.held, got, tc.want)
+		}
 	}
 }

@@ -164,6 +164,14 @@ func (s *Server) Events(ctx context.Context) (Events, error) {
 	return ev, s.get(ctx, "/sdchaos/events", &ev)
 }
 
+// Config reads the settings the harness gives the server as the running
+// server holds them (GET /sdchaos/config: its configuration beans, read
+// back): property name → value.
+func (s *Server) Config(ctx context.Context) (map[string]string, error) {
+	var m map[string]string
+	return m, s.get(ctx, "/sdchaos/config", &m)
+}
+
 // HostTime returns the host time of one of the server's monotonic stamps.
 func (s *Server) HostTime(monoMS int64) time.Time { return time.UnixMilli(monoMS + s.MonoOffset) }
 
