@@ -96,7 +96,7 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 		t.Fatal(err)
 	}
 	res := Judge(cfg, h)
-	res.Meta = scenarios.RunMeta(env, start)
+	res.Scenario, res.Meta = name, scenarios.RunMeta(env, start)
 	t.Logf("%s ran in %.1f s: %s", name, time.Since(start).Seconds(), report.VerdictLine(res))
 	for _, ch := range res.Checks {
 		t.Logf("%-55s measured %-28s band %-22s %s", ch.Name, ch.MeasuredText, ch.Band, ch.Verdict)
