@@ -159,6 +159,7 @@ func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.H
 		return nil, err
 	}
 	env.Describe(w)
+	describeConstants(env)
 	res, err := nacosreal.RunJitter(ctx, sup, clients, server, js)
 	if err != nil {
 		return nil, fmt.Errorf("running the incident: %w", err)

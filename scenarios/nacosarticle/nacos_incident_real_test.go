@@ -57,4 +57,7 @@ func realNacosMeta(t *testing.T, res *report.Result) {
 		t.Errorf("nacos-client %+v: want Alibaba's own artifact", c)
 	}
 	scentest.HasSettings(t, res, "Nacos server", "nacos.standalone", "nacos.server.main.port", "db.pool.config.connectionTimeout", "JVM options")
+	if len(res.Meta.Constants) != len(serverConstants()) {
+		t.Errorf("meta constants %+v: want the %d the bands assume", res.Meta.Constants, len(serverConstants()))
+	}
 }
