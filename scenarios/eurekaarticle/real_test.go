@@ -18,7 +18,7 @@ const realPortBase = 18000
 // runReal runs a Eureka scenario against real Netflix Eureka servers and
 // the Java DiscoveryClient (built by Maven on first use), skipping where
 // the machine has no Java or Maven, and requires every measurement inside
-// its band.
+// its band and every run's metadata to name what ran (realEurekaMeta).
 func runReal(t *testing.T, name string, args ...string) *report.Result {
 	t.Helper()
 	if testing.Short() {
@@ -30,7 +30,8 @@ func runReal(t *testing.T, name string, args ...string) *report.Result {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	return scentest.RunReproduced(t, realPortBase, "runs real Eureka servers (JVMs)", name, append([]string{"--eureka", "real"}, args...)...)
+	return scentest.RunReproducedThen(t, realPortBase, "runs real Eureka servers (JVMs)", name,
+		func(res *report.Result) { realEurekaMeta(t, res) }, append([]string{"--eureka", "real"}, args...)...)
 }
 
 // TestEurekaFailoverAgainstRealEureka: kill -9 of the server the real
@@ -43,7 +44,6 @@ func TestEurekaFailoverAgainstRealEureka(t *testing.T) {
 	scentest.Between(t, res, "failed_attempts@15", 2, 2)
 	scentest.Between(t, res, "tasks.fail", 0, 0)
 	scentest.Between(t, res, "workers_lost", 0, 0)
-	realEurekaMeta(t, res)
 }
 
 // realEurekaMeta requires a real-Eureka run's metadata to name the server

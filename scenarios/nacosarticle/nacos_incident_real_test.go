@@ -31,14 +31,14 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	res := scentest.RunReproduced(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident")
+	res := scentest.RunReproducedThen(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident",
+		func(res *report.Result) { realNacosMeta(t, res) })
 	scentest.Between(t, res, "server.fewest_listed", 3, 3)
 	scentest.Between(t, res, "server.emptied", 0, 0)
 	for _, n := range callerNamesOf(false) {
 		scentest.Between(t, res, n+".fail_during", 0, 0)
 		scentest.Between(t, res, n+".fail_after", 0, 0)
 	}
-	realNacosMeta(t, res)
 }
 
 // realNacosMeta requires a real-Nacos run's metadata to name the server

@@ -116,9 +116,21 @@ const invalidRetries = 3
 // is skipped, saying why — never passed or failed on it.
 func RunReproduced(t *testing.T, base int, skip, name string, args ...string) *report.Result {
 	t.Helper()
+	return RunReproducedThen(t, base, skip, name, nil, args...)
+}
+
+// RunReproducedThen is RunReproduced that first hands every run's result,
+// an invalid one too, to each (when not nil): checks that hold whatever the
+// run's validity, such as what its metadata names.
+func RunReproducedThen(t *testing.T, base int, skip, name string, each func(*report.Result), args ...string) *report.Result {
+	t.Helper()
 	var res *report.Result
 	for range invalidRetries {
-		if res = Run(t, base, skip, name, args...); res.Verdict != report.Invalid {
+		res = Run(t, base, skip, name, args...)
+		if each != nil {
+			each(res)
+		}
+		if res.Verdict != report.Invalid {
 			NoUnexplainedDifference(t, res)
 			if !res.Reproduced {
 				t.Errorf("not reproduced: %s", Names(res))
