@@ -87,6 +87,19 @@ func (l Lib) Republished() string {
 	return s
 }
 
+// RepublishedBrief is Republished in a few words, for a report's header:
+// whose code it is and the upstream tag ("" when it is no republication).
+func (l Lib) RepublishedBrief() string {
+	if l.Republished() == "" {
+		return ""
+	}
+	s := "a third-party republication of " + l.Package + " code"
+	if l.ParentSCMTag != "" {
+		s += ", upstream scm tag " + l.ParentSCMTag
+	}
+	return s
+}
+
 // hostedPrefixes are reverse domains of code hosts, under which the
 // organization is the third segment (io.github.<user>).
 var hostedPrefixes = []string{"io.github", "com.github", "io.gitlab", "com.gitlab", "io.gitee", "com.gitee"}

@@ -166,6 +166,13 @@ func TestRepublished(t *testing.T) {
 		if got := tc.lib.Republished(); got != tc.want {
 			t.Errorf("Republished(%+v) = %q, want %q", tc.lib, got, tc.want)
 		}
+		if brief := tc.lib.RepublishedBrief(); (brief == "") != (tc.want == "") {
+			t.Errorf("RepublishedBrief(%+v) = %q while Republished says %q", tc.lib, brief, tc.want)
+		}
+	}
+	l := Lib{Coord: Coord{Group: "io.github.pig-mesh.nacos"}, Package: "com.alibaba.nacos", ParentSCMTag: "nacos-all-3.1.0"}
+	if got := l.RepublishedBrief(); got != "a third-party republication of com.alibaba.nacos code, upstream scm tag nacos-all-3.1.0" {
+		t.Errorf("RepublishedBrief = %q", got)
 	}
 }
 

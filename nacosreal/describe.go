@@ -53,20 +53,22 @@ func DescribeServer(ctx context.Context, s *Server, logf jvm.Logf) (history.Worl
 	}
 	users := "the Nacos server"
 	w := history.World{Components: append(inv.Components(jvm.NacosServer, users, serverWants...), jvm.RuntimeComponent(ctx, users))}
-	w.Server = serverLine(w)
+	lib, _ := inv.Find("", serverWants[0].Artifact)
+	w.Server = serverLine(w, lib.RepublishedBrief())
 	of := "Nacos server " + s.Name()
 	given := jvm.ArgSettings(of, s.Args)
 	w.Settings = append(given, inv.AppSettings(jvm.NacosServer, of, given)...)
 	return w, nil
 }
 
-// serverLine names the server and its version for a report's header.
-func serverLine(w history.World) string {
+// serverLine names the server and its version for a report's header, and
+// whose code it is when it is a republication (brief).
+func serverLine(w history.World, brief string) string {
 	c, _ := w.Component(ServerComponent)
 	boot, _ := w.Component(SpringBootComponent)
 	line := fmt.Sprintf("Nacos server %s (%s, Spring Boot %s", c.Version, c.Coordinates, boot.Version)
-	if c.Republication != "" {
-		line += "; " + c.Republication
+	if brief != "" {
+		line += "; " + brief
 	}
 	return line + ")"
 }
