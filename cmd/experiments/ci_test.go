@@ -117,7 +117,7 @@ func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &history.History{Timeline: 10 * time.Second} // no outage recorded: an invalid run
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	rr := &repeated{name: "cache-on-failure", result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
 	if err := writeOut(dir, rr); err != nil {
@@ -165,7 +165,7 @@ func TestOutsideBesideInvalidExits1(t *testing.T) {
 		{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n2", "n3"}},
 		{At: 10 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n2", "n3"}},
 	}}
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	if len(res.With(report.Outside)) == 0 || len(res.With(report.Invalid)) == 0 {
 		t.Fatalf("want an outside and an invalid check: %v", res.Checks)
 	}
@@ -208,7 +208,7 @@ func TestRecheckFlagsATamperedRunInARepeatedSet(t *testing.T) {
 	var sums []report.RunSummary
 	for seed := int64(1); seed <= 6; seed++ {
 		h := ejectionRun()
-		res := judge(spec, cfg, h, seed, params, 0, time.Now())
+		res := judge(spec, cfg, h, seed, params, 0, history.NewMeta(time.Now()))
 		runs, sums = append(runs, res), append(sums, report.RunSummary{Seed: seed, Verdict: res.Verdict})
 		rr.histories = append(rr.histories, savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: seed}, history: h})
 	}
@@ -255,7 +255,7 @@ func TestRecheckWriteBringsAStaleReportUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := ejectionRun()
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	res.Checks[0].Verdict = report.Outside // what an older judge said
 	rr := &repeated{name: spec.Name, result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}

@@ -149,7 +149,17 @@ func rejudgeOne(path string) (*report.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return judge(spec, cfg, h, hdr.Seed, params, 0, time.Now()), nil
+	return judge(spec, cfg, h, hdr.Seed, params, 0, savedMeta(hdr)), nil
+}
+
+// savedMeta is the metadata of a re-judging: this process's, with the real
+// systems the saved run named (none in a history saved before they were).
+func savedMeta(hdr history.HistoryHeader) *history.Meta {
+	m := history.NewMeta(time.Now())
+	if hdr.Meta != nil {
+		m.World = hdr.Meta.World
+	}
+	return m
 }
 
 // readHistoryFile reads one saved history (<name>.history.jsonl.gz).
