@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"sdchaos/htmlreport"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -181,8 +182,13 @@ func runAll(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	werr := worst(rows)
 	if o.baseline != "" {
-		if err := compareWithBaseline(o.baseline, results, stdout); err != nil && werr == nil {
+		if err := compareWithBaseline(o.baseline, o.out, results, stdout); err != nil && werr == nil {
 			werr = err
+		}
+	}
+	if o.out != "" {
+		if err := writeIndex(o.out, nil); err != nil {
+			return fmt.Errorf("all: %w", err)
 		}
 	}
 	return werr
@@ -205,7 +211,7 @@ func runPlanned(ctx context.Context, r plannedRun, out string, stderr io.Writer)
 		if rr, err = repeat(ctx, r, *common, stderr); err == nil {
 			rr.result.Scenario = r.name // a variant's results are filed under its own name
 			fill(&row, rr.result)
-			err = writeOut(out, rr)
+			err = writeOut(out, rr, []htmlreport.Link{{Text: "index of the runs", Href: indexPage}})
 		}
 	}
 	if err != nil {

@@ -36,9 +36,13 @@ usage:
                                    matches; --write rewrites those reports from the histories
   experiments merge [--out DIR] SHARD-DIR...
                                    judge the histories of one sharded run (--shard k/n) as one run
+  experiments pages DIR            write the HTML page of every result, sweep and directory of
+                                   results stored under DIR, and DIR/index.html linking them all,
+                                   from their JSON and saved histories, without running anything
 
 every scenario also takes --runs N (seeds seed … seed+N−1; medians with 95 % intervals, N ≥ 6),
---retry-invalid K, --quiet, --junit FILE and --out DIR (reports and saved histories).
+--retry-invalid K, --quiet, --junit FILE and --out DIR (reports, saved histories and <name>.html,
+a page to open in a browser).
 
 exit codes: 0 every check in its band (reproduced, or the article differs for a stated cause),
             1 a check outside its band (compare: a check moved), 2 usage error,

@@ -320,7 +320,7 @@ func rewrite(dir, name string, files []string, stored, now *report.Result) error
 		rr.histories = append(rr.histories, savedHistory{header: hdr, history: h})
 	}
 	sort.Slice(rr.histories, func(i, j int) bool { return rr.histories[i].header.Seed < rr.histories[j].header.Seed })
-	return writeOut(dir, rr)
+	return writeOut(dir, rr, nil)
 }
 
 // withVerdicts returns the stored run list with each valid run's verdict
