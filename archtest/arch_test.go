@@ -44,7 +44,7 @@ func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, 
 // core, the rig or the command.
 var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
 	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
-	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+	"sdchaos/report", "sdchaos/htmlreport", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
 
 // recorders record what happens (ops, events) and must not see the judge
 // side: no package of theirs, direct or indirect, defines checks, verdicts
@@ -54,7 +54,7 @@ var recorders = []string{"sdchaos/caller", "sdchaos/fault", "sdchaos/rig", "sdch
 	"sdchaos/childproc", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
 
 // judgeSide are the packages that define checks, verdicts and checkers.
-var judgeSide = []string{"sdchaos/report", "sdchaos/linearize", "sdchaos/figure"}
+var judgeSide = []string{"sdchaos/report", "sdchaos/htmlreport", "sdchaos/linearize", "sdchaos/figure"}
 
 func TestRecordersDoNotSeeTheJudges(t *testing.T) {
 	for _, p := range packages(t) {

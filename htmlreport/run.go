@@ -129,7 +129,10 @@ func newCheckRow(c report.Check) checkRow {
 	if c.Unit != "" {
 		unit = " " + c.Unit
 	}
-	if c.ArticleLo != nil && c.ArticleHi != nil {
+	switch {
+	case c.YesNo && c.ArticleLo != nil && *c.ArticleLo == *c.ArticleHi:
+		row.Figure = map[bool]string{true: "yes", false: "no"}[*c.ArticleLo == 1]
+	case c.ArticleLo != nil && c.ArticleHi != nil:
 		row.Figure = num(*c.ArticleLo) + unit
 		if *c.ArticleHi != *c.ArticleLo {
 			row.Figure = num(*c.ArticleLo) + "–" + num(*c.ArticleHi) + unit

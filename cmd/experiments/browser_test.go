@@ -48,11 +48,11 @@ func newBrowser(t *testing.T, path string) context.Context {
 
 // pageReport is what the browser saw on one page.
 type pageReport struct {
-	errors   []string // console errors, uncaught exceptions, failed loads
-	links    []string // every link's resolved URL
-	broken   []string // images that did not load (their alt text)
-	wanted   int      // elements that match the page's selector
-	tables   int      // tables with a header row
+	errors []string // console errors, uncaught exceptions, failed loads
+	links  []string // every link's resolved URL
+	broken []string // images that did not load (their alt text)
+	wanted int      // elements that match the page's selector
+	tables int      // tables with a header row
 }
 
 // openPage loads a page from disk in a new tab, gathers what went wrong,

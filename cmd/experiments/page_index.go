@@ -115,7 +115,7 @@ func indexSet(dir string) (htmlreport.Set, error) {
 	if err != nil {
 		return htmlreport.Set{}, err
 	}
-	set := htmlreport.Set{Kind: "results", Title: "Results in " + filepath.Base(filepath.Clean(dir))}
+	set := htmlreport.Set{Kind: "results", Title: "The runs in " + filepath.Base(filepath.Clean(dir)) + "/"}
 	var all []*report.Result
 	for _, r := range runs {
 		all = append(all, r.res)
@@ -192,16 +192,37 @@ func runRowCells(r storedRun) []htmlreport.Cell {
 		what += fmt.Sprintf(" (%d runs)", requestedRuns(r.res.Runs))
 	}
 	return []htmlreport.Cell{{Text: r.name, Href: r.name + pageExt}, {Text: section}, {Text: what},
-		{Verdict: r.res.Verdict}, {Text: checkCounts(r.res)}, {Text: fmt.Sprintf("%.1f s", r.res.TimelineSeconds)},
-		{Text: fmt.Sprintf("%.1f s", r.res.WallSeconds)}}
+		{Verdict: r.res.Verdict}, {Text: checkCounts(r.res)}, {Text: secondsOrNone(r.res.TimelineSeconds)},
+		{Text: secondsOrNone(r.res.WallSeconds)}}
 }
 
-// checkCounts says how many of a run's checks had each verdict, leaving out none.
+// secondsOrNone is a time in seconds, "—" for none (a virtual clock's run).
+func secondsOrNone(s float64) string {
+	if s <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f s", s)
+}
+
+// checkCounts says how many of a run's checks had each verdict.
 func checkCounts(r *report.Result) string {
+	var cs []*report.Result
+	for _, c := range r.Checks {
+		cs = append(cs, &report.Result{Verdict: c.Verdict})
+	}
+	return verdictCounts(cs)
+}
+
+// verdictCounts says how many had each verdict, leaving out none.
+func verdictCounts(rs []*report.Result) string {
+	n := map[report.Verdict]int{}
+	for _, r := range rs {
+		n[r.Verdict]++
+	}
 	var parts []string
 	for _, v := range []report.Verdict{report.Reproduced, report.Differs, report.Outside, report.Invalid, report.Inconclusive} {
-		if n := len(r.With(v)); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		if n[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[v], v))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -256,12 +277,13 @@ func sweepRowCells(root, jsonPath string) ([]htmlreport.Cell, bool) {
 		return nil, false
 	}
 	rel, _ := filepath.Rel(root, page)
+	relDir, _ := filepath.Rel(root, filepath.Dir(page))
 	var vs []*report.Result
 	for _, p := range sr.Points {
 		vs = append(vs, &report.Result{Verdict: p.Verdict})
 	}
 	what := fmt.Sprintf("sweep of %s over --%s: %s", sr.Scenario, sr.Param, strings.Join(pointValues(sr), ", "))
-	return []htmlreport.Cell{{Text: filepath.ToSlash(rel), Href: filepath.ToSlash(rel)}, {Text: what}, {Verdict: worstVerdict(vs)}}, true
+	return []htmlreport.Cell{{Text: filepath.ToSlash(relDir) + "/", Href: filepath.ToSlash(rel)}, {Text: what}, {Verdict: worstVerdict(vs)}}, true
 }
 
 func pointValues(sr *sweepResult) []string {

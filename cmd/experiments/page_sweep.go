@@ -60,10 +60,15 @@ func sweepSet(dir string, sr *sweepResult) htmlreport.Set {
 	for _, p := range sr.Points {
 		vs = append(vs, &report.Result{Verdict: p.Verdict})
 	}
-	set.Verdict, set.VerdictText = worstVerdict(vs), "the worst verdict of its points"
+	set.Verdict, set.VerdictText = worstVerdict(vs), fmt.Sprintf("the worst of its %s' verdicts (%s)", plural(len(vs), "point"), verdictCounts(vs))
 	fig := htmlreport.Section{ID: "figure", Title: "Figure"}
-	files := siblingFigures(dir, base, nil)
-	fig.Figures = htmlreport.Figures(figureNames(files, nil), files, func(string) string {
+	files := map[string][]byte{}
+	for _, ext := range []string{".svg", ".png"} {
+		if b, err := os.ReadFile(filepath.Join(dir, base+ext)); err == nil {
+			files["sweep"+ext] = b
+		}
+	}
+	fig.Figures = htmlreport.Figures([]string{"sweep.svg", "sweep.png"}, files, func(string) string {
 		return fmt.Sprintf("%s: every headline number against --%s", sr.Scenario, sr.Param)
 	})
 	if len(fig.Figures) > 0 {

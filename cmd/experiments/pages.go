@@ -67,7 +67,7 @@ func pagesOf(root, dir string) ([]string, error) {
 	for _, r := range runs {
 		runUp := append(append([]htmlreport.Link(nil), up...), htmlreport.Link{Text: "index of the runs", Href: indexPage})
 		if isPoints {
-			runUp = append(upLinks(root, filepath.Dir(dir)), pointsUp...)
+			runUp = append(up, pointsUp...)
 		}
 		if err := writeRunPageOf(dir, r.name, r.res, nil, runUp); err != nil {
 			return nil, err
@@ -85,7 +85,7 @@ func pagesOf(root, dir string) ([]string, error) {
 		}
 		written = append(written, filepath.Join(dir, sr.baseName()+pageExt))
 	}
-	if dir == root || (len(runs) > 0 && !isPoints) {
+	if hasIndex(root, dir) {
 		if err := writeIndex(dir, up); err != nil {
 			return nil, err
 		}
@@ -104,11 +104,24 @@ func upLinks(root, dir string) []htmlreport.Link {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	for i := range parts {
 		above := filepath.Join(root, filepath.Join(parts[:i]...))
-		if above != root && !exists(filepath.Join(above, indexPage)) {
+		if !hasIndex(root, above) {
 			continue
 		}
 		href := strings.Repeat("../", len(parts)-i) + indexPage
 		out = append(out, htmlreport.Link{Text: filepath.Base(above), Href: href})
 	}
 	return out
+}
+
+// hasIndex reports whether 'pages' writes an index into dir: the root's,
+// and every directory of results but a sweep's points.
+func hasIndex(root, dir string) bool {
+	if filepath.Clean(dir) == filepath.Clean(root) {
+		return true
+	}
+	if filepath.Base(dir) == pointsDir("") {
+		return false
+	}
+	runs, err := storedRuns(dir)
+	return err == nil && len(runs) > 0
 }
