@@ -49,7 +49,7 @@ func TestRunPageSaysEveryVerdictInWords(t *testing.T) {
 		"<td class=\"num\">0.025 s</td>", // the article's figure beside ours
 		"<td class=\"num\">yes</td>",     // a yes/no figure as a word
 		"✗ FAILED",                       // a failed gate
-		"SIGKILL etcd n1,n2", "1.500 s", // the timeline
+		"SIGKILL etcd n1,n2", "1.500 s",  // the timeline
 		"go run ./cmd/experiments demo --seed 7", "demo.history.jsonl.gz",
 		"article 0.1: &lt;b&gt;a demo&lt;/b&gt;", // escaped, never markup
 		"<th scope=\"col\">s1*</th>", "* s1: kill",
