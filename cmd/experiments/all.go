@@ -37,7 +37,7 @@ func parseAll(args []string) (allOptions, error) {
 	fs.SetOutput(io.Discard)
 	only := fs.String("only", "", "comma-separated scenarios to run (default: every scenario)")
 	fs.BoolVar(&o.variants, "variants", false, "also run each scenario's reference variants (see 'help <scenario>')")
-	fs.StringVar(&o.out, "out", "", "write every run's <name>.md and <name>.json, and summary.md/summary.json, into this directory")
+	fs.StringVar(&o.out, "out", "", "write every run's <name>.md, <name>.json and <name>.html, and summary.md/summary.json and index.html (every run linked), into this directory")
 	fs.Int64Var(&o.seed, "seed", o.seed, "seed of every run")
 	fs.IntVar(&o.portBase, "port-base", o.portBase, "first loopback port the runs may listen on (≥ 9150)")
 	fs.IntVar(&o.runs, "runs", 1, "run each scenario N times (seeds seed … seed+N−1) and judge medians with 95 % intervals")

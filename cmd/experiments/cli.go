@@ -28,8 +28,10 @@ usage:
                                    'all --variants --out results' regenerates results/;
                                    --runs N, --junit FILE, --baseline DIR, --quiet as below;
                                    --eureka model|real for the Eureka scenarios
-  experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
-                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
+  experiments compare [--html FILE] OLD NEW
+                                   compare results (dirs or JSON from --out): medians, change,
+                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved;
+                                   --html also writes the comparison as a page
   experiments recheck [--write] DIR
                                    judge the saved histories in DIR again, without running;
                                    exit 1 naming what moved if a stored report no longer

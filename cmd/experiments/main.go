@@ -4,7 +4,7 @@
 //	experiments help <scenario>
 //	experiments <scenario> [flags]
 //	experiments all [flags]
-//	experiments compare OLD NEW
+//	experiments compare [--html FILE] OLD NEW
 //	experiments recheck [--write] DIR
 //	experiments merge [--format F] [--out DIR] SHARD-DIR...
 //	experiments pages DIR

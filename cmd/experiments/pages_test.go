@@ -184,3 +184,24 @@ func TestCommittedPagesAreCurrent(t *testing.T) {
 		t.Errorf("%d pages are stale: run 'go run ./cmd/experiments pages results' and commit them", stale)
 	}
 }
+
+// TestTeachingPagesLinkTheRunsTheyQuote: a lesson or the findings that
+// quote a stored run (<!--r NAME …-->) link that run's page, so a student
+// finds the full report behind every number.
+func TestTeachingPagesLinkTheRunsTheyQuote(t *testing.T) {
+	pages, _ := filepath.Glob("../../docs/learn/[0-9]*.md")
+	pages = append(pages, "../../docs/findings.md")
+	for _, page := range pages {
+		text := readFile(t, page)
+		rel, err := filepath.Rel(filepath.Dir(page), resultsRoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range docRef.FindAllStringSubmatch(text, -1) {
+			link := "](" + filepath.ToSlash(filepath.Join(rel, m[2]+pageExt)) + ")"
+			if !strings.Contains(text, link) {
+				t.Errorf("%s quotes %s but does not link its page (%s)", filepath.Base(page), m[2], link)
+			}
+		}
+	}
+}
