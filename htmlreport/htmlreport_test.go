@@ -47,7 +47,7 @@ func TestRunPageSaysEveryVerdictInWords(t *testing.T) {
 		"Why the article differs:</strong> clientv3 waits for the deadline", // the cause under the check
 		"Why the run could not judge it:</strong> no outage recorded",
 		"<td class=\"num\">0.025 s</td>", // the article's figure beside ours
-		"<td class=\"num\">yes</td>",     // a yes/no figure as a word
+		"<td class=\"num\">removed</td>", // a yes/no figure in the check's words
 		"✗ FAILED",                       // a failed gate
 		"SIGKILL etcd n1,n2", "1.500 s",  // the timeline
 		"go run ./cmd/experiments demo --seed 7", "demo.history.jsonl.gz",
@@ -110,6 +110,8 @@ func TestCheckRowFigure(t *testing.T) {
 		{report.Check{ArticleLo: &lo, ArticleHi: &lo, Unit: "s"}, "15 s"},
 		{report.Check{ArticleLo: &lo, ArticleHi: &hi, Unit: "s"}, "15–30 s"},
 		{report.Check{ArticleLo: &one, ArticleHi: &one, YesNo: true}, "yes"},
+		{report.Check{ArticleLo: &one, ArticleHi: &one, YesNo: true, BandLo: 1, BandHi: 1, Band: "succeeds"}, "succeeds"},
+		{report.Check{ArticleLo: &one, ArticleHi: &one, YesNo: true, Measured: 1, MeasuredText: "fails over"}, "fails over"},
 	}
 	for _, tc := range tests {
 		if got := newCheckRow(tc.c).Figure; got != tc.want {

@@ -131,7 +131,7 @@ func newCheckRow(c report.Check) checkRow {
 	}
 	switch {
 	case c.YesNo && c.ArticleLo != nil && *c.ArticleLo == *c.ArticleHi:
-		row.Figure = map[bool]string{true: "yes", false: "no"}[*c.ArticleLo == 1]
+		row.Figure = yesNoWord(c, *c.ArticleLo)
 	case c.ArticleLo != nil && c.ArticleHi != nil:
 		row.Figure = num(*c.ArticleLo) + unit
 		if *c.ArticleHi != *c.ArticleLo {
@@ -169,4 +169,18 @@ func metaRows(r *report.Result) [][2]string {
 		rows = append(rows, [2]string{"judged again", fmt.Sprintf("%s by harness %s, from the saved histories", m.Rejudged.At.Format("2006-01-02 15:04 MST"), m.Rejudged.Harness)})
 	}
 	return rows
+}
+
+// yesNoWord is the article's figure of a yes/no check in the check's own
+// words where the band or the measurement says it, else yes or no.
+func yesNoWord(c report.Check, v float64) string {
+	switch {
+	case float64(c.BandLo) == v && c.BandHi == c.BandLo:
+		return c.Band
+	case float64(c.Measured) == v && c.Stats == nil:
+		return c.MeasuredText
+	case v == 1:
+		return "yes"
+	}
+	return "no"
 }
