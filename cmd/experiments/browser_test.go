@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"sdchaos/report"
 )
 
 // browserPath finds a Chromium to drive ("" when none is installed).
@@ -169,11 +171,13 @@ func TestPagesInABrowser(t *testing.T) {
 		{filepath.Join(one, "cache-on-failure.html"), "table.checks .badge"},
 		{filepath.Join(two, indexPage), "table.grid .badge"},
 		{filepath.Join(two, "cache-on-failure.html"), "table.checks .badge"},
-		{filepath.Join(two, "cache-on-failure.seed1.html"), "table.checks .badge"},
 		{cmp, "table.grid thead th"},
 		{"../../results/index.html", "table.grid .badge"},
 		{"../../results/sweeps/cache-on-failure-refresh/cache-on-failure.sweep-refresh.html", "table.grid .badge"},
 		{"../../results/sweeps/cache-on-failure-refresh/points/cache-on-failure--refresh=1s.html", "table.checks .badge"},
+	}
+	for _, seedPage := range seedPages(t, two, "cache-on-failure") {
+		pages = append(pages, struct{ path, want string }{seedPage, "table.checks .badge"})
 	}
 	bctx := newBrowser(t, path)
 	shots := t.ArtifactDir()
@@ -191,6 +195,34 @@ func TestPagesInABrowser(t *testing.T) {
 		}
 		t.Logf("%s: %d links, %d × %s, screenshot %s", p.path, len(rep.links), rep.wanted, p.want, shot)
 	}
+}
+
+// seedPages returns the pages of each valid run of repeated runs stored as
+// name in dir, and fails when one is missing (a run the machine's load made
+// invalid has none).
+func seedPages(t *testing.T, dir, name string) []string {
+	t.Helper()
+	res, err := loadResult(filepath.Join(dir, name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range res.Runs {
+		if r.Retry || r.Verdict == report.Invalid {
+			continue
+		}
+		out = append(out, filepath.Join(dir, fmt.Sprintf("%s.seed%d%s", name, r.Seed, pageExt)))
+	}
+	if len(out) < 2 {
+		t.Logf("%d valid runs of %s (the machine's load): no page of a single run of repeated runs to check", len(out), name)
+		return nil
+	}
+	for _, p := range out {
+		if !exists(p) {
+			t.Errorf("no page for a valid run: %s", p)
+		}
+	}
+	return out
 }
 
 // isVerdict reports whether err is a run's verdict (outside, invalid), not
