@@ -79,11 +79,11 @@ func TestCompareFlagsAMovedCheckAndNotAnUnchangedOne(t *testing.T) {
 	same := aggregateOf(1.02, 0.98, 1.08, 0.93, 1.01, 0.99)
 	moved := aggregateOf(2.0, 2.1, 1.9, 2.05, 1.95, 2.0)
 	var b bytes.Buffer
-	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": same}, &b); err != nil {
+	if _, err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": same}, &b); err != nil {
 		t.Errorf("an unchanged candidate was flagged: %v\n%s", err, b.String())
 	}
 	b.Reset()
-	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": moved}, &b); !errors.Is(err, errNotReproduced) {
+	if _, err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": moved}, &b); !errors.Is(err, errNotReproduced) {
 		t.Errorf("a doubled latency was not flagged (err %v)\n%s", err, b.String())
 	}
 	if !strings.Contains(b.String(), "MOVED") {
@@ -120,7 +120,7 @@ func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
 	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	rr := &repeated{name: "cache-on-failure", result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -213,7 +213,7 @@ func TestRecheckFlagsATamperedRunInARepeatedSet(t *testing.T) {
 		rr.histories = append(rr.histories, savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: seed}, history: h})
 	}
 	rr.result = combine(runs, sums, 6)
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -259,7 +259,7 @@ func TestRecheckWriteBringsAStaleReportUpToDate(t *testing.T) {
 	res.Checks[0].Verdict = report.Outside // what an older judge said
 	rr := &repeated{name: spec.Name, result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer

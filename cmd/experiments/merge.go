@@ -65,7 +65,7 @@ func merge(args []string, stdout io.Writer) error {
 	if err := report.Render(stdout, rr.result, *format); err != nil {
 		return fmt.Errorf("merge: writing output: %w", err)
 	}
-	if err := writeOut(*out, rr); err != nil {
+	if err := writeOut(*out, rr, nil); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return verdictErr(rr.result.Verdict)

@@ -351,9 +351,9 @@ func rewrite(dir, name string, files []string, stored, now *report.Result) error
 	}
 	sort.Slice(rr.histories, func(i, j int) bool { return rr.histories[i].header.Seed < rr.histories[j].header.Seed })
 	if filepath.Base(dir) == "points" {
-		return writePoint(dir, rr) // a sweep's point: its report and history, without figures
+		return writePoint(dir, rr, nil) // a sweep's point: its report and history, without figures
 	}
-	return writeOut(dir, rr)
+	return writeOut(dir, rr, nil)
 }
 
 // withVerdicts returns the stored run list with each valid run's verdict

@@ -46,7 +46,7 @@ func runNamed(ctx context.Context, spec scenarios.Spec, name string, args []stri
 	if err := attachCSV(rr, *common); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := writeOut(common.Out, rr); err != nil {
+	if err := writeOut(common.Out, rr, nil); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := writeJUnit(common.JUnit, []*report.Result{rr.result}); err != nil {
@@ -72,6 +72,9 @@ type repeated struct {
 	name      string
 	result    *report.Result
 	histories []savedHistory
+	// runs are the results of the runs whose histories are saved, in the
+	// same order (their pages beside the page of repeated runs).
+	runs []*report.Result
 }
 
 // savedHistory is one valid run's history with what rebuilds its judge.
@@ -108,13 +111,12 @@ func repeat(ctx context.Context, r plannedRun, common scenarios.Common, stderr i
 			continue
 		}
 		sums = append(sums, sum)
-		if res.Verdict != report.Invalid {
-			valid, out.histories = append(valid, res), append(out.histories, saved)
-		} else if common.Runs == 1 {
+		if res.Verdict != report.Invalid || common.Runs == 1 {
 			// A single invalid run is reported as it is, with its history.
 			valid, out.histories = append(valid, res), append(out.histories, saved)
 		}
 	}
+	out.runs = valid
 	out.result = combine(valid, sums, common.Runs)
 	return out, nil
 }
