@@ -46,7 +46,7 @@ func TestRunPageSaysEveryVerdictInWords(t *testing.T) {
 		"≠ differs", "✓ reproduced", "✗ OUTSIDE", "? invalid", // each verdict as a symbol and a word
 		"Why the article differs:</strong> clientv3 waits for the deadline", // the cause under the check
 		"Why the run could not judge it:</strong> no outage recorded",
-		"<td class=\"num\">0.025 s</td>", // the article's figure beside ours
+		"<td class=\"num\">0.025 s<div class=\"basis\">agrees if = 0.025 s: no tolerance stated", // the article's figure beside ours, and what agrees with it
 		"<td class=\"num\">removed</td>", // a yes/no figure in the check's words
 		"✗ FAILED",                       // a failed gate
 		"SIGKILL etcd n1,n2", "1.500 s",  // the timeline

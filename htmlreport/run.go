@@ -65,6 +65,9 @@ type checkRow struct {
 	report.Check
 	// Figure is the article's figure in the check's unit ("—" when it gives none).
 	Figure string
+	// Agrees is the interval of measurements that agree with the figure
+	// ("" when the article gives none).
+	Agrees string
 }
 
 // runRow is one of repeated runs.
@@ -136,6 +139,12 @@ func newCheckRow(c report.Check) checkRow {
 		row.Figure = num(*c.ArticleLo) + unit
 		if *c.ArticleHi != *c.ArticleLo {
 			row.Figure = num(*c.ArticleLo) + "–" + num(*c.ArticleHi) + unit
+		}
+	}
+	if c.AgreeLo != nil && c.AgreeHi != nil && !c.YesNo {
+		row.Agrees = num(*c.AgreeLo) + "–" + num(*c.AgreeHi) + unit
+		if *c.AgreeLo == *c.AgreeHi {
+			row.Agrees = "= " + num(*c.AgreeLo) + unit
 		}
 	}
 	return row
