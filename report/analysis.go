@@ -59,6 +59,13 @@ func CountStarted(ops []history.Op, caller string, from, to time.Duration) (n, f
 	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.Start })
 }
 
+// CountEnded counts the ops of caller that ended in [from, to) and the
+// failed (or unknown) ones among them: a fault at from cannot explain a
+// failure of a call that was over before it, whenever that call was due.
+func CountEnded(ops []history.Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.End })
+}
+
 func countBy(ops []history.Op, caller string, from, to time.Duration, at func(history.Op) time.Duration) (n, failed int) {
 	for _, op := range ops {
 		if op.Caller != caller || at(op) < from || at(op) >= to {
