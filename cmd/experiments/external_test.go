@@ -117,9 +117,15 @@ func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
 		t.Fatal(err)
 	}
 	waitForLine(t, stderr, "instances registered")
-	time.Sleep(3 * time.Second) // the members were killed at 1 s
+	// The nemesis kills every member at 1 s; wait for it (polling, however
+	// long a loaded machine takes to run the kill commands), well inside the
+	// 30 s run.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(l.running()) != 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if n := len(l.running()); n != 0 {
-		t.Errorf("before the interrupt: %d members run, want 0 (killed by the nemesis)", n)
+		t.Errorf("before the interrupt: %d members run 20 s after the instances registered, want 0 (killed by the nemesis at 1 s)", n)
 	}
 	_ = cmd.Process.Signal(os.Interrupt)
 	go func() { _, _ = io.Copy(io.Discard, stderr) }()
