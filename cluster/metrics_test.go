@@ -17,6 +17,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sdchaos/procstat"
+	"sdchaos/report"
 )
 
 func TestReadMetricsSumsTheFamilies(t *testing.T) {
@@ -193,7 +194,7 @@ func TestHTTPSamplingAgreesWithInProcess(t *testing.T) {
 		peakA, peakB, diff/2, total, 100*diff/2/total)
 	step := int64(100 * time.Millisecond)
 	edge := int((gapA+2*gapB+step-1)/step) + 1
-	if peakA > windowMax(gb, edge) || peakB > windowMax(ga, edge) {
+	if peakA > report.WindowMax(gb, edge) || peakB > report.WindowMax(ga, edge) {
 		t.Errorf("the two samplings disagree: peak %.0f in-process, %.0f over HTTP, each more than the other has within %d buckets of any bucket", peakA, peakB, edge)
 	}
 	checkProcessFigures(ctx, t, c)
@@ -291,17 +292,4 @@ func statusKB(t *testing.T, pid int, name string) int64 {
 	}
 	t.Fatalf("no %s in /proc/%d/status", name, pid)
 	return 0
-}
-
-// windowMax is the most xs holds within k buckets of any bucket.
-func windowMax(xs []float64, k int) float64 {
-	best := 0.0
-	for i := range xs {
-		sum := 0.0
-		for j := max(0, i-k); j <= min(len(xs)-1, i+k); j++ {
-			sum += xs[j]
-		}
-		best = max(best, sum)
-	}
-	return best
 }

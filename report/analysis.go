@@ -149,3 +149,19 @@ func Resembles(series map[string]Series, name string, policies []string) (best s
 	}
 	return best, same, total
 }
+
+// WindowMax returns the most xs holds within k buckets of any bucket (the
+// largest sum over 2k + 1 neighbouring buckets, fewer at the ends): what
+// another reading of the same counts may put in one bucket when the two
+// can disagree by up to k buckets on where a count falls.
+func WindowMax(xs []float64, k int) float64 {
+	best := 0.0
+	for i := range xs {
+		sum := 0.0
+		for j := max(0, i-k); j <= min(len(xs)-1, i+k); j++ {
+			sum += xs[j]
+		}
+		best = max(best, sum)
+	}
+	return best
+}

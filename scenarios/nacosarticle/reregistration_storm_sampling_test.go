@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/report"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
 	"sdchaos/storm"
@@ -74,7 +75,7 @@ func TestStormSamplingAgreesOverHTTP(t *testing.T) {
 				t.Errorf("%s, %s: %.0f in-process, %.0f over HTTP (more apart than the %.0f in the %d buckets at each end)", p.Strategy, f.name, f.ta, f.tb, tol, k)
 			}
 		}
-		if pa, pb := own.Peak(), over.Peak(); pa > windowMax(over.Received, k) || pb > windowMax(own.Received, k) {
+		if pa, pb := own.Peak(), over.Peak(); pa > report.WindowMax(over.Received, k) || pb > report.WindowMax(own.Received, k) {
 			t.Errorf("%s, peak per 100 ms: %.0f in-process, %.0f over HTTP: more than the other reading has within %d buckets of any bucket", p.Strategy, pa, pb, k)
 		}
 		peaks[p.Strategy] = [2]float64{own.Peak(), over.Peak()}
@@ -112,17 +113,4 @@ func edgeCalls(a, b []float64, k int) float64 {
 		}
 	}
 	return sum
-}
-
-// windowMax is the most xs holds within k buckets of any bucket.
-func windowMax(xs []float64, k int) float64 {
-	best := 0.0
-	for i := range xs {
-		sum := 0.0
-		for j := max(0, i-k); j <= min(len(xs)-1, i+k); j++ {
-			sum += xs[j]
-		}
-		best = max(best, sum)
-	}
-	return best
 }
