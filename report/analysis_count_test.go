@@ -13,7 +13,7 @@ func TestCountByScheduleOrStart(t *testing.T) {
 	const heal = time.Second
 	ops := []history.Op{
 		{Caller: "c", Scheduled: 900 * time.Millisecond, Start: 901 * time.Millisecond, End: 902 * time.Millisecond, Outcome: history.OK},
-		{Caller: "c", Scheduled: 950 * time.Millisecond, Start: 951 * time.Millisecond, End: 1200 * time.Millisecond, Outcome: history.Fail}, // running at the heal
+		{Caller: "c", Scheduled: 950 * time.Millisecond, Start: 951 * time.Millisecond, End: 1200 * time.Millisecond, Outcome: history.Fail},  // running at the heal
 		{Caller: "c", Scheduled: 990 * time.Millisecond, Start: 1010 * time.Millisecond, End: 1011 * time.Millisecond, Outcome: history.Fail}, // late: started after the heal
 		{Caller: "c", Scheduled: 1100 * time.Millisecond, Start: 1101 * time.Millisecond, End: 1102 * time.Millisecond, Outcome: history.Fail},
 		{Caller: "other", Scheduled: 950 * time.Millisecond, Start: 950 * time.Millisecond, End: 951 * time.Millisecond, Outcome: history.Fail},
