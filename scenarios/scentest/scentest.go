@@ -95,7 +95,7 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Judge(cfg, h)
+	res := JudgeRun(cfg, h)
 	res.Scenario, res.Meta = name, scenarios.RunMeta(env, start)
 	t.Logf("%s ran in %.1f s: %s", name, time.Since(start).Seconds(), report.VerdictLine(res))
 	for _, ch := range res.Checks {
@@ -163,6 +163,17 @@ func InvalidWhy(res *report.Result) string {
 // Judge judges h with cfg and finishes the result.
 func Judge(cfg scenarios.Config, h *history.History) *report.Result {
 	res := cfg.Judge(h)
+	res.Finish()
+	return res
+}
+
+// JudgeRun judges a history recorded by a real run as the command does:
+// with the generic validity gates (every fault took effect, the rig was
+// ready, the callers kept their schedule), so a run on a starved machine is
+// invalid — run again by RunReproduced — never judged outside.
+func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
+	res := cfg.Judge(h)
+	res.Gates = append(res.Gates, report.Gates(h)...)
 	res.Finish()
 	return res
 }
