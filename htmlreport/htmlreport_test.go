@@ -47,9 +47,9 @@ func TestRunPageSaysEveryVerdictInWords(t *testing.T) {
 		"Why the article differs:</strong> clientv3 waits for the deadline", // the cause under the check
 		"Why the run could not judge it:</strong> no outage recorded",
 		"<td class=\"num\">0.025 s<div class=\"basis\">agrees if = 0.025 s: no tolerance stated", // the article's figure beside ours, and what agrees with it
-		"<td class=\"num\">removed</td>", // a yes/no figure in the check's words
-		"✗ FAILED",                       // a failed gate
-		"SIGKILL etcd n1,n2", "1.500 s",  // the timeline
+		"<td class=\"num\">removed</td>",                                                         // a yes/no figure in the check's words
+		"✗ FAILED",                                                                               // a failed gate
+		"SIGKILL etcd n1,n2", "1.500 s",                                                          // the timeline
 		"go run ./cmd/experiments demo --seed 7", "demo.history.jsonl.gz",
 		"article 0.1: &lt;b&gt;a demo&lt;/b&gt;", // escaped, never markup
 		"<th scope=\"col\">s1*</th>", "* s1: kill",
