@@ -33,7 +33,9 @@ var commands = []command{
 	{"matrix", `experiments matrix [--registries a,b] [--out DIR] [--markdown] EXPERIMENT...
                                    run each registry-neutral experiment (a built-in or a file) on
                                    every registry: one table per experiment, a row per client
-                                   set-up, a column per registry (calls failed · verdict)`},
+                                   set-up, a column per registry (calls failed · verdict); --out
+                                   also writes each run, matrix.md, matrix.json, a figure per
+                                   experiment and matrix.html, the page that links every run`},
 	{"all", `experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;

@@ -56,6 +56,22 @@ func parseMatrix(args []string) (matrixOptions, error) {
 	return o, nil
 }
 
+// command is the command that makes the matrix again.
+func (o matrixOptions) command() string {
+	var regs []string
+	for _, r := range o.registries {
+		regs = append(regs, string(r))
+	}
+	words := []string{"go", "run", "./cmd/experiments", "matrix", "--registries", strings.Join(regs, ","), "--seed", fmt.Sprint(o.seed)}
+	if o.out != "" {
+		words = append(words, "--out", shellQuote(filepath.ToSlash(filepath.Clean(o.out))))
+	}
+	for _, n := range o.names {
+		words = append(words, shellQuote(n))
+	}
+	return strings.Join(words, " ")
+}
+
 // matrixRun is one experiment on one world: its result, or why it did not run.
 type matrixRun struct {
 	registry experiment.Registry
@@ -76,7 +92,7 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := prepareOut(o.out); err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
-	var tables []report.Table
+	doc := matrixDoc{Command: o.command()}
 	var all []*report.Result
 	for _, name := range o.names {
 		x, spec, err := matrixExperiment(name)
@@ -92,16 +108,16 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				all = append(all, r.result)
 			}
 		}
-		t := matrixTable(x, runs)
-		tables = append(tables, t)
-		if err := report.RenderTable(stdout, t, o.markdown); err != nil {
+		d := matrixExperimentOf(x, runs)
+		doc.Experiments = append(doc.Experiments, d)
+		if err := report.RenderTable(stdout, d.table(), o.markdown); err != nil {
 			return err
 		}
 		if err := writeMatrixFigure(o.out, x, runs); err != nil {
 			return err
 		}
 	}
-	if err := writeMatrix(o.out, tables); err != nil {
+	if err := writeMatrix(o.out, doc); err != nil {
 		return err
 	}
 	return worstOf(all)
@@ -161,14 +177,14 @@ func (o matrixOptions) runAll(ctx context.Context, x experiment.Experiment, spec
 	return runs, nil
 }
 
-// writeMatrix writes matrix.md and matrix.json into dir.
-func writeMatrix(dir string, tables []report.Table) error {
+// writeMatrix writes matrix.md, matrix.json and matrix.html into dir.
+func writeMatrix(dir string, doc matrixDoc) error {
 	if dir == "" {
 		return nil
 	}
 	if err := writeFile(filepath.Join(dir, "matrix.md"), func(w io.Writer) error {
-		for _, t := range tables {
-			if err := report.RenderTable(w, t, true); err != nil {
+		for _, d := range doc.Experiments {
+			if err := report.RenderTable(w, d.table(), true); err != nil {
 				return err
 			}
 		}
@@ -176,11 +192,14 @@ func writeMatrix(dir string, tables []report.Table) error {
 	}); err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
-	return writeFile(filepath.Join(dir, "matrix.json"), func(w io.Writer) error {
+	if err := writeFile(filepath.Join(dir, matrixJSON), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"tables": tables})
-	})
+		return enc.Encode(doc)
+	}); err != nil {
+		return fmt.Errorf("matrix: %w", err)
+	}
+	return writeMatrixPage(dir, doc, nil)
 }
 
 // worstOf returns the error of the worst verdict among the results.

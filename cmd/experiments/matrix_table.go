@@ -5,78 +5,12 @@ import (
 
 	"os"
 	"path/filepath"
-	"slices"
 
 	"sdchaos/experiment"
 	"sdchaos/figure"
 	"sdchaos/report"
 	"sdchaos/scenarios/anyregistry"
 )
-
-// matrixTable is one experiment's table: a row per subject of its checks
-// (each caller, the registry, the members' roles), a column per world.
-func matrixTable(x experiment.Experiment, runs []matrixRun) report.Table {
-	t := report.Table{Title: fmt.Sprintf("%s: %s", x.Name, x.Summary), Header: []string{"client set-up"}}
-	for _, r := range runs {
-		t.Header = append(t.Header, string(r.registry))
-	}
-	for _, subject := range subjects(runs) {
-		row := []string{subject}
-		for _, r := range runs {
-			row = append(row, matrixCell(r, subject))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; — where the world has no such row"}
-	for _, r := range runs {
-		if r.cannot != "" {
-			t.Notes = append(t.Notes, fmt.Sprintf("%s cannot run it: %s", r.registry, r.cannot))
-		}
-	}
-	return t
-}
-
-// subjects are the rows: every subject of every run's checks, callers in
-// the experiment's order first.
-func subjects(runs []matrixRun) []string {
-	var out []string
-	for _, r := range runs {
-		if r.result == nil {
-			continue
-		}
-		for _, c := range r.result.Checks {
-			if c.Subject != "" && !slices.Contains(out, c.Subject) {
-				out = append(out, c.Subject)
-			}
-		}
-	}
-	return out
-}
-
-// matrixCell is one world's cell of a row.
-func matrixCell(r matrixRun, subject string) string {
-	switch {
-	case r.cannot != "":
-		return "cannot"
-	case r.result == nil:
-		return "—"
-	}
-	var cs []report.Check
-	for _, c := range r.result.Checks {
-		if c.Subject == subject {
-			cs = append(cs, c)
-		}
-	}
-	if len(cs) == 0 {
-		return "—"
-	}
-	v := string(report.RunVerdict(cs))
-	if s, ok := r.result.Series[subject]; ok {
-		okN, fail := s.Total()
-		return fmt.Sprintf("%d/%d failed · %s", fail, okN+fail, v)
-	}
-	return v
-}
 
 // writeMatrixFigure draws one experiment's matrix: per caller, the share
 // of its calls that failed on each world, as grouped bars.

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"sdchaos/experiment"
+	"sdchaos/htmlreport"
 	"sdchaos/report"
 )
 
@@ -29,5 +32,36 @@ func TestMatrixTableHasARowPerSubjectAndAColumnPerWorld(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(tbl.Notes, "\n"), "eureka cannot run it: no such fault") {
 		t.Errorf("notes %q", tbl.Notes)
+	}
+}
+
+// TestMatrixPageLinksEachWorldsRun: the page's column heading opens the
+// run's page where it exists, a cell carries its verdict as a verdict, and
+// a world that could not run says so in words.
+func TestMatrixPageLinksEachWorldsRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x--etcd.html"), []byte("<p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := matrixDoc{Command: "go run ./cmd/experiments matrix x", Experiments: []matrixExperimentDoc{{Name: "x", Summary: "s",
+		Worlds: []matrixWorldDoc{{Registry: "etcd", Run: "x--etcd", Verdict: report.Reproduced}, {Registry: "eureka", Cannot: "no such fault"}},
+		Rows:   []matrixRowDoc{{Subject: "keep", Cells: []matrixCellDoc{{Calls: "0/80 failed", Verdict: report.Reproduced}, {Cannot: true}}}}}}}
+	set := matrixSet(dir, doc)
+	g := set.Sections[0].Grids[0]
+	if g.Header[1].Href != "x--etcd.html" || g.Header[2].Href != "" {
+		t.Errorf("headings %+v", g.Header)
+	}
+	if c := g.Rows[0][1]; c.Verdict != report.Reproduced || c.Text != "0/80 failed" {
+		t.Errorf("etcd cell %+v", c)
+	}
+	if c := g.Rows[0][2]; c.Text != "cannot" || c.Verdict != "" {
+		t.Errorf("eureka cell %+v", c)
+	}
+	if set.Verdict != report.Reproduced || set.Command != doc.Command {
+		t.Errorf("verdict %q command %q", set.Verdict, set.Command)
+	}
+	var sb strings.Builder
+	if err := htmlreport.WriteSet(&sb, set); err != nil || !strings.Contains(sb.String(), "no such fault") {
+		t.Errorf("page: %v", err)
 	}
 }

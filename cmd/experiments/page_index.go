@@ -301,6 +301,7 @@ func indexFiles(dir string) []htmlreport.Link {
 		{Href: "summary.md", Note: "the summary table as Markdown, with notes on how some rows were made"},
 		{Href: "summary.json", Note: "the summary as JSON"},
 		{Href: "compare.html", Note: "these runs against a baseline"},
+		{Href: matrixPage, Note: "the registries side by side: every experiment's table and figure"},
 		{Href: "README.md", Note: "notes on this directory"},
 		{Href: "../docs/learn/README.md", Note: "the lessons, which quote these runs"},
 		{Href: "../docs/findings.md", Note: "the findings, decision by decision, with these runs as evidence"},

@@ -85,6 +85,16 @@ func pagesOf(root, dir string) ([]string, error) {
 		}
 		written = append(written, filepath.Join(dir, sr.baseName()+pageExt))
 	}
+	if exists(filepath.Join(dir, matrixJSON)) {
+		doc, err := loadMatrix(dir)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeMatrixPage(dir, doc, up); err != nil {
+			return nil, err
+		}
+		written = append(written, filepath.Join(dir, matrixPage))
+	}
 	if hasIndex(root, dir) {
 		if err := writeIndex(dir, up); err != nil {
 			return nil, err

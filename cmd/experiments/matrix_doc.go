@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+
+	"sdchaos/experiment"
+	"sdchaos/report"
+)
+
+// matrixDoc is matrix.json: every experiment of a matrix with, per world,
+// the run it made (or why it could not) and the cells of its table. The
+// Markdown tables and the page are both drawn from it.
+type matrixDoc struct {
+	// Command makes the matrix again.
+	Command     string                `json:"command"`
+	Experiments []matrixExperimentDoc `json:"experiments"`
+}
+
+// matrixExperimentDoc is one experiment of a matrix.
+type matrixExperimentDoc struct {
+	Name    string           `json:"name"`
+	Summary string           `json:"summary"`
+	Worlds  []matrixWorldDoc `json:"worlds"`
+	Rows    []matrixRowDoc   `json:"rows"`
+}
+
+// matrixWorldDoc is one column: a world, the stem of its run's files, the
+// run's verdict, or why the world could not run the experiment.
+type matrixWorldDoc struct {
+	Registry experiment.Registry `json:"registry"`
+	Run      string              `json:"run,omitempty"`
+	Verdict  report.Verdict      `json:"verdict,omitempty"`
+	Cannot   string              `json:"cannot,omitempty"`
+}
+
+// matrixRowDoc is one row: a subject of the checks (a client set-up, the
+// registry, the members' roles) and its cell on each world.
+type matrixRowDoc struct {
+	Subject string          `json:"subject"`
+	Cells   []matrixCellDoc `json:"cells"`
+}
+
+// matrixCellDoc is one cell: the calls failed of a caller ("2/80 failed",
+// empty for a row without calls), the worst verdict of the row's checks,
+// Cannot where the world could not run, Missing where its run has no such row.
+type matrixCellDoc struct {
+	Calls   string         `json:"calls,omitempty"`
+	Verdict report.Verdict `json:"verdict,omitempty"`
+	Cannot  bool           `json:"cannot,omitempty"`
+	Missing bool           `json:"missing,omitempty"`
+}
+
+// String is the cell as the terminal and Markdown tables show it.
+func (c matrixCellDoc) String() string {
+	switch {
+	case c.Cannot:
+		return "cannot"
+	case c.Missing:
+		return "—"
+	case c.Calls != "":
+		return c.Calls + " · " + string(c.Verdict)
+	}
+	return string(c.Verdict)
+}
+
+// matrixExperimentOf is one experiment's part of the matrix, from its runs.
+func matrixExperimentOf(x experiment.Experiment, runs []matrixRun) matrixExperimentDoc {
+	d := matrixExperimentDoc{Name: x.Name, Summary: x.Summary}
+	for _, r := range runs {
+		w := matrixWorldDoc{Registry: r.registry, Cannot: r.cannot}
+		if r.result != nil {
+			w.Run, w.Verdict = r.result.Scenario, r.result.Verdict
+		}
+		d.Worlds = append(d.Worlds, w)
+	}
+	for _, subject := range subjects(runs) {
+		row := matrixRowDoc{Subject: subject}
+		for _, r := range runs {
+			row.Cells = append(row.Cells, matrixCell(r, subject))
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	return d
+}
+
+// table is the experiment's table: a row per subject, a column per world.
+func (d matrixExperimentDoc) table() report.Table {
+	t := report.Table{Title: fmt.Sprintf("%s: %s", d.Name, d.Summary), Header: []string{"client set-up"}}
+	for _, w := range d.Worlds {
+		t.Header = append(t.Header, string(w.Registry))
+	}
+	for _, r := range d.Rows {
+		row := []string{r.Subject}
+		for _, c := range r.Cells {
+			row = append(row, c.String())
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; — where the world has no such row"}
+	for _, w := range d.Worlds {
+		if w.Cannot != "" {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s cannot run it: %s", w.Registry, w.Cannot))
+		}
+	}
+	return t
+}
+
+// matrixTable is one experiment's table from its runs.
+func matrixTable(x experiment.Experiment, runs []matrixRun) report.Table {
+	return matrixExperimentOf(x, runs).table()
+}
+
+// subjects are the rows: every subject of every run's checks, callers in
+// the experiment's order first.
+func subjects(runs []matrixRun) []string {
+	var out []string
+	for _, r := range runs {
+		if r.result == nil {
+			continue
+		}
+		for _, c := range r.result.Checks {
+			if c.Subject != "" && !slices.Contains(out, c.Subject) {
+				out = append(out, c.Subject)
+			}
+		}
+	}
+	return out
+}
+
+// matrixCell is one world's cell of a row.
+func matrixCell(r matrixRun, subject string) matrixCellDoc {
+	switch {
+	case r.cannot != "":
+		return matrixCellDoc{Cannot: true}
+	case r.result == nil:
+		return matrixCellDoc{Missing: true}
+	}
+	var cs []report.Check
+	for _, c := range r.result.Checks {
+		if c.Subject == subject {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return matrixCellDoc{Missing: true}
+	}
+	cell := matrixCellDoc{Verdict: report.RunVerdict(cs)}
+	if s, ok := r.result.Series[subject]; ok {
+		okN, fail := s.Total()
+		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail)
+	}
+	return cell
+}
