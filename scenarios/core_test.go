@@ -30,8 +30,7 @@ func (f *fake) Run(context.Context, *Env) (*history.History, error) {
 }
 func (f *fake) Judge(*history.History) *report.Result { return report.NewResult("") }
 
-var fakeSpec = Spec{Name: "fake", Summary: "a test scenario", New: func() Config { return &fake{Size: 3} },
-	Without: []string{"port-base", "keep"}}
+var fakeSpec = Spec{Name: "fake", Summary: "a test scenario", New: func() Config { return &fake{Size: 3} }}
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -43,7 +42,7 @@ func TestParse(t *testing.T) {
 		{[]string{"--size", "7"}, "", 7 * time.Second}, // a derived duration follows the flags
 		{[]string{"--size", "7", "--duration", "2s"}, "", 2 * time.Second},
 		{[]string{"--size", "0"}, "--size (0) must be positive", 0},
-		{[]string{"--port-base", "9200"}, "flag provided but not defined: -port-base", 0}, // not offered
+		{[]string{"--port-base", "9200"}, "", 3 * time.Second},
 		{[]string{"--format", "xml"}, `--format "xml"`, 0},
 		{[]string{"extra"}, `unexpected argument "extra"`, 0},
 	}
@@ -70,7 +69,9 @@ func TestParse(t *testing.T) {
 }
 
 func TestHelpFlagsLeaveOutWhatTheScenarioIgnores(t *testing.T) {
-	fs, _, _ := NewFlagSet(fakeSpec)
+	virtual := fakeSpec
+	virtual.World = VirtualWorld
+	fs, _, _ := NewFlagSet(virtual)
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	for _, n := range []string{"port-base", "keep"} {
@@ -101,5 +102,35 @@ func TestListFlagsRoundTrip(t *testing.T) {
 	}
 	if err := n.Set("12,x"); err == nil {
 		t.Error("a bad integer was accepted")
+	}
+}
+
+// TestWorldOffersTheFlagsItsRunUses: each world binds the common flags
+// that mean something there; the flags of every run stay on all of them.
+func TestWorldOffersTheFlagsItsRunUses(t *testing.T) {
+	tests := []struct {
+		world World
+		want  map[string]bool
+	}{
+		{EtcdWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": true, "seed": true}},
+		{LoopbackWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": false, "external": false, "seed": true}},
+		{VirtualWorld, map[string]bool{"duration": true, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
+		{NoWorld, map[string]bool{"duration": false, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
+	}
+	for _, tt := range tests {
+		spec := fakeSpec
+		spec.World = tt.world
+		fs, _, _ := NewFlagSet(spec)
+		for name, want := range tt.want {
+			if got := tt.world.Offers(name); got != want {
+				t.Errorf("%s offers %s = %v, want %v", tt.world, name, got, want)
+			}
+			if name == "external" {
+				name = "endpoints"
+			}
+			if bound := fs.Lookup(name) != nil; bound != want {
+				t.Errorf("%s: flag --%s bound = %v, want %v", tt.world, name, bound, want)
+			}
+		}
 	}
 }

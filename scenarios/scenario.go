@@ -141,10 +141,9 @@ type Spec struct {
 	// ModelTime says that --duration and the scenario's durations are model
 	// time (the Eureka model runs faster than real time).
 	ModelTime bool
-	// Without lists the common flags the scenario does not offer because
-	// it would ignore them ("duration", "port-base", "keep", "net", and
-	// "external" for the flags of an external etcd cluster).
-	Without []string
+	// World is what the scenario runs on; it decides which of the common
+	// flags the scenario offers (EtcdWorld, the zero value: all of them).
+	World World
 	// FromFile marks the scenario that runs a user's experiment file
 	// (`experiments run FILE`): it is not listed among the scenarios.
 	FromFile bool
