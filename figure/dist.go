@@ -115,6 +115,9 @@ func Bars(title, yLabel string, categories []string, series ...Bar) (*plot.Plot,
 // BarsOver is Bars over bands (a rule's prediction per category), drawn
 // first so that a band never covers a bar.
 func BarsOver(title, yLabel string, categories []string, bands []Band, series ...Bar) (*plot.Plot, error) {
+	if len(categories) == 0 {
+		return nil, fmt.Errorf("%s: a bar chart needs at least one category", title)
+	}
 	p := NewPanel(title, "", yLabel)
 	if err := AddBands(p, bands...); err != nil {
 		return nil, fmt.Errorf("%s: %w", title, err)

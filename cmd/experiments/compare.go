@@ -194,7 +194,7 @@ func loadResults(path string) (map[string]*report.Result, error) {
 	}
 	out := map[string]*report.Result{}
 	for _, f := range files {
-		if filepath.Base(f) == "summary.json" {
+		if !isResultStem(strings.TrimSuffix(filepath.Base(f), ".json")) {
 			continue
 		}
 		r, err := loadResult(f)

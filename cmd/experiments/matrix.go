@@ -26,6 +26,7 @@ type matrixOptions struct {
 	portBase   int
 	markdown   bool
 	quiet      bool
+	stored     bool
 	names      []string
 }
 
@@ -40,6 +41,7 @@ func parseMatrix(args []string) (matrixOptions, error) {
 	fs.IntVar(&o.portBase, "port-base", 9150, "first port each run listens on")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
 	fs.BoolVar(&o.quiet, "quiet", false, "no live progress lines")
+	fs.BoolVar(&o.stored, "stored", false, "run nothing: make the matrix from the runs already in --out (<experiment>--<registry>.json, as a matrix or 'run --out' wrote them; a world's missing run is a cell \"not run\")")
 	if err := fs.Parse(args); err != nil {
 		return o, scenarios.Usagef("matrix: %v", err)
 	}
@@ -50,6 +52,9 @@ func parseMatrix(args []string) (matrixOptions, error) {
 		o.registries = append(o.registries, experiment.Registry(r))
 	}
 	o.names = fs.Args()
+	if o.stored && o.out == "" {
+		return o, scenarios.Usagef("matrix: --stored needs --out, the directory that holds the runs")
+	}
 	if len(o.names) == 0 {
 		return o, scenarios.Usagef("matrix: name at least one experiment (a built-in of source \"any registry\", or a file)")
 	}
@@ -89,7 +94,7 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := prepareOut(o.out); err != nil {
+	if err := o.prepare(); err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
 	doc := matrixDoc{Command: o.command()}
@@ -99,7 +104,11 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		runs, err := o.runAll(ctx, x, spec, stderr)
+		run := o.runAll
+		if o.stored {
+			run = o.loadAll
+		}
+		runs, err := run(ctx, x, spec, stderr)
 		if err != nil {
 			return err
 		}
@@ -140,6 +149,43 @@ func matrixExperiment(name string) (experiment.Experiment, scenarios.Spec, error
 	}
 	spec, err := lookup(anyregistry.FileSpec)
 	return x, spec, err
+}
+
+// prepare makes the output directory of a matrix that runs, and checks
+// that a stored matrix's exists.
+func (o matrixOptions) prepare() error {
+	if !o.stored {
+		return prepareOut(o.out)
+	}
+	if st, err := os.Stat(o.out); err != nil || !st.IsDir() {
+		return scenarios.Usagef("matrix: --stored: %s is not a directory", o.out)
+	}
+	return nil
+}
+
+// loadAll reads x's stored run of every world of the matrix from --out; a
+// world that cannot run x says why, one whose run is missing is "not run".
+func (o matrixOptions) loadAll(_ context.Context, x experiment.Experiment, _ scenarios.Spec, _ io.Writer) ([]matrixRun, error) {
+	var runs []matrixRun
+	for _, name := range o.registries {
+		reg, _ := rig.RegistryFor(name)
+		if err := reg.Can(rig.ExpandClients(reg, x)); err != nil {
+			runs = append(runs, matrixRun{registry: name, cannot: err.Error()})
+			continue
+		}
+		path := filepath.Join(o.out, x.Name+"--"+string(name)+".json")
+		if !exists(path) {
+			runs = append(runs, matrixRun{registry: name})
+			continue
+		}
+		r, err := loadResult(path)
+		if err != nil {
+			return nil, fmt.Errorf("matrix: %w", err)
+		}
+		r.Scenario = x.Name + "--" + string(name)
+		runs = append(runs, matrixRun{registry: name, result: r})
+	}
+	return runs, nil
 }
 
 // runAll runs x on every world of the matrix that can run it.

@@ -99,8 +99,11 @@ func (d matrixExperimentDoc) table() report.Table {
 	}
 	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; — where the world has no such row"}
 	for _, w := range d.Worlds {
-		if w.Cannot != "" {
+		switch {
+		case w.Cannot != "":
 			t.Notes = append(t.Notes, fmt.Sprintf("%s cannot run it: %s", w.Registry, w.Cannot))
+		case w.Run == "":
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: not run (no stored run of it)", w.Registry))
 		}
 	}
 	return t

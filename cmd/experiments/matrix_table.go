@@ -24,6 +24,9 @@ func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) er
 			callers = append(callers, s)
 		}
 	}
+	if len(callers) == 0 {
+		return nil // no caller's calls to draw (an experiment of registrations only)
+	}
 	var bars []figure.Bar
 	for i, r := range runs {
 		b := figure.Bar{Name: string(r.registry), Color: figure.Color(i)}

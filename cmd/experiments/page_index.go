@@ -57,7 +57,7 @@ func storedRuns(dir string) ([]storedRun, error) {
 	byName := map[string]*report.Result{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		if name == "summary" || isSweepName(name) {
+		if !isResultStem(name) {
 			continue
 		}
 		r, err := loadResult(f)
@@ -77,6 +77,12 @@ func storedRuns(dir string) ([]storedRun, error) {
 		out = append(out, storedRun{name, byName[name]})
 	}
 	return out, nil
+}
+
+// isResultStem reports whether a JSON file's stem is a run's result: not
+// the summary of 'all', not a matrix's, not a sweep's.
+func isResultStem(stem string) bool {
+	return stem != "summary" && stem != "matrix" && !isSweepName(stem)
 }
 
 // isSweepName reports whether a JSON file's stem is a sweep's (<scenario>.sweep-<param>).
