@@ -65,13 +65,34 @@ func TestCacheOnFailureDiffersFromTheArticleWithGRPC(t *testing.T) {
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{"clear: first failure after the outage": report.Differs})
 }
 
-func TestCacheOnFailureReproducesTheArticleWhenRefreshFailsFast(t *testing.T) {
+// TestCacheOnFailureFailsFastAtTheNextRefreshTick: with a refresh that
+// fails on the first refused connection, the clearing caller fails at its
+// first refresh tick after the outage (the band of firstFailBand). The
+// article saw it within one send interval of the outage, one outcome of
+// the refresh's phase: the check reproduces it only when this run's phase
+// put the tick in that agreement interval, and differs otherwise — never
+// outside.
+func TestCacheOnFailureFailsFastAtTheNextRefreshTick(t *testing.T) {
 	res := run(t, "cache-on-failure", "--refresh-fail-fast")
 	first, last, _ := scentest.MustConfigure(t, "cache-on-failure", "--refresh-fail-fast").(*cacheOnFailure).firstFailBand()
 	scentest.Between(t, res, "clear.first_fail_after_outage_s", first.Seconds(), last.Seconds())
-	scentest.WantVerdicts(t, res, map[string]report.Verdict{"clear: first failure after the outage": report.Reproduced})
-	if res.Verdict != report.Reproduced {
-		t.Errorf("verdict %s, want reproduced", res.Verdict)
+	const name = "clear: first failure after the outage"
+	for _, c := range res.Checks {
+		if c.Name != name {
+			continue
+		}
+		if c.AgreeLo == nil || c.AgreeHi == nil {
+			t.Fatalf("%s has no agreement interval", name)
+		}
+		v := res.Metrics["clear.first_fail_after_outage_s"]
+		want := report.Differs
+		if v >= *c.AgreeLo && v <= *c.AgreeHi {
+			want = report.Reproduced
+		}
+		scentest.WantVerdicts(t, res, map[string]report.Verdict{name: want})
+	}
+	if res.Verdict != report.Reproduced && res.Verdict != report.Differs {
+		t.Errorf("verdict %s, want reproduced or differs", res.Verdict)
 	}
 }
 
