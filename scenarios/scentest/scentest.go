@@ -231,6 +231,39 @@ func WantVerdicts(t *testing.T, res *report.Result, want map[string]report.Verdi
 	}
 }
 
+// WantAgreement requires each named check, where the run's phase decides
+// whether the measurement lands near the article's figure (a refresh or
+// fetch tick after a fault), to say so: reproduced when its measurement
+// lies in the check's agreement interval, differs otherwise (never outside:
+// the measurement must be in its band, which the test checks beside).
+func WantAgreement(t *testing.T, res *report.Result, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		found := false
+		for _, c := range res.Checks {
+			if c.Name != name {
+				continue
+			}
+			found = true
+			if c.AgreeLo == nil || c.AgreeHi == nil {
+				t.Errorf("check %q has no agreement interval", name)
+				continue
+			}
+			v := float64(c.Measured)
+			want := report.Differs
+			if v >= *c.AgreeLo && v <= *c.AgreeHi {
+				want = report.Reproduced
+			}
+			if c.Verdict != want {
+				t.Errorf("check %q: measured %g, agreement %g–%g: verdict %q, want %q", name, v, *c.AgreeLo, *c.AgreeHi, c.Verdict, want)
+			}
+		}
+		if !found {
+			t.Errorf("no check %q (checks: %s)", name, Names(res))
+		}
+	}
+}
+
 // Names lists a result's checks with their verdicts, for messages.
 func Names(res *report.Result) string {
 	var parts []string
