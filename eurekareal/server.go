@@ -32,9 +32,10 @@ type Server struct {
 	// (CLOCK_MONOTONIC is shared by every process of the host).
 	MonoOffset int64
 
-	child *childproc.Child
-	clock *fakeClock // nil without ClockControl
-	httpc *http.Client
+	child  *childproc.Child
+	launch *launchSpec // how the JVM was started (Restart starts it so again)
+	clock  *fakeClock  // nil without ClockControl
+	httpc  *http.Client
 }
 
 // State is the registry's state at one instant (GET /sdchaos/state), read

@@ -25,6 +25,10 @@ type RealBackend struct {
 	// ClockControl starts every server under libfaketime so that its wall
 	// clock can be stepped (clock-skew).
 	ClockControl bool
+	// PeerLinks puts a loopback proxy on every peer path (server to
+	// server, each direction its own), so that one server can be cut off
+	// its peers while its clients still reach it.
+	PeerLinks bool
 }
 
 // Name returns "real".
@@ -60,8 +64,19 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 	if err != nil {
 		return nil, err
 	}
-	ss, err := eurekareal.StartCluster(ctx, sup, r.alloc, eurekareal.ClusterSpec{Label: label, Size: 3, Props: props,
-		ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf})
+	spec := eurekareal.ClusterSpec{Label: label, Size: 3, Props: props, ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf}
+	var links []peerLink
+	if b.PeerLinks {
+		spec.PeerURL = func(from, to *eurekareal.Server) (string, error) {
+			l, err := newPeerLink(r, from.Name, to)
+			if err != nil {
+				return "", err
+			}
+			links = append(links, l)
+			return l.url, nil
+		}
+	}
+	ss, err := eurekareal.StartCluster(ctx, sup, r.alloc, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +86,7 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 		if err != nil {
 			return nil, err
 		}
+		rs.peers = links
 		out[i] = rs
 	}
 	return out, nil
@@ -82,6 +98,8 @@ type realServer struct {
 	*eurekareal.Server
 	proxy *linkproxy.Proxy
 	scale eureka.Scale
+	// peers are the cluster's peer-path proxies (with RealBackend.PeerLinks).
+	peers []peerLink
 }
 
 func newRealServer(r *Eureka, s *eurekareal.Server) (*realServer, error) {
