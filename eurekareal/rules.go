@@ -20,6 +20,9 @@ const JavaClient = "java-discoveryclient"
 // server's defaults), the versions the JVM pieces run.
 type Rules struct {
 	Props Props
+	// Restart bounds how long a killed server takes to be open again (the
+	// world's start-up allowance; DefaultReadyTimeout when 0).
+	Restart time.Duration
 }
 
 // slack is the allowance for timers and scheduling on a shared host.
@@ -73,9 +76,13 @@ func (Rules) ClientAfterCrash(client string, n int, rate float64, w time.Duratio
 			"Binomial(%.0f calls, 1/%d), mean ± 3.3 sd (99.9 %%), ± 2 at the crash's instant", calls, n)}, true
 }
 
-// RestartBound bounds how long a killed server takes to be open again (a
-// JVM start on a loaded 2-core host; DefaultReadyTimeout).
-const RestartBound = DefaultReadyTimeout
+// restart returns the start-up allowance of a killed server.
+func (r Rules) restart() time.Duration {
+	if r.Restart > 0 {
+		return r.Restart
+	}
+	return DefaultReadyTimeout
+}
 
 // Recovery: after a blackhole the servers never stopped, so a policy
 // caller's next refresh answers and the Java client never lost an
@@ -97,10 +104,10 @@ func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Du
 		return refresh + answerWithin, "its next refresh (≤ refresh) answered within 1 s"
 	}
 	p := r.Props
-	d := RestartBound + p.RenewInterval + p.CacheUpdate + read + answerWithin
+	d := r.restart() + p.RenewInterval + p.CacheUpdate + read + answerWithin
 	return d, fmt.Sprintf("the servers restart empty (open within %s) and list an instance once its next heartbeat (≤ %s) was refused "+
 		"and it registered again, after the response cache's next update (≤ %s) and the reader's next read (≤ %s), + 1 s",
-		RestartBound, p.RenewInterval, p.CacheUpdate, read)
+		r.restart(), p.RenewInterval, p.CacheUpdate, read)
 }
 
 // RemovesSilent: a killed and restarted server holds nothing, so every
@@ -129,7 +136,8 @@ func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Ban
 	case !p.SelfPreservation && d > 2*p.LeaseDuration+p.EvictionInterval+slack:
 		return experiment.Band{Lo: 1, Hi: 1, Basis: basis + "; self-preservation is off"}
 	case p.SelfPreservation:
-		basis += "; self-preservation stops evictions once a full minute had no renewal (isLeaseExpirationEnabled)"
+		basis += fmt.Sprintf("; self-preservation stops evictions while the renewals of the last full minute are at most "+
+			"renewal-percent-threshold (%g) × the expected ones (isLeaseExpirationEnabled): from the first full minute without one", p.RenewalPercent)
 	}
 	return experiment.Band{Lo: 0, Hi: 1, Basis: basis}
 }

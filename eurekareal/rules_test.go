@@ -74,13 +74,17 @@ func TestRulesRecovery(t *testing.T) {
 	}{
 		{policy, experiment.Blackhole, 2 * time.Second},
 		{java, experiment.Blackhole, 0},
-		{policy, experiment.Kill, RestartBound + 30*time.Second + 30*time.Second + time.Second + time.Second},
-		{java, experiment.Kill, RestartBound + 30*time.Second + 30*time.Second + 30*time.Second + time.Second},
+		{policy, experiment.Kill, DefaultReadyTimeout + 30*time.Second + 30*time.Second + time.Second + time.Second},
+		{java, experiment.Kill, DefaultReadyTimeout + 30*time.Second + 30*time.Second + 30*time.Second + time.Second},
 	}
 	for _, tc := range tests {
 		if got, why := r.Recovery(tc.c, tc.how, time.Second); got != tc.want || why == "" {
 			t.Errorf("%s %s: %s (%q), want %s", tc.c.Kind, tc.how, got, why, tc.want)
 		}
+	}
+	r.Restart = 6 * time.Minute
+	if got, _ := r.Recovery(policy, experiment.Kill, time.Second); got != 6*time.Minute+62*time.Second {
+		t.Errorf("with a 6 min start-up allowance: %s, want 7m2s", got)
 	}
 }
 

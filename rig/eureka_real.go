@@ -29,6 +29,9 @@ type RealBackend struct {
 	// server, each direction its own), so that one server can be cut off
 	// its peers while its clients still reach it.
 	PeerLinks bool
+	// ReadyTimeout bounds a server's start (and restart);
+	// eurekareal.DefaultReadyTimeout when 0.
+	ReadyTimeout time.Duration
 }
 
 // Name returns "real".
@@ -64,7 +67,8 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 	if err != nil {
 		return nil, err
 	}
-	spec := eurekareal.ClusterSpec{Label: label, Size: 3, Props: props, ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf}
+	spec := eurekareal.ClusterSpec{Label: label, Size: 3, Props: props, ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf,
+		ReadyTimeout: b.ReadyTimeout}
 	var links []peerLink
 	if b.PeerLinks {
 		spec.PeerURL = func(from, to *eurekareal.Server) (string, error) {

@@ -76,6 +76,12 @@ func eurekaConfig(x experiment.Experiment) eureka.Config {
 	return c
 }
 
+// eurekaReadyTimeout bounds a server's start and restart in this world:
+// three servers open in 17–45 s on a lightly loaded 2-core machine, but
+// took 174 s here beside other sessions' JVMs (load average 23) and more
+// than 3 minutes at load average 30.
+const eurekaReadyTimeout = 6 * time.Minute
+
 // eurekaProps are the real properties of x's world (time scale 1).
 func eurekaProps(x experiment.Experiment) (eurekareal.Props, error) {
 	return RealProps(eurekaConfig(x), eureka.NewScale(time.Now(), 1))
@@ -91,7 +97,8 @@ func (r eurekaRegistry) World(env *Env, x experiment.Experiment) (World, error) 
 		return nil, fmt.Errorf("eureka: %w", err)
 	}
 	env.Duration = x.Duration.D()
-	return &eurekaNeutral{env: env, x: x, cfg: eurekaConfig(x), props: props, backend: RealBackend{PeerLinks: needsPeerLinks(x)}}, nil
+	backend := RealBackend{PeerLinks: needsPeerLinks(x), ReadyTimeout: eurekaReadyTimeout}
+	return &eurekaNeutral{env: env, x: x, cfg: eurekaConfig(x), props: props, backend: backend}, nil
 }
 
 // needsPeerLinks reports whether a step cuts a server off its peers.
@@ -110,5 +117,5 @@ func (eurekaRegistry) Rules(x experiment.Experiment) experiment.Rules {
 	if err != nil {
 		props = eurekareal.DefaultProps() // Can refused such an experiment before it ran
 	}
-	return eurekareal.Rules{Props: props}
+	return eurekareal.Rules{Props: props, Restart: eurekaReadyTimeout}
 }
