@@ -64,10 +64,15 @@ func (w *eurekaNeutral) Start(ctx context.Context) error {
 	return nil
 }
 
-// listed returns how many of the instances every server holds (the least
-// over the servers).
+// listed returns how many of the instances every server and every Java
+// client holds (the least over them).
 func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 	least := -1
+	for _, c := range w.clients {
+		if h := c.(*realScheduler).holding(); least < 0 || h < least {
+			least = h
+		}
+	}
 	for _, s := range w.cl.Servers {
 		st, err := s.(*realServer).State(ctx)
 		if err != nil {
@@ -87,8 +92,9 @@ func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 }
 
 // Traffic primes the policy callers and starts the Java clients (each
-// waits for its first stored registry, then a seeded share of its fetch
-// interval).
+// waits for its first stored registry, then until its cache holds every
+// instance — its first fetches may be answered from a response cache up
+// to 30 s old —, then a seeded share of its fetch interval).
 func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	phase := time.Duration(w.env.Rand.Int64N(int64(DefaultRefresh)))
 	var ts []caller.Traffic
@@ -104,7 +110,7 @@ func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 			ts = append(ts, pc)
 		case experiment.RealClient:
 			s, err := w.rig.Scheduler(ctx, w.cl, SchedulerSpec{Name: c.Name, Order: w.rig.Shuffled(w.cl.URLs),
-				Fetch: w.cfg.FetchInterval, Rate: RateOf(c), App: eurekaApp})
+				Fetch: w.cfg.FetchInterval, Rate: RateOf(c), App: eurekaApp, Holding: w.x.Instances.Count})
 			if err != nil {
 				return nil, fmt.Errorf("starting real clients: %w", err)
 			}
