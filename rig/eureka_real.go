@@ -273,7 +273,7 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 	if err := s.waitFirstFetch(ctx, cl); err != nil {
 		return nil, err
 	}
-	if err := s.waitHolding(ctx, spec.Holding, 2*props.FetchInterval+props.CacheUpdate); err != nil {
+	if err := s.waitHolding(ctx, r, spec.Holding, 2*props.FetchInterval+props.CacheUpdate); err != nil {
 		return nil, err
 	}
 	if err := seedFetchPhase(ctx, r, props.FetchInterval); err != nil {
