@@ -171,4 +171,16 @@ func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
 		"seen after the response cache's next update (≤ %s), + 2 s", spread, p.RenewInterval, p.CacheUpdate)
 }
 
+// RejoinWindow: an instance whose lease is gone registers again at its
+// next heartbeat, answered 404 (DiscoveryClient.renew registers then; the
+// harness's workers do the same), and the world's instances renew every
+// RenewInterval from their registration at the start, together: they may
+// all come back at once, within one renewal interval of the return (+ 1 s
+// for the 404 and the registration). The world refuses a spread.
+func (r Rules) RejoinWindow(experiment.How, time.Duration) (time.Duration, time.Duration, string) {
+	p := r.Props
+	return p.RenewInterval + time.Second, 0, fmt.Sprintf("an instance whose lease is gone registers again at its next heartbeat "+
+		"(every %s, answered 404: DiscoveryClient.renew registers), the instances renewing together: all may come at once (+ 1 s)", p.RenewInterval)
+}
+
 var _ experiment.Rules = Rules{}

@@ -3,7 +3,6 @@ package rig
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -74,15 +73,9 @@ func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 		}
 	}
 	for _, s := range w.cl.Servers {
-		st, err := s.(*realServer).State(ctx)
+		n, err := serverListed(ctx, s)
 		if err != nil {
 			return 0, err
-		}
-		n := 0
-		for _, id := range st.IDs {
-			if strings.HasPrefix(id, eurekaApp+"/") {
-				n++
-			}
 		}
 		if least < 0 || n < least {
 			least = n
@@ -91,13 +84,14 @@ func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 	return max(least, 0), nil
 }
 
-// Traffic primes the policy callers and starts the Java clients (each
+// Traffic samples what the servers list, primes the policy callers and
+// starts the Java clients (each
 // waits for its first stored registry, then until its cache holds every
 // instance — its first fetches may be answered from a response cache up
 // to 30 s old —, then a seeded share of its fetch interval).
 func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	phase := time.Duration(w.env.Rand.Int64N(int64(DefaultRefresh)))
-	var ts []caller.Traffic
+	ts := []caller.Traffic{eurekaListed{servers: w.cl.Servers}}
 	for _, c := range w.x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:

@@ -43,13 +43,17 @@ func (eurekaRegistry) Clients() []ClientInfo {
 
 // Can refuses what real Eureka does not have: a leader, a lease that is not
 // whole seconds (or shorter than 3 s: the renewals come every third of it),
-// a user's program (not wired to Eureka yet).
+// a delay before a re-registration (the workers have none), a user's
+// program (not wired to Eureka yet).
 func (r eurekaRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
 	}
 	if ttl := x.Instances.TTL.D(); ttl != 0 && (ttl < 3*time.Second || ttl%time.Second != 0) {
 		return Cannotf("eureka: instances.ttl is the lease (leaseInfo.durationInSecs): whole seconds, at least 3 s, got %s", ttl)
+	}
+	if x.Instances.Spread > 0 {
+		return Cannotf("eureka cannot spread re-registrations (instances.spread %s): its instances register again at their next heartbeat, not after a delay of their own", x.Instances.Spread.D())
 	}
 	for i, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
