@@ -183,4 +183,17 @@ func (r Rules) RejoinWindow(experiment.How, time.Duration) (time.Duration, time.
 		"(every %s, answered 404: DiscoveryClient.renew registers), the instances renewing together: all may come at once (+ 1 s)", p.RenewInterval)
 }
 
+// MemberReads: every server reads its own registry, and every server held
+// every instance before the fault; a killed server's port refuses (its
+// client proxy resets the connection), so a reader moves to the next
+// server at once (RetryableEurekaHttpClient's 3 tries; the policy callers
+// do the same) and a live one answers.
+func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
+	basis := "every server reads its own registry, which held every instance (ApplicationResource.getApplication)"
+	if f == experiment.QuorumLoss {
+		basis += "; a killed server refuses at once and the reader tries the next (3 tries: RetryableEurekaHttpClient), the survivor answers"
+	}
+	return experiment.ReadsAnswer, basis
+}
+
 var _ experiment.Rules = Rules{}

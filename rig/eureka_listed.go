@@ -16,11 +16,16 @@ import (
 // ListedEvery for the whole run, as OpListed ops: each server's own
 // registry (GET /sdchaos/state on its own port, not through the client
 // proxies a fault blackholes), the least over the servers that answered
-// within ListedEvery (the registry lists an instance only when every
-// live server does); a sample no server answered fails.
+// within listedAnswer (the registry lists an instance only when every
+// live server does); a sample no server answered fails. A sample that
+// takes longer than ListedEvery delays the next one.
 type eurekaListed struct {
 	servers []EurekaServer
 }
+
+// listedAnswer bounds one server's answer to a sample: a JVM on a loaded
+// 2-core machine can take longer than ListedEvery to answer.
+const listedAnswer = time.Second
 
 // Run samples from the recorder's zero for d.
 func (s eurekaListed) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
@@ -44,7 +49,7 @@ func (s eurekaListed) Run(ctx context.Context, rec *history.Recorder, d time.Dur
 // least reads every server at once and returns the fewest instances of
 // eurekaApp any answering server holds, or an error when none answered.
 func (s eurekaListed) least(ctx context.Context) (int, error) {
-	c, cancel := context.WithTimeout(ctx, ListedEvery)
+	c, cancel := context.WithTimeout(ctx, listedAnswer)
 	defer cancel()
 	counts := make([]int, len(s.servers))
 	errs := make([]error, len(s.servers))
