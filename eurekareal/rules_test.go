@@ -149,3 +149,31 @@ func TestRulesRelisted(t *testing.T) {
 		t.Errorf("Relisted = %s (%q), want 67s", d, why)
 	}
 }
+
+// TestRulesRejoinWindow: instances whose lease is gone come back at their
+// next heartbeat, within one renewal interval, all possibly at once.
+func TestRulesRejoinWindow(t *testing.T) {
+	r := Rules{Props: DefaultProps()}
+	for _, spread := range []time.Duration{0, 10 * time.Second} {
+		span, over, why := r.RejoinWindow(experiment.Blackhole, spread)
+		if span != 31*time.Second || over != 0 || !strings.Contains(why, "DiscoveryClient.renew") {
+			t.Errorf("RejoinWindow(%s) = %s, %s (%q), want 31s, 0", spread, span, over, why)
+		}
+	}
+}
+
+// TestRulesMemberReads: every server answers a read from its own
+// registry, under a quorum loss (the killed ones refuse: the reader moves
+// on) and with one cut off.
+func TestRulesMemberReads(t *testing.T) {
+	r := Rules{Props: DefaultProps()}
+	for _, f := range []experiment.FaultKind{experiment.QuorumLoss, experiment.CutOffMember} {
+		reads, why := r.MemberReads(f)
+		if reads != experiment.ReadsAnswer || !strings.Contains(why, "own registry") {
+			t.Errorf("MemberReads(%s) = %s (%q), want answer", f, reads, why)
+		}
+	}
+	if _, why := r.MemberReads(experiment.QuorumLoss); !strings.Contains(why, "RetryableEurekaHttpClient") {
+		t.Errorf("MemberReads(quorum-loss) does not say the reader fails over: %q", why)
+	}
+}

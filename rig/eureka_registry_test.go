@@ -20,8 +20,8 @@ func neutral(steps ...experiment.Step) experiment.Experiment {
 
 // TestEurekaRegistryCan: real Eureka makes every neutral fault but refuses,
 // in one line matching ErrCannot, what it has not: a leader, a lease that is
-// not whole seconds of at least 3 s, a client of another world, a user's
-// program.
+// not whole seconds of at least 3 s, a delay before a re-registration, a
+// client of another world, a user's program.
 func TestEurekaRegistryCan(t *testing.T) {
 	reg, err := RegistryFor(experiment.Eureka)
 	if err != nil {
@@ -52,6 +52,11 @@ func TestEurekaRegistryCan(t *testing.T) {
 		{"a lease of 1.5 s", withTTL(1500 * time.Millisecond), "whole seconds, at least 3 s"},
 		{"a lease of 2.5 s", withTTL(2500 * time.Millisecond), "whole seconds"},
 		{"etcd's client", withCaller(experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: EtcdPickFirst}), `no client "grpc-pick-first"`},
+		{"a spread of re-registrations", func() experiment.Experiment {
+			x := neutral(unreachable)
+			x.Instances.Spread = experiment.Duration(10 * time.Second)
+			return x
+		}(), "cannot spread re-registrations"},
 		{"a user's program", withCaller(experiment.Caller{Name: "u", Kind: experiment.ExecClient, Command: []string{"true"}}), "no user's program"},
 		{"the Java client", withCaller(experiment.Caller{Name: "j", Kind: experiment.RealClient, Client: eurekareal.JavaClient}), ""},
 	}
