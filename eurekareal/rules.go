@@ -173,14 +173,16 @@ func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
 
 // RejoinWindow: an instance whose lease is gone registers again at its
 // next heartbeat, answered 404 (DiscoveryClient.renew registers then; the
-// harness's workers do the same), and the world's instances renew every
-// RenewInterval from their registration at the start, together: they may
-// all come back at once, within one renewal interval of the return (+ 1 s
-// for the 404 and the registration). The world refuses a spread.
+// harness's workers do the same). A heartbeat held by the blackhole is
+// answered at the return; every other worker is asleep and sends its next
+// within one renewal interval: they come back within RenewInterval (+ 1 s
+// for the 404 and the registration), and the held ones may all come at
+// once. The world refuses a spread.
 func (r Rules) RejoinWindow(experiment.How, time.Duration) (time.Duration, time.Duration, string) {
 	p := r.Props
 	return p.RenewInterval + time.Second, 0, fmt.Sprintf("an instance whose lease is gone registers again at its next heartbeat "+
-		"(every %s, answered 404: DiscoveryClient.renew registers), the instances renewing together: all may come at once (+ 1 s)", p.RenewInterval)
+		"(answered 404: DiscoveryClient.renew registers), the held ones answered at the return, the others within one renewal (%s): "+
+		"all may come at once (+ 1 s)", p.RenewInterval)
 }
 
 // MemberReads: every server reads its own registry, and every server held

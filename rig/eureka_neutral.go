@@ -26,6 +26,7 @@ type eurekaNeutral struct {
 	cfg     eureka.Config
 	props   eurekareal.Props
 	backend RealBackend
+	sink    *Sink // the workers' registrations, recorded once the recorder exists
 
 	rig     *Eureka
 	cl      *EurekaCluster
@@ -134,13 +135,14 @@ func (w *eurekaNeutral) Timeline(context.Context) (fault.Timeline, error) {
 	return tl, nil
 }
 
-// Recorder returns a new recorder with the ready check in it: every server
-// lists every instance.
+// Recorder returns a new recorder with the ready check in it (every server
+// lists every instance) and points the workers' registrations at it.
 func (w *eurekaNeutral) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
 	start := time.Now()
 	n, err := w.listed(ctx)
 	end := time.Now()
 	rec := NewRecorder(w.env, 0)
+	w.sink.Set(rec)
 	op := history.Op{Caller: history.ReadyOp, Kind: history.OpGate, Scheduled: rec.Offset(start), Start: rec.Offset(start),
 		End: rec.Offset(end), Count: n, Value: fmt.Sprint(w.x.Instances.Count), Outcome: history.OK}
 	if err != nil {

@@ -32,6 +32,9 @@ type RealBackend struct {
 	// ReadyTimeout bounds a server's start (and restart);
 	// eurekareal.DefaultReadyTimeout when 0.
 	ReadyTimeout time.Duration
+	// OnRegister, when set, is told of every registration of a worker
+	// (eurekareal.WorkerSpec.OnRegister).
+	OnRegister func(id string, start, end time.Time, err error)
 }
 
 // Name returns "real".
@@ -232,7 +235,7 @@ func serviceURLs(bases []string) []string {
 }
 
 // StartWorker starts a Go worker speaking Eureka's REST API through c.Link.
-func (RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster, id string, order []string) (EurekaWorker, error) {
+func (b RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster, id string, order []string) (EurekaWorker, error) {
 	props, err := RealProps(c.Cfg, r.Scale)
 	if err != nil {
 		return nil, err
@@ -243,7 +246,7 @@ func (RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster,
 	}
 	phase := time.Duration(r.env.Rand.Int64N(int64(props.RenewInterval)))
 	w, err := eurekareal.StartWorker(ctx, eurekareal.WorkerSpec{App: "WORKER", ID: id, Port: port, Servers: serviceURLs(order),
-		Props: props, HeartbeatPhase: phase, Link: c.Link})
+		Props: props, HeartbeatPhase: phase, Link: c.Link, OnRegister: b.OnRegister})
 	if err != nil {
 		return nil, err
 	}

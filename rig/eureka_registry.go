@@ -101,8 +101,9 @@ func (r eurekaRegistry) World(env *Env, x experiment.Experiment) (World, error) 
 		return nil, fmt.Errorf("eureka: %w", err)
 	}
 	env.Duration = x.Duration.D()
-	backend := RealBackend{PeerLinks: needsPeerLinks(x), ReadyTimeout: eurekaReadyTimeout}
-	return &eurekaNeutral{env: env, x: x, cfg: eurekaConfig(x), props: props, backend: backend}, nil
+	sink := &Sink{}
+	backend := RealBackend{PeerLinks: needsPeerLinks(x), ReadyTimeout: eurekaReadyTimeout, OnRegister: sink.Registered}
+	return &eurekaNeutral{env: env, x: x, cfg: eurekaConfig(x), props: props, backend: backend, sink: sink}, nil
 }
 
 // needsPeerLinks reports whether a step cuts a server off its peers.
