@@ -29,8 +29,11 @@ func matrixTable(x experiment.Experiment, runs []matrixRun) report.Table {
 	}
 	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; — where the world has no such row"}
 	for _, r := range runs {
-		if r.cannot != "" {
+		switch {
+		case r.cannot != "":
 			t.Notes = append(t.Notes, fmt.Sprintf("%s cannot run it: %s", r.registry, r.cannot))
+		case r.failed != "":
+			t.Notes = append(t.Notes, fmt.Sprintf("%s did not run: %s", r.registry, r.failed))
 		}
 	}
 	return t
@@ -58,6 +61,8 @@ func matrixCell(r matrixRun, subject string) string {
 	switch {
 	case r.cannot != "":
 		return "cannot"
+	case r.failed != "":
+		return "did not run"
 	case r.result == nil:
 		return "—"
 	}
