@@ -126,4 +126,18 @@ func (r Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Durati
 		"answered at once, lease not found, it registers again after its delay in [0, spread %s) (+ 1 s for the answer and the grant)", r.Renew, spread)
 }
 
+// MemberReads: a read is linearizable (clientv3's default), so the member
+// that serves it needs a quorum for its ReadIndex: the survivor of a
+// quorum loss has none and waits until the read's deadline (the killed
+// members refuse); with one member cut off, a read sent to it waits the
+// same way and a read sent to the majority is answered, the client's
+// balancer choosing the member.
+func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
+	if f == experiment.QuorumLoss {
+		return experiment.ReadsFail, "a linearizable read needs a quorum (ReadIndex): the survivor has none and the killed members refuse"
+	}
+	return experiment.ReadsSome, "a linearizable read needs a quorum (ReadIndex): one sent to the cut-off member waits until its deadline, " +
+		"one sent to the majority is answered; the client's balancer picks the member"
+}
+
 var _ experiment.Rules = Rules{}

@@ -20,6 +20,10 @@ import (
 var DefaultJVMOptions = []string{"-Xms32m", "-Xmx128m", "-Xss256k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 	"-XX:MaxMetaspaceSize=128m", "-XX:ReservedCodeCacheSize=48m", "-Djava.awt.headless=true"}
 
+// DefaultReadyTimeout bounds a server's start when the spec gives none:
+// three JVMs starting together on two cores take about 35 s.
+const DefaultReadyTimeout = 3 * time.Minute
+
 // ClusterSpec describes a set of real peer servers.
 type ClusterSpec struct {
 	// Label prefixes the server names ("on" → "on-s1"); empty gives "s1"….
@@ -41,6 +45,10 @@ type ClusterSpec struct {
 	ReadyTimeout time.Duration
 	// Logf receives progress (the first build takes minutes); may be nil.
 	Logf jvm.Logf
+	// PeerURL, when set, returns the service URL server from is given for
+	// its peer to (a proxy on the peer path, so that the path can be cut);
+	// when nil, every server is given its peers' own ServiceURLs.
+	PeerURL func(from, to *Server) (string, error)
 }
 
 // StartCluster builds the server jar (on first use), starts spec.Size
@@ -100,7 +108,7 @@ func (spec ClusterSpec) withDefaults() ClusterSpec {
 		spec.JVMOptions = DefaultJVMOptions
 	}
 	if spec.ReadyTimeout == 0 {
-		spec.ReadyTimeout = 3 * time.Minute
+		spec.ReadyTimeout = DefaultReadyTimeout
 	}
 	if spec.Logf == nil {
 		spec.Logf = func(string, ...any) {}
@@ -134,8 +142,12 @@ func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props
 	if err != nil {
 		return err
 	}
+	own, err := nodeArgs(servers, i, spec.PeerURL)
+	if err != nil {
+		return err
+	}
 	args := append(append(child, spec.JVMOptions...), "-jar", jar)
-	args = append(append(args, props...), nodeArgs(servers, i)...)
+	args = append(append(args, props...), own...)
 	args = append(args, spec.ExtraArgs...)
 	s.Args = args
 	var env []string
@@ -150,25 +162,29 @@ func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props
 		env = s.clock.env(lib)
 	}
 	// Spring logs to stdout: into the log file, so no pipe can fill and block the JVM.
-	proc, _, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java, Args: args,
-		Env: env, LogPath: s.LogPath, StdoutToLog: true})
-	if err != nil {
-		return err
-	}
-	s.child = proc
-	return nil
+	s.launch = &launchSpec{sup: sup, ready: spec.ReadyTimeout, ext: childproc.ExternalSpec{Name: "eureka " + s.Name, Path: java,
+		Args: args, Env: env, LogPath: s.LogPath, StdoutToLog: true}}
+	return s.start()
 }
 
 // nodeArgs are server i's own Spring arguments: its address, its own URL
 // (eureka.server.my-url: without it PeerEurekaNodes.isThisMyUrl compares
 // host names only and drops every 127.0.0.1 peer as itself) and its peers.
-func nodeArgs(servers []*Server, i int) []string {
+func nodeArgs(servers []*Server, i int, peerURL func(from, to *Server) (string, error)) ([]string, error) {
 	s := servers[i]
 	var peers []string
 	for j, p := range servers {
-		if j != i {
-			peers = append(peers, p.ServiceURL)
+		if j == i {
+			continue
 		}
+		u := p.ServiceURL
+		if peerURL != nil {
+			var err error
+			if u, err = peerURL(s, p); err != nil {
+				return nil, fmt.Errorf("the path from %s to its peer %s: %w", s.Name, p.Name, err)
+			}
+		}
+		peers = append(peers, u)
 	}
 	if len(peers) == 0 { // a lone server: its embedded client reads itself; my-url drops it as a peer
 		peers = []string{s.ServiceURL}
@@ -177,7 +193,7 @@ func nodeArgs(servers []*Server, i int) []string {
 	return []string{"--sdchaos.name=" + s.Name, "--server.port=" + port, "--server.address=" + ports.Host,
 		"--eureka.instance.hostname=" + ports.Host, "--eureka.instance.instance-id=" + s.Name,
 		"--eureka.server.my-url=" + s.ServiceURL,
-		"--eureka.client.service-url.defaultZone=" + strings.Join(peers, ",")}
+		"--eureka.client.service-url.defaultZone=" + strings.Join(peers, ",")}, nil
 }
 
 // waitOpen polls /sdchaos/state until the registry has opened for traffic.

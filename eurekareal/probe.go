@@ -27,8 +27,10 @@ func probeReplication(ctx context.Context, servers []*Server, deadline time.Time
 		in := Instance{App: probeApp, ID: "probe-" + s.Name, Host: ports.Host, Port: 1, RenewSecs: 30, DurationSecs: 90,
 			DirtyMS: time.Now().UnixMilli()}
 		keys[i] = probeApp + "/" + in.ID
-		st, err := r.register(ctx, s.ServiceURL, in)
-		if err := expect("registering the replication probe on eureka "+s.Name, st, err, http.StatusNoContent); err != nil {
+		if err := retryUntil(ctx, deadline, func() error {
+			st, err := r.register(ctx, s.ServiceURL, in)
+			return expect("registering the replication probe on eureka "+s.Name, st, err, http.StatusNoContent)
+		}); err != nil {
 			return err
 		}
 	}
@@ -36,8 +38,10 @@ func probeReplication(ctx context.Context, servers []*Server, deadline time.Time
 		return err
 	}
 	for i, s := range servers {
-		st, err := r.cancel(ctx, s.ServiceURL, probeApp, "probe-"+s.Name)
-		if err := expect("cancelling the replication probe on eureka "+servers[i].Name, st, err, http.StatusOK); err != nil {
+		if err := retryUntil(ctx, deadline, func() error {
+			st, err := r.cancel(ctx, s.ServiceURL, probeApp, "probe-"+s.Name)
+			return expect("cancelling the replication probe on eureka "+servers[i].Name, st, err, http.StatusOK, http.StatusNotFound)
+		}); err != nil {
 			return err
 		}
 	}
@@ -82,4 +86,19 @@ func holdsAll(ids, keys []string, want bool) bool {
 		}
 	}
 	return true
+}
+
+// retryUntil calls f until it succeeds or the deadline passes (a JVM on a
+// loaded host may not answer a start-up probe within one request's
+// timeout); it returns f's last error.
+func retryUntil(ctx context.Context, deadline time.Time, f func() error) error {
+	for {
+		err := f()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		if serr := clock.SleepFor(ctx, 200*time.Millisecond); serr != nil {
+			return err
+		}
+	}
 }

@@ -36,9 +36,10 @@ type Server struct {
 	// options, the jar and every property it was given).
 	Args []string
 
-	child *childproc.Child
-	clock *fakeClock // nil without ClockControl
-	httpc *http.Client
+	child  *childproc.Child
+	launch *launchSpec // how the JVM was started (Restart starts it so again)
+	clock  *fakeClock  // nil without ClockControl
+	httpc  *http.Client
 }
 
 // State is the registry's state at one instant (GET /sdchaos/state), read

@@ -26,6 +26,10 @@ type WorkerSpec struct {
 	// Props gives the lease (RenewInterval, LeaseDuration: whole seconds)
 	// and the request timeouts (ConnectTimeout, ReadTimeout).
 	Props Props
+	// OnRegister, when set, is told of every registration the worker
+	// makes (the first, and each after a heartbeat answered 404): when it
+	// started and ended, and its error.
+	OnRegister func(id string, start, end time.Time, err error)
 	// HeartbeatPhase delays the first heartbeat (so workers started together
 	// do not renew in lockstep).
 	HeartbeatPhase time.Duration
@@ -141,7 +145,9 @@ func (cutError) Timeout() bool { return true }
 
 // Register registers the instance on its current server (moving on when it fails).
 func (w *Worker) Register(ctx context.Context) error {
+	start := time.Now()
 	_, _, err := w.try(ctx, func(s string) (int, error) { return w.r.register(ctx, s, w.in) }, http.StatusNoContent)
+	w.registered(start, err)
 	return err
 }
 
@@ -184,8 +190,10 @@ func (w *Worker) heartbeat(ctx context.Context) {
 	b := Beat{Server: server, Status: status}
 	if err == nil && status == http.StatusNotFound {
 		b.Reregistered = true
+		start := time.Now()
 		st, rerr := w.r.register(ctx, server, w.in)
 		err = expect("re-registering", st, rerr, http.StatusNoContent)
+		w.registered(start, err)
 	}
 	if err != nil {
 		b.Err = err.Error()
@@ -194,6 +202,13 @@ func (w *Worker) heartbeat(ctx context.Context) {
 	w.mu.Lock()
 	w.beats = append(w.beats, b)
 	w.mu.Unlock()
+}
+
+// registered tells OnRegister of a registration that started at start.
+func (w *Worker) registered(start time.Time, err error) {
+	if w.spec.OnRegister != nil {
+		w.spec.OnRegister(w.ID, start, time.Now(), err)
+	}
 }
 
 // errNoServer is returned (wrapped) when no try of a request was answered.

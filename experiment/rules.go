@@ -33,6 +33,21 @@ const (
 	Register ProbeOp = "register"
 )
 
+// Reads is how the clients' reads of the instance list fare while a
+// member fault holds.
+type Reads string
+
+// The ways reads fare.
+const (
+	// ReadsFail: every read fails, as when the registry is unreachable.
+	ReadsFail Reads = "fail"
+	// ReadsAnswer: every read is answered, with every live instance.
+	ReadsAnswer Reads = "answer"
+	// ReadsSome: reads through some members fail, the others answer; which
+	// member a read goes to is the client's choice.
+	ReadsSome Reads = "some"
+)
+
 // Rules are a registry's own rules, as the registry-neutral experiments'
 // judges need them. Each method says what the registry predicts, its
 // source in the band's basis; ok is false where the registry has no rule
@@ -71,4 +86,7 @@ type Rules interface {
 	// random time within span of its return, no time of which is likelier
 	// than 1/spreadOver (0: all may come at once), and why.
 	RejoinWindow(how How, spread time.Duration) (span, spreadOver time.Duration, basis string)
+	// MemberReads is how the clients' reads of the instance list fare
+	// while member fault f holds (every instance alive), and why.
+	MemberReads(f FaultKind) (Reads, string)
 }

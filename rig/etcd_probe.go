@@ -10,6 +10,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/experiment"
+	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
 )
@@ -19,7 +20,7 @@ func etcdVersion() string { return version.Version }
 
 // etcdMembersProbe reads the instance list (a linearizable read, as
 // clientv3 reads by default) and registers a probe instance (a lease and a
-// put) through every member at once, each bound to that member only and
+// put, beside the instances: etcdProbeKey) through every member at once, each bound to that member only and
 // with ProbeTimeout: the ops say which member answered what.
 func etcdMembersProbe(r *Etcd) fault.Probe {
 	return fault.ProbeFunc{Event: history.Event{Kind: history.Probe, Label: "list and register through every member"},
@@ -53,9 +54,16 @@ func probeMember(ctx context.Context, rec *history.Recorder, r *Etcd, name, url 
 		if err != nil {
 			return 0, err
 		}
-		_, err = cli.Put(c, r.Prefix()+"probe-"+name, "probe", clientv3.WithLease(lease.ID))
+		_, err = cli.Put(c, etcdProbeKey(r, name), "probe", clientv3.WithLease(lease.ID))
 		return 1, err
 	})
+}
+
+// etcdProbeKey is where the members probe registers through member: beside
+// the instances' prefix, not under it, so that no caller lists the probe
+// as an instance (the same write path: a lease grant and a put).
+func etcdProbeKey(r *Etcd, member string) string {
+	return fakeservice.Prefix + r.Svc.Service + "-members-probe/" + member
 }
 
 // probeOp runs one probe operation with ProbeTimeout and records it.

@@ -83,4 +83,11 @@ type SchedulerSpec struct {
 	// App is the application whose instances the client lists ("WORKER"
 	// when empty; the model's clients list every application).
 	App string
+	// Holding, when positive, makes a real client's start wait, before its
+	// seeded fetch phase, until its cache holds that many instances of App:
+	// a server answers a full fetch from its read-only response cache,
+	// refreshed every response-cache-update-interval (ResponseCacheImpl's
+	// cache update task), so a client started right after the
+	// registrations may first store a list up to that old.
+	Holding int
 }

@@ -25,6 +25,16 @@ type RealBackend struct {
 	// ClockControl starts every server under libfaketime so that its wall
 	// clock can be stepped (clock-skew).
 	ClockControl bool
+	// PeerLinks puts a loopback proxy on every peer path (server to
+	// server, each direction its own), so that one server can be cut off
+	// its peers while its clients still reach it.
+	PeerLinks bool
+	// ReadyTimeout bounds a server's start (and restart);
+	// eurekareal.DefaultReadyTimeout when 0.
+	ReadyTimeout time.Duration
+	// OnRegister, when set, is told of every registration of a worker
+	// (eurekareal.WorkerSpec.OnRegister).
+	OnRegister func(id string, start, end time.Time, err error)
 }
 
 // Name returns "real".
@@ -60,8 +70,20 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 	if err != nil {
 		return nil, err
 	}
-	ss, err := eurekareal.StartCluster(ctx, sup, r.alloc, eurekareal.ClusterSpec{Label: label, Size: 3, Props: props,
-		ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf})
+	spec := eurekareal.ClusterSpec{Label: label, Size: 3, Props: props, ClockControl: b.ClockControl, LogDir: r.dir, Logf: r.env.Printf,
+		ReadyTimeout: b.ReadyTimeout}
+	var links []peerLink
+	if b.PeerLinks {
+		spec.PeerURL = func(from, to *eurekareal.Server) (string, error) {
+			l, err := newPeerLink(r, from.Name, to)
+			if err != nil {
+				return "", err
+			}
+			links = append(links, l)
+			return l.url, nil
+		}
+	}
+	ss, err := eurekareal.StartCluster(ctx, sup, r.alloc, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +96,7 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 		if err != nil {
 			return nil, err
 		}
+		rs.peers = links
 		out[i] = rs
 	}
 	return out, nil
@@ -102,6 +125,8 @@ type realServer struct {
 	*eurekareal.Server
 	proxy *linkproxy.Proxy
 	scale eureka.Scale
+	// peers are the cluster's peer-path proxies (with RealBackend.PeerLinks).
+	peers []peerLink
 }
 
 func newRealServer(r *Eureka, s *eurekareal.Server) (*realServer, error) {
@@ -210,7 +235,7 @@ func serviceURLs(bases []string) []string {
 }
 
 // StartWorker starts a Go worker speaking Eureka's REST API through c.Link.
-func (RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster, id string, order []string) (EurekaWorker, error) {
+func (b RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster, id string, order []string) (EurekaWorker, error) {
 	props, err := RealProps(c.Cfg, r.Scale)
 	if err != nil {
 		return nil, err
@@ -221,7 +246,7 @@ func (RealBackend) StartWorker(ctx context.Context, r *Eureka, c *EurekaCluster,
 	}
 	phase := time.Duration(r.env.Rand.Int64N(int64(props.RenewInterval)))
 	w, err := eurekareal.StartWorker(ctx, eurekareal.WorkerSpec{App: "WORKER", ID: id, Port: port, Servers: serviceURLs(order),
-		Props: props, HeartbeatPhase: phase, Link: c.Link})
+		Props: props, HeartbeatPhase: phase, Link: c.Link, OnRegister: b.OnRegister})
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +299,9 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 	r.env.Describe(w)
 	go s.read(cl)
 	if err := s.waitFirstFetch(ctx, cl); err != nil {
+		return nil, err
+	}
+	if err := s.waitHolding(ctx, r, spec.Holding, 2*props.FetchInterval+props.CacheUpdate); err != nil {
 		return nil, err
 	}
 	if err := seedFetchPhase(ctx, r, props.FetchInterval); err != nil {

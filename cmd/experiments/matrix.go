@@ -82,6 +82,9 @@ type matrixRun struct {
 	registry experiment.Registry
 	result   *report.Result
 	cannot   string
+	// failed is why a world that can run the experiment did not (its
+	// start failed, say): not a verdict on the registry.
+	failed string
 }
 
 // matrix is `experiments matrix`: it runs each experiment on every world,
@@ -113,8 +116,11 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		for _, r := range runs {
-			if r.result != nil {
+			switch {
+			case r.result != nil:
 				all = append(all, r.result)
+			case r.failed != "":
+				all = append(all, &report.Result{Verdict: report.Invalid}) // a world that did not run judged nothing
 			}
 		}
 		d := matrixExperimentOf(x, runs)
@@ -211,7 +217,8 @@ func (o matrixOptions) runAll(ctx context.Context, x experiment.Experiment, spec
 			return nil, err
 		}
 		if err != nil {
-			runs = append(runs, matrixRun{registry: name, cannot: err.Error()})
+			fmt.Fprintf(stderr, "matrix: %s on %s did not run: %v\n", x.Name, name, err)
+			runs = append(runs, matrixRun{registry: name, failed: firstLine(err.Error())})
 			continue
 		}
 		rr.result.Scenario = rr.name
@@ -258,4 +265,12 @@ func worstOf(rs []*report.Result) error {
 		return errInvalid
 	}
 	return verdictErr(report.RunVerdict(cs))
+}
+
+// firstLine is s up to its first line break (a start failure quotes a log).
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

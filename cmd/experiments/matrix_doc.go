@@ -32,6 +32,9 @@ type matrixWorldDoc struct {
 	Run      string              `json:"run,omitempty"`
 	Verdict  report.Verdict      `json:"verdict,omitempty"`
 	Cannot   string              `json:"cannot,omitempty"`
+	// Failed is why a world that can run the experiment did not (its start
+	// failed, say): not a verdict on the registry.
+	Failed string `json:"failed,omitempty"`
 }
 
 // matrixRowDoc is one row: a subject of the checks (a client set-up, the
@@ -45,10 +48,11 @@ type matrixRowDoc struct {
 // empty for a row without calls), the worst verdict of the row's checks,
 // Cannot where the world could not run, Missing where its run has no such row.
 type matrixCellDoc struct {
-	Calls   string         `json:"calls,omitempty"`
-	Verdict report.Verdict `json:"verdict,omitempty"`
-	Cannot  bool           `json:"cannot,omitempty"`
-	Missing bool           `json:"missing,omitempty"`
+	Calls     string         `json:"calls,omitempty"`
+	Verdict   report.Verdict `json:"verdict,omitempty"`
+	Cannot    bool           `json:"cannot,omitempty"`
+	DidNotRun bool           `json:"did_not_run,omitempty"`
+	Missing   bool           `json:"missing,omitempty"`
 }
 
 // String is the cell as the terminal and Markdown tables show it.
@@ -56,6 +60,8 @@ func (c matrixCellDoc) String() string {
 	switch {
 	case c.Cannot:
 		return "cannot"
+	case c.DidNotRun:
+		return "did not run"
 	case c.Missing:
 		return "—"
 	case c.Calls != "":
@@ -68,7 +74,7 @@ func (c matrixCellDoc) String() string {
 func matrixExperimentOf(x experiment.Experiment, runs []matrixRun) matrixExperimentDoc {
 	d := matrixExperimentDoc{Name: x.Name, Summary: x.Summary}
 	for _, r := range runs {
-		w := matrixWorldDoc{Registry: r.registry, Cannot: r.cannot}
+		w := matrixWorldDoc{Registry: r.registry, Cannot: r.cannot, Failed: r.failed}
 		if r.result != nil {
 			w.Run, w.Verdict = r.result.Scenario, r.result.Verdict
 		}
@@ -102,6 +108,8 @@ func (d matrixExperimentDoc) table() report.Table {
 		switch {
 		case w.Cannot != "":
 			t.Notes = append(t.Notes, fmt.Sprintf("%s cannot run it: %s", w.Registry, w.Cannot))
+		case w.Failed != "":
+			t.Notes = append(t.Notes, fmt.Sprintf("%s did not run: %s", w.Registry, w.Failed))
 		case w.Run == "":
 			t.Notes = append(t.Notes, fmt.Sprintf("%s: not run (no stored run of it)", w.Registry))
 		}
@@ -136,6 +144,8 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	switch {
 	case r.cannot != "":
 		return matrixCellDoc{Cannot: true}
+	case r.failed != "":
+		return matrixCellDoc{DidNotRun: true}
 	case r.result == nil:
 		return matrixCellDoc{Missing: true}
 	}
@@ -149,6 +159,9 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 		return matrixCellDoc{Missing: true}
 	}
 	cell := matrixCellDoc{Verdict: report.RunVerdict(cs)}
+	if v := r.result.Verdict; v == report.Invalid || v == report.Inconclusive {
+		cell.Verdict = v // a run whose gates failed judged nothing, whatever its checks say
+	}
 	if s, ok := r.result.Series[subject]; ok {
 		okN, fail := s.Total()
 		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail)

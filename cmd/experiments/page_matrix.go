@@ -49,8 +49,11 @@ func matrixSet(dir string, doc matrixDoc) htmlreport.Set {
 	var vs []*report.Result
 	for _, d := range doc.Experiments {
 		for _, w := range d.Worlds {
-			if w.Verdict != "" {
+			switch {
+			case w.Verdict != "":
 				vs = append(vs, &report.Result{Verdict: w.Verdict})
+			case w.Failed != "":
+				vs = append(vs, &report.Result{Verdict: report.Invalid}) // a world that did not run judged nothing
 			}
 		}
 		set.Sections = append(set.Sections, matrixSection(dir, d))
@@ -87,7 +90,7 @@ func matrixSection(dir string, d matrixExperimentDoc) htmlreport.Section {
 		cells := []htmlreport.Cell{{Text: r.Subject}}
 		for _, c := range r.Cells {
 			cell := htmlreport.Cell{Verdict: c.Verdict, Text: c.Calls}
-			if c.Cannot || c.Missing {
+			if c.Cannot || c.DidNotRun || c.Missing {
 				cell = htmlreport.Cell{Text: c.String()}
 			}
 			cells = append(cells, cell)

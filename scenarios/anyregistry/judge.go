@@ -71,6 +71,7 @@ func (r *run) judgeStep(i int, s experiment.Step) {
 		r.unreachableChecks(w)
 	case experiment.QuorumLoss, experiment.CutOffMember:
 		r.memberChecks(w)
+		r.memberCallerChecks(w)
 	case experiment.CrashInstance:
 		// judged within the window of the fault it falls in
 	}

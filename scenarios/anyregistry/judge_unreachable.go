@@ -22,22 +22,23 @@ func (r *run) unreachableChecks(w window) {
 	for _, c := range r.x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
-			r.policyDuring(c, w, end)
+			r.policyDuringAs(c, w, end, w.step.HowOf())
 		case experiment.RealClient:
-			r.clientDuring(c, w, end)
+			r.clientDuringAs(c, w, end, w.step.HowOf(), "the registry was unreachable")
 		}
 		if crashed {
 			r.afterCrash(c, w.from, crash, w.to)
 		} else if w.healed {
-			r.afterHeal(c, w)
+			r.afterHealAs(c, w, w.step.HowOf())
 		}
 	}
 	r.registryChecks(w)
 }
 
-// policyDuring judges a policy caller from the cut until end (the heal, or
-// a crash): keep fails nothing; clear fails from its first failed refresh.
-func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
+// policyDuringAs judges a policy caller from the cut (made as how) until
+// end (the heal, or a crash): keep fails nothing; clear fails from its
+// first failed refresh.
+func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, how experiment.How) {
 	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	if c.Policy == experiment.Keep {
@@ -46,7 +47,7 @@ func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 		return
 	}
-	lo, hi, basis := r.rules.RefreshFails(w.step.HowOf(), rig.RefreshOf(c), rig.RefreshTimeout)
+	lo, hi, basis := r.rules.RefreshFails(how, rig.RefreshOf(c), rig.RefreshTimeout)
 	send := time.Duration(float64(time.Second) / rig.RateOf(c))
 	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).About(c.Name).
 		From(basis + "; then its next send fails on the emptied list")
@@ -62,29 +63,32 @@ func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
 	r.res.AddCheck(share.JudgeText(report.Pct(afterFail, after), fmt.Sprintf("%d of %d", afterFail, after)))
 }
 
-// clientDuring judges a real client from the cut until end by its world's rule.
-func (r *run) clientDuring(c experiment.Caller, w window, end time.Duration) {
+// clientDuringAs judges a real client from the cut (made as how) until
+// end by its world's rule; while says what held ("the registry was
+// unreachable").
+func (r *run) clientDuringAs(c experiment.Caller, w window, end time.Duration, how experiment.How, while string) {
 	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
-	name := c.Name + ": failed share while the registry was unreachable"
-	b, ok := r.rules.ClientWhileUnreachable(c.Client, w.step.HowOf(), w.to-w.from)
+	name := c.Name + ": failed share while " + while
+	b, ok := r.rules.ClientWhileUnreachable(c.Client, how, w.to-w.from)
 	if !ok {
-		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while the registry was unreachable (%s has no rule for this client here: not judged).", c.Name, failed, n, r.reg.Name()))
+		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while %s (%s has no rule for this client here: not judged).", c.Name, failed, n, while, r.reg.Name()))
 		return
 	}
 	e := report.Band(name, b.Lo, b.Hi, " %").Digits(1).About(c.Name).From(b.Basis)
 	if n == 0 {
-		r.res.AddCheck(e.Invalid("the client recorded no call while the registry was unreachable"))
+		r.res.AddCheck(e.Invalid("the client recorded no call while " + while))
 		return
 	}
 	r.res.AddCheck(e.JudgeText(report.Pct(failed, n), fmt.Sprintf("%d of %d", failed, n)))
 }
 
-// afterHeal judges a caller once its list is whole again after the heal.
-func (r *run) afterHeal(c experiment.Caller, w window) {
+// afterHealAs judges a caller once its list is whole again after the heal
+// of a fault made as how.
+func (r *run) afterHealAs(c experiment.Caller, w window, how experiment.How) {
 	if c.Kind == experiment.ExecClient {
 		return
 	}
-	rec, why := r.rules.Recovery(c, w.step.HowOf(), rig.RefreshOf(c))
+	rec, why := r.rules.Recovery(c, how, rig.RefreshOf(c))
 	from := w.to + rec
 	e := report.Exactly(fmt.Sprintf("%s: failures after the registry returned (from %s after)", c.Name, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")

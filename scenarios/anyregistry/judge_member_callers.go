@@ -1,0 +1,77 @@
+package anyregistry
+
+import (
+	"fmt"
+	"time"
+
+	"sdchaos/experiment"
+	"sdchaos/report"
+	"sdchaos/rig"
+)
+
+// memberHow is how a member fault looks to a client: a quorum loss kills
+// members (their ports refuse, they restart at the heal); a cut-off
+// member is alive and holds what is sent to it.
+func memberHow(f experiment.FaultKind) experiment.How {
+	if f == experiment.QuorumLoss {
+		return experiment.Kill
+	}
+	return experiment.Blackhole
+}
+
+// memberCallerChecks judge every caller while a member fault held, by how
+// the world says its reads of the list fare (MemberReads), and after the
+// heal.
+func (r *run) memberCallerChecks(w window) {
+	reads, basis := r.rules.MemberReads(w.step.Fault)
+	how := memberHow(w.step.Fault)
+	for _, c := range r.x.Callers {
+		if c.Kind == experiment.ExecClient {
+			continue
+		}
+		switch {
+		case reads == experiment.ReadsFail && c.Kind == experiment.PolicyCaller:
+			r.policyDuringAs(c, w, w.to, how)
+		case reads == experiment.ReadsFail && c.Kind == experiment.RealClient:
+			r.clientDuringAs(c, w, w.to, how, "the registry was unreachable")
+		case reads == experiment.ReadsSome && c.Kind == experiment.RealClient:
+			r.clientDuringAs(c, w, w.to, how, string(w.step.Fault)+" held")
+		case reads == experiment.ReadsSome && c.Policy == experiment.Clear:
+			n, failed := r.countOf(c.Name, w.from, w.to)
+			r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while %s held (%s: its share is the balancer's choice, not judged).",
+				c.Name, failed, n, w.step.Fault, basis))
+		default:
+			r.noFailures(c, w, basis)
+		}
+		r.afterMemberHeal(c, w, how)
+	}
+}
+
+// noFailures judges a caller that every read served: no call fails while
+// the fault holds, every instance alive (a keep caller's failed refresh
+// keeps its list, so it fails nothing either).
+func (r *run) noFailures(c experiment.Caller, w window, basis string) {
+	n, failed := r.countOf(c.Name, w.from, w.to)
+	why := basis + ": every read answered, every instance lives"
+	if c.Kind == experiment.PolicyCaller && c.Policy == experiment.Keep {
+		why = "a failed refresh keeps the old list and every instance lives: every call reaches a live instance"
+	}
+	e := report.Exactly(fmt.Sprintf("%s: failures while %s held", c.Name, w.step.Fault), 0, "").About(c.Name).From(why)
+	r.res.AddCheck(judgeCount(e, n, failed, fmt.Sprintf("%d of %d", failed, n)))
+}
+
+// afterMemberHeal judges a caller after a member fault's heal, when the
+// world's recovery bound ends within the run; otherwise it says so.
+func (r *run) afterMemberHeal(c experiment.Caller, w window, how experiment.How) {
+	if !w.healed {
+		return
+	}
+	rec, _ := r.rules.Recovery(c, how, rig.RefreshOf(c))
+	if w.to+rec >= r.h.Timeline {
+		n, failed := r.countOf(c.Name, w.to, r.h.Timeline)
+		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run: not judged).",
+			c.Name, failed, n, rec.Round(time.Second)))
+		return
+	}
+	r.afterHealAs(c, w, how)
+}
