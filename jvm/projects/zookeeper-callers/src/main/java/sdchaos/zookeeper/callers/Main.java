@@ -1,0 +1,6 @@
+package sdchaos.zookeeper.callers;
+
+public final class Main {
+    public static void main(String[] args) {
+    }
+}

@@ -1,0 +1,360 @@
+package zookeeper
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/clock"
+	"sdchaos/jvm"
+	"sdchaos/ports"
+)
+
+// Ensemble is a running ZooKeeper ensemble: started by the harness (Start) or
+// attached to (Attach). Everything the run writes lives under Chroot.
+type Ensemble struct {
+	members []*Member
+	chroot  string
+	// StartTime is how long the members took from launch until the quorum
+	// formed (0 when attached); BuildTime how long finding (or building) the
+	// server jar took.
+	StartTime, BuildTime time.Duration
+	// Dir holds the members' dirs ("" when attached).
+	Dir string
+	cfg Config
+}
+
+// Start builds the server jar if needed, starts cfg.Size members under sup on
+// ports from alloc (three each: client, quorum, election), waits until a
+// quorum has formed (one leader, every other member following, as the members'
+// srvr and mntr answers say) and creates the run's chroot. The supervisor owns
+// the JVMs and the ensemble's dir.
+func Start(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allocator, cfg Config) (*Ensemble, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("zookeeper config: %w", err)
+	}
+	t0 := time.Now()
+	jar, err := jvm.Build(ctx, jvm.ZooKeeperServer, cfg.Logf)
+	if err != nil {
+		return nil, fmt.Errorf("starting zookeeper: %w", err)
+	}
+	java, err := jvm.Java()
+	if err != nil {
+		return nil, fmt.Errorf("starting zookeeper: %w", err)
+	}
+	e := &Ensemble{cfg: cfg, BuildTime: time.Since(t0)}
+	all, err := allocate(alloc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if e.Dir, err = sup.TempDir("sdchaos-zookeeper-*", cfg.Keep); err != nil {
+		return nil, fmt.Errorf("creating the zookeeper dir: %w", err)
+	}
+	if cfg.Keep {
+		cfg.Logf("zookeeper: keeping %s", e.Dir)
+	}
+	for _, p := range all {
+		m, err := prepare(sup, cfg, java, jar, e.Dir, p, all)
+		if err != nil {
+			return nil, err
+		}
+		e.members = append(e.members, m)
+	}
+	if err := e.launch(ctx); err != nil {
+		return nil, err
+	}
+	if err := e.makeChroot(ctx); err != nil {
+		return nil, err
+	}
+	cfg.Logf("zookeeper: %d members, quorum formed %.1f s after launch (jar ready in %.1f s); chroot %s",
+		len(e.members), e.StartTime.Seconds(), e.BuildTime.Seconds(), e.chroot)
+	return e, nil
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.Size == 0 {
+		c.Size = d.Size
+	}
+	if c.TickTime == 0 {
+		c.TickTime = d.TickTime
+	}
+	if c.InitLimit == 0 {
+		c.InitLimit = d.InitLimit
+	}
+	if c.SyncLimit == 0 {
+		c.SyncLimit = d.SyncLimit
+	}
+	if c.HeapMB == 0 {
+		c.HeapMB = d.HeapMB
+	}
+	if c.ReadyTimeout == 0 {
+		c.ReadyTimeout = d.ReadyTimeout
+	}
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+	return c
+}
+
+// allocate takes each member's three ports.
+func allocate(alloc *ports.Allocator, cfg Config) ([]ServerPorts, error) {
+	out := make([]ServerPorts, cfg.Size)
+	for i := range out {
+		out[i].ID = i + 1
+		name := memberName(cfg.Label, i+1)
+		for _, p := range []struct {
+			dst  *int
+			what string
+		}{{&out[i].Client, "client"}, {&out[i].Quorum, "quorum"}, {&out[i].Election, "election"}} {
+			port, err := alloc.Take("zookeeper " + name + " " + p.what)
+			if err != nil {
+				return nil, err
+			}
+			*p.dst = port
+		}
+	}
+	return out, nil
+}
+
+func memberName(label string, id int) string {
+	name := "zk" + strconv.Itoa(id)
+	if label != "" {
+		name = label + "-" + name
+	}
+	return name
+}
+
+// DefaultJVMOptions keep each member small (three members and the callers fit
+// on two cores).
+var DefaultJVMOptions = []string{"-Xms16m", "-Xss256k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+	"-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=32m", "-Djava.awt.headless=true"}
+
+// prepare writes member p's zoo.cfg and myid and returns the member with its
+// launcher.
+func prepare(sup *childproc.Supervisor, cfg Config, java, jar, root string, p ServerPorts, all []ServerPorts) (*Member, error) {
+	name := memberName(cfg.Label, p.ID)
+	m := &Member{Name: name, ID: p.ID, Host: ports.Host, Ports: p, Dir: filepath.Join(root, name)}
+	m.LogPath = filepath.Join(m.Dir, name+".log")
+	data := filepath.Join(m.Dir, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return nil, fmt.Errorf("zookeeper %s: %w", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "myid"), []byte(strconv.Itoa(p.ID)+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("zookeeper %s: writing myid: %w", name, err)
+	}
+	zooCfg := filepath.Join(m.Dir, "zoo.cfg")
+	if err := os.WriteFile(zooCfg, []byte(RenderZooCfg(cfg, data, p, all)), 0o644); err != nil {
+		return nil, fmt.Errorf("zookeeper %s: writing zoo.cfg: %w", name, err)
+	}
+	opts, err := jvm.ChildOptions(filepath.Join(m.Dir, "tmp"))
+	if err != nil {
+		return nil, fmt.Errorf("zookeeper %s: %w", name, err)
+	}
+	args := append(append(opts, DefaultJVMOptions...), "-Xmx"+strconv.Itoa(cfg.HeapMB)+"m", "-jar", jar, zooCfg)
+	m.launch = func() (*childproc.Child, error) {
+		c, _, err := sup.StartExternal(childproc.ExternalSpec{Name: "zookeeper " + name, Path: java, Args: args,
+			Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: m.LogPath, StdoutToLog: true})
+		return c, err
+	}
+	return m, nil
+}
+
+// launch starts every member and waits for the quorum.
+func (e *Ensemble) launch(ctx context.Context) error {
+	t0 := time.Now()
+	for _, m := range e.members {
+		if err := m.Restart(); err != nil {
+			return fmt.Errorf("starting zookeeper %s: %w", m.Name, err)
+		}
+	}
+	if _, err := e.WaitQuorum(ctx, e.cfg.ReadyTimeout); err != nil {
+		return err
+	}
+	e.StartTime = time.Since(t0)
+	return nil
+}
+
+// WaitQuorum polls every member's state until a quorum has formed (Quorum) and
+// returns the leader, or an error naming each member's last state once timeout
+// has passed or a started member's JVM has exited.
+func (e *Ensemble) WaitQuorum(ctx context.Context, timeout time.Duration) (*Member, error) {
+	return e.waitQuorumOf(ctx, e.members, timeout)
+}
+
+// waitQuorumOf is WaitQuorum over some members only (the live ones after a kill).
+func (e *Ensemble) waitQuorumOf(ctx context.Context, members []*Member, timeout time.Duration) (*Member, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		states := e.statesOf(ctx, members)
+		if Quorum(states) {
+			for i, s := range states {
+				if s.Mode == ModeLeader {
+					return members[i], nil
+				}
+			}
+		}
+		if dead := exited(members); dead != nil || time.Now().After(deadline) {
+			return nil, e.noQuorum(states, dead, timeout)
+		}
+		if err := clock.SleepFor(ctx, 100*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func exited(members []*Member) *Member {
+	for _, m := range members {
+		if m.Started() && !m.Alive() {
+			return m
+		}
+	}
+	return nil
+}
+
+func (e *Ensemble) noQuorum(states []State, dead *Member, timeout time.Duration) error {
+	var parts []string
+	for _, s := range states {
+		parts = append(parts, s.Member+"="+string(s.Mode))
+	}
+	if dead != nil {
+		return fmt.Errorf("zookeeper %s exited before a quorum formed (%s); its log %s ends:%s",
+			dead.Name, strings.Join(parts, " "), dead.LogPath, logTail(dead.LogPath))
+	}
+	return fmt.Errorf("zookeeper: no quorum within %s (%s)", timeout, strings.Join(parts, " "))
+}
+
+// States reads every member's state (unreachable ones as ModeUnreachable).
+func (e *Ensemble) States(ctx context.Context) []State { return e.statesOf(ctx, e.members) }
+
+func (e *Ensemble) statesOf(ctx context.Context, members []*Member) []State {
+	out := make([]State, len(members))
+	done := make(chan struct{}, len(members))
+	for i, m := range members {
+		go func() {
+			out[i], _ = m.State(ctx)
+			done <- struct{}{}
+		}()
+	}
+	for range members {
+		<-done
+	}
+	return out
+}
+
+// Leader returns the member whose srvr says it leads, or nil when none does.
+func (e *Ensemble) Leader(ctx context.Context) *Member {
+	for i, s := range e.States(ctx) {
+		if s.Mode == ModeLeader {
+			return e.members[i]
+		}
+	}
+	return nil
+}
+
+// Members returns the members in myid order.
+func (e *Ensemble) Members() []*Member { return append([]*Member(nil), e.members...) }
+
+// Member returns the member named name, or nil.
+func (e *Ensemble) Member(name string) *Member {
+	for _, m := range e.members {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// Servers returns every member's client address, for a Go client.
+func (e *Ensemble) Servers() []string {
+	out := make([]string, len(e.members))
+	for i, m := range e.members {
+		out[i] = m.ClientAddr()
+	}
+	return out
+}
+
+// Chroot returns the run's root node ("/sdchaos-<hex>"): every client of the
+// run works below it.
+func (e *Ensemble) Chroot() string { return e.chroot }
+
+// ConnectString returns the ZooKeeper connect string of the run: every
+// member's client address and the chroot ("h:p,h:p,h:p/sdchaos-…"), for a Java
+// client.
+func (e *Ensemble) ConnectString() string { return strings.Join(e.Servers(), ",") + e.chroot }
+
+// Config returns the configuration the ensemble was started with (zero when
+// attached).
+func (e *Ensemble) Config() Config { return e.cfg }
+
+// makeChroot creates a fresh "/sdchaos-<random>" node.
+func (e *Ensemble) makeChroot(ctx context.Context) error {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return fmt.Errorf("zookeeper: naming the chroot: %w", err)
+	}
+	e.chroot = "/sdchaos-" + hex.EncodeToString(b[:])
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, events, err := dial(ctx, e.Servers(), 10*time.Second, nil)
+	if err != nil {
+		return fmt.Errorf("zookeeper: creating the chroot: %w", err)
+	}
+	defer conn.Close()
+	drain(events)
+	if err := ensurePath(ctx, conn, e.chroot); err != nil {
+		return fmt.Errorf("zookeeper: creating the chroot: %w", err)
+	}
+	return nil
+}
+
+// Close removes the run's chroot and everything below it, then kills the
+// members the harness started. Closing an ensemble whose quorum is gone fails
+// to remove the chroot (the error says so); the started members' data goes
+// with the supervisor's temp dir anyway.
+func (e *Ensemble) Close() error {
+	err := e.removeChroot()
+	for _, m := range e.members {
+		if m.Alive() {
+			_ = m.Kill()
+		}
+	}
+	return err
+}
+
+func (e *Ensemble) removeChroot() error {
+	if e.chroot == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, events, err := dial(ctx, e.Servers(), 10*time.Second, nil)
+	if err != nil {
+		return fmt.Errorf("zookeeper: removing the chroot %s: %w", e.chroot, err)
+	}
+	defer conn.Close()
+	drain(events)
+	if err := deleteTree(ctx, conn, e.chroot); err != nil {
+		return fmt.Errorf("zookeeper: removing the chroot %s: %w", e.chroot, err)
+	}
+	e.chroot = ""
+	return nil
+}
+
+// logTail returns the last lines of a log, for errors.
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return " (unreadable)"
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return "\n  " + strings.Join(lines[max(0, len(lines)-8):], "\n  ")
+}
