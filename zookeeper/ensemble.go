@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-zookeeper/zk"
 
 	"sdchaos/childproc"
 	"sdchaos/clock"
@@ -297,22 +300,33 @@ func (e *Ensemble) Config() Config { return e.cfg }
 
 // makeChroot creates a fresh "/sdchaos-<random>" node.
 func (e *Ensemble) makeChroot(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return e.makeChrootUnder(ctx, "")
+}
+
+// makeChrootUnder creates a fresh "<base>/sdchaos-<random>" node (base must
+// exist).
+func (e *Ensemble) makeChrootUnder(ctx context.Context, base string) error {
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return fmt.Errorf("zookeeper: naming the chroot: %w", err)
 	}
-	e.chroot = "/sdchaos-" + hex.EncodeToString(b[:])
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
+	chroot := base + "/sdchaos-" + hex.EncodeToString(b[:])
 	conn, events, err := dial(ctx, e.Servers(), 10*time.Second, nil)
 	if err != nil {
 		return fmt.Errorf("zookeeper: creating the chroot: %w", err)
 	}
 	defer conn.Close()
 	drain(events)
-	if err := ensurePath(ctx, conn, e.chroot); err != nil {
+	err = within(ctx, "creating "+chroot, func() error {
+		_, err := conn.Create(chroot, nil, 0, zk.WorldACL(zk.PermAll))
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("zookeeper: creating the chroot: %w", err)
 	}
+	e.chroot = chroot
 	return nil
 }
 
@@ -344,6 +358,13 @@ func (e *Ensemble) removeChroot() error {
 	drain(events)
 	if err := deleteTree(ctx, conn, e.chroot); err != nil {
 		return fmt.Errorf("zookeeper: removing the chroot %s: %w", e.chroot, err)
+	}
+	left, err := exists(ctx, conn, e.chroot)
+	if err == nil && left {
+		err = errors.New("still there after its removal")
+	}
+	if err != nil {
+		return fmt.Errorf("zookeeper: checking the chroot %s is gone: %w", e.chroot, err)
 	}
 	e.chroot = ""
 	return nil
