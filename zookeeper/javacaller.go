@@ -39,7 +39,8 @@ type JavaCallerSpec struct {
 	// Curator's base path (DefaultBasePath when empty); Service the service
 	// called.
 	Connect, BasePath, Service string
-	// Rate is calls per second, open loop from Start until End.
+	// Rate is calls per second, open loop from Start until End; a zero Start
+	// means the moment the client is ready (the started event's time).
 	Rate       float64
 	Start, End time.Time
 	// CallTimeout bounds one call to an instance.
@@ -67,8 +68,10 @@ func (s JavaCallerSpec) Validate() error {
 		return fmt.Errorf("JavaCallerSpec.Connect (%q) and Service (%q) must be set", s.Connect, s.Service)
 	case s.Rate <= 0 || s.Rate > 1000:
 		return fmt.Errorf("JavaCallerSpec.Rate (%g) must be within (0, 1000]", s.Rate)
-	case !s.End.After(s.Start):
+	case !s.Start.IsZero() && !s.End.After(s.Start):
 		return fmt.Errorf("JavaCallerSpec.End (%s) must be after Start (%s)", s.End, s.Start)
+	case s.End.IsZero():
+		return errors.New("JavaCallerSpec.End is not set")
 	case s.CallTimeout <= 0:
 		return fmt.Errorf("JavaCallerSpec.CallTimeout (%s) must be positive", s.CallTimeout)
 	case s.SessionTimeout < 0 || s.ConnectionTimeout < 0:
@@ -147,8 +150,10 @@ func callerEnv(s JavaCallerSpec) []string {
 	}
 	env := []string{"MALLOC_ARENA_MAX=2", "SDCHAOS_ZK_CONNECT=" + s.Connect, "SDCHAOS_ZK_BASE_PATH=" + base,
 		"SDCHAOS_SERVICE=" + s.Service, "SDCHAOS_RATE=" + strconv.FormatFloat(s.Rate, 'f', -1, 64),
-		"SDCHAOS_START=" + s.Start.UTC().Format(time.RFC3339Nano), "SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano),
-		"SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String()}
+		"SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano), "SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String()}
+	if !s.Start.IsZero() {
+		env = append(env, "SDCHAOS_START="+s.Start.UTC().Format(time.RFC3339Nano))
+	}
 	if s.SessionTimeout > 0 {
 		env = append(env, "SDCHAOS_ZK_SESSION_TIMEOUT="+s.SessionTimeout.String())
 	}

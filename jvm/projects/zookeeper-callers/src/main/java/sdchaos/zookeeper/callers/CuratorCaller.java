@@ -69,8 +69,9 @@ final class CuratorCaller {
         if (first != null) {
             probe.warmUp(target(first));
         }
+        Settings run = s.startingAt(Instant.now());
         Lines.started("curator " + s.describe());
-        Pacer.run(s, due -> call(strategy, cache, probe, due));
+        Pacer.run(run, due -> call(strategy, cache, probe, due));
         cache.close();
         discovery.close();
         client.close();

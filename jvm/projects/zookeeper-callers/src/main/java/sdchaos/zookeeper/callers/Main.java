@@ -6,7 +6,8 @@ package sdchaos.zookeeper.callers;
  * <p>Protocol (docs/real-clients.md, extended for ZooKeeper). Environment: SDCHAOS_ZK_CONNECT (a
  * ZooKeeper connect string, chroot included), SDCHAOS_ZK_BASE_PATH (Curator's discovery base path,
  * default /services), SDCHAOS_SERVICE (service name), SDCHAOS_RATE (calls per second), SDCHAOS_START
- * and SDCHAOS_END (RFC 3339; the first call is due at the start), SDCHAOS_CALL_TIMEOUT (a Go
+ * and SDCHAOS_END (RFC 3339; the first call is due at the start; an empty or missing start means
+ * the moment the client is ready, the started event's time), SDCHAOS_CALL_TIMEOUT (a Go
  * duration), SDCHAOS_ZK_SESSION_TIMEOUT and SDCHAOS_ZK_CONNECTION_TIMEOUT (Go durations; empty
  * leaves the client's own default). Output on stdout, one JSON object a line: a call
  * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err"}}, or an event

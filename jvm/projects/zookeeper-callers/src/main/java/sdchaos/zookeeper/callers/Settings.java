@@ -16,9 +16,15 @@ record Settings(String connect, String basePath, String service, double rate, In
         String start = env("SDCHAOS_START", "");
         return new Settings(required("SDCHAOS_ZK_CONNECT"), env("SDCHAOS_ZK_BASE_PATH", "/services"),
                 required("SDCHAOS_SERVICE"), Double.parseDouble(env("SDCHAOS_RATE", "40")),
-                start.isEmpty() ? Instant.now() : Instant.parse(start), Instant.parse(required("SDCHAOS_END")),
+                start.isEmpty() ? null : Instant.parse(start), Instant.parse(required("SDCHAOS_END")),
                 goDuration(env("SDCHAOS_CALL_TIMEOUT", "1s")), optional("SDCHAOS_ZK_SESSION_TIMEOUT"),
                 optional("SDCHAOS_ZK_CONNECTION_TIMEOUT"));
+    }
+
+    /** These settings with the calls' start set to t when SDCHAOS_START was empty. */
+    Settings startingAt(Instant t) {
+        return start != null ? this
+                : new Settings(connect, basePath, service, rate, t, end, callTimeout, sessionTimeout, connectionTimeout);
     }
 
     /** A one-line summary for the started event: the timeouts given, or "default". */

@@ -43,8 +43,9 @@ public class SpringCaller {
             probe.warmUp(target(found.get(0).getUri()));
         }
         boolean connected = ctx.getBean(CuratorFramework.class).getZookeeperClient().isConnected();
+        Settings run = s.startingAt(Instant.now());
         Lines.started("spring " + s.describe() + " connected=" + connected);
-        Pacer.run(s, due -> call(lb, probe, s.service(), due));
+        Pacer.run(run, due -> call(lb, probe, s.service(), due));
         ctx.close();
     }
 
