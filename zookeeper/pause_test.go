@@ -1,0 +1,72 @@
+package zookeeper
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"sdchaos/ports"
+)
+
+// TestPauseLeader SIGSTOPs the leader: a paused member does not answer its
+// four-letter words; its followers keep serving until their read timeout of
+// syncLimit × tickTime fires (the leader pinged them at most half a tick
+// before the pause), then elect a new leader among themselves. So the new
+// quorum comes within [FollowerCutOff − tickTime/2, FollowerCutOff +
+// ElectionBound] of the pause. Resumed, the old leader rejoins as a follower.
+func TestPauseLeader(t *testing.T) {
+	needJVM(t)
+	sup := newSup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.Logf = t.Logf
+	e, err := Start(ctx, sup, ports.New(testPortBase+150, "testPortBase"), cfg)
+	skipWithoutJVM(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	leader := e.Leader(ctx)
+	if leader == nil {
+		t.Fatal("no leader")
+	}
+	var others []*Member
+	for _, m := range e.Members() {
+		if m != leader {
+			others = append(others, m)
+		}
+	}
+	t0 := time.Now()
+	if err := leader.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := leader.State(ctx); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("paused leader's state: %v, want ErrUnreachable", err)
+	}
+	next, err := e.waitQuorumOf(ctx, others, 2*time.Minute)
+	took := time.Since(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := FollowerCutOff(cfg.TickTime, cfg.SyncLimit)
+	lo, hi := cut-cfg.TickTime/2, cut+ElectionBound(cfg.TickTime, cfg.InitLimit)
+	t.Logf("PAUSE: leader %s SIGSTOPped; %s leads after %.2f s (band %.1f–%.1f s: syncLimit×tickTime %s, then the election)",
+		leader.Name, next.Name, took.Seconds(), lo.Seconds(), hi.Seconds(), cut)
+	if took < lo || took > hi {
+		t.Errorf("new quorum after %s, outside [%s, %s]", took, lo, hi)
+	}
+	if err := leader.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now()
+	if _, err := e.WaitQuorum(ctx, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := leader.State(ctx)
+	t.Logf("PAUSE: %s resumed and back as %s after %.2f s", leader.Name, st.Mode, time.Since(t1).Seconds())
+	if st.Mode != ModeFollower {
+		t.Errorf("resumed old leader is %s, want follower", st.Mode)
+	}
+}
