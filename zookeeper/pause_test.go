@@ -3,6 +3,9 @@ package zookeeper
 import (
 	"context"
 	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +31,7 @@ func TestPauseLeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
+	checkLoopbackOnly(t, e)
 	leader := e.Leader(ctx)
 	if leader == nil {
 		t.Fatal("no leader")
@@ -68,5 +72,34 @@ func TestPauseLeader(t *testing.T) {
 	t.Logf("PAUSE: %s resumed and back as %s after %.2f s", leader.Name, st.Mode, time.Since(t1).Seconds())
 	if st.Mode != ModeFollower {
 		t.Errorf("resumed old leader is %s, want follower", st.Mode)
+	}
+}
+
+// checkLoopbackOnly lists every TCP listener of each member's JVM with ss and
+// requires it on 127.0.0.1: the client and election ports, and the quorum port
+// on the leader; nothing on another address.
+func checkLoopbackOnly(t *testing.T, e *Ensemble) {
+	t.Helper()
+	out, err := exec.Command("ss", "-ltnpH").Output()
+	if err != nil {
+		t.Skipf("ss: %v", err)
+	}
+	for _, m := range e.Members() {
+		tag := "pid=" + strconv.Itoa(m.Pid()) + ","
+		var addrs []string
+		for _, line := range strings.Split(string(out), "\n") {
+			f := strings.Fields(line)
+			if strings.Contains(line, tag) && len(f) >= 4 {
+				addrs = append(addrs, f[3])
+				// Java's sockets are IPv6 ones bound to the IPv4-mapped 127.0.0.1.
+				if !strings.HasPrefix(f[3], "127.0.0.1:") && !strings.HasPrefix(f[3], "[::ffff:127.0.0.1]:") {
+					t.Errorf("%s listens on %s", m.Name, f[3])
+				}
+			}
+		}
+		if len(addrs) < 2 {
+			t.Errorf("%s: only %v listening (want the client and election ports at least)", m.Name, addrs)
+		}
+		t.Logf("%s listens on %v", m.Name, addrs)
 	}
 }
