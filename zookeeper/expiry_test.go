@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"sdchaos/ports"
 )
 
@@ -28,6 +30,7 @@ func TestSessionExpiryAndAttach(t *testing.T) {
 	}
 	defer e.Close()
 	checkExpiry(t, ctx, e, alloc, cfg)
+	checkReregistration(t, ctx, e, alloc, cfg)
 	checkAttach(t, ctx, e, alloc)
 }
 
@@ -112,4 +115,61 @@ func checkAttach(t *testing.T, ctx context.Context, e *Ensemble, alloc *ports.Al
 		}
 	}
 	t.Logf("ATTACH: run chroot %s under %s created and removed; members untouched", chroot, e.Chroot())
+}
+
+// checkReregistration cuts an instance's link until its session expired and
+// heals it: the client gets a new session and registers again (Curator's
+// ServiceDiscoveryImpl does the same on RECONNECTED).
+func checkReregistration(t *testing.T, ctx context.Context, e *Ensemble, alloc *ports.Allocator, cfg Config) {
+	t.Helper()
+	session := NegotiateSessionTimeout(4*time.Second, cfg.TickTime, 0, 0)
+	in, err := StartInstance(ctx, alloc, RegistrantConfig{Servers: e.Servers(), Chroot: e.Chroot(), Service: "api",
+		ID: "phoenix", SessionTimeout: session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	conn, events, err := dial(ctx, e.Servers(), 10*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	drain(events)
+	r := in.Registrant()
+	first := r.SessionID()
+	r.Cut()
+	waitNode(t, ctx, conn, r.Node(), false)
+	t0 := time.Now()
+	r.Heal()
+	waitNode(t, ctx, conn, r.Node(), true)
+	_, st, err := conn.Get(r.Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []SessionState
+	for _, ev := range r.Events() {
+		seen = append(seen, ev.State)
+	}
+	t.Logf("REREGISTER: node back %.2f s after the heal, owner 0x%x (first session 0x%x); %d registrations; session states %v",
+		time.Since(t0).Seconds(), st.EphemeralOwner, first, r.Registrations(), seen)
+	if st.EphemeralOwner == first || st.EphemeralOwner != r.SessionID() || r.Registrations() != 2 {
+		t.Errorf("after the expiry: owner 0x%x, session 0x%x (first 0x%x), %d registrations; want a new session's node, registered twice",
+			st.EphemeralOwner, r.SessionID(), first, r.Registrations())
+	}
+}
+
+// waitNode polls until node p exists (or not), for up to a minute.
+func waitNode(t *testing.T, ctx context.Context, conn *zk.Conn, p string, want bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ok, err := exists(ctx, conn, p)
+		if err == nil && ok == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node %s: exists %v (%v) after a minute, want %v", p, ok, err, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -11,7 +11,7 @@ import (
 var errCut = errors.New("link cut by the harness")
 
 // cutDialer dials plain TCP until cutNow, which closes every connection it
-// made and refuses new ones.
+// made and refuses new ones until heal.
 type cutDialer struct {
 	mu    sync.Mutex
 	cut   bool
@@ -39,4 +39,10 @@ func (d *cutDialer) cutNow() {
 		_ = c.Close()
 	}
 	d.conns = nil
+}
+
+func (d *cutDialer) heal() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cut = false
 }

@@ -253,9 +253,18 @@ func (r *Registrant) Errors() []error {
 	return append([]error(nil), r.regErrors...)
 }
 
-// Crash cuts the client off as a killed process would be: its connections
-// close and it cannot connect again, so it sends no closeSession; the server
-// expires the session after the negotiated timeout and deletes the node then.
+// Cut cuts the client's link to every member, as a network fault would: its
+// connections close and it cannot connect again until Heal, so it sends no
+// closeSession; the server expires the session after the negotiated timeout
+// and deletes the node then.
+func (r *Registrant) Cut() { r.link.cutNow() }
+
+// Heal lets the client connect again: within the session timeout it resumes
+// its session (the node was never gone); after it, the server says the session
+// expired, the client opens a new one, and the registrant registers again.
+func (r *Registrant) Heal() { r.link.heal() }
+
+// Crash is Cut for good: the client is cut off as a killed process would be.
 func (r *Registrant) Crash() { r.link.cutNow() }
 
 // Close ends the session (closeSession: the server deletes the node at once
