@@ -175,8 +175,8 @@ func prepare(sup *childproc.Supervisor, cfg Config, java, jar, root string, p Se
 func (e *Ensemble) launch(ctx context.Context) error {
 	t0 := time.Now()
 	for _, m := range e.members {
-		if err := m.Restart(); err != nil {
-			return fmt.Errorf("starting zookeeper %s: %w", m.Name, err)
+		if err := m.start("start"); err != nil {
+			return err
 		}
 	}
 	if _, err := e.WaitQuorum(ctx, e.cfg.ReadyTimeout); err != nil {
@@ -331,17 +331,30 @@ func (e *Ensemble) makeChrootUnder(ctx context.Context, base string) error {
 }
 
 // Close removes the run's chroot and everything below it, then kills the
-// members the harness started. Closing an ensemble whose quorum is gone fails
-// to remove the chroot (the error says so); the started members' data goes
-// with the supervisor's temp dir anyway.
+// members the harness started. Closing an attached ensemble whose quorum is
+// gone fails to remove the chroot (the error says so); an ensemble the harness
+// started and whose members are all dead is left as it is (its data goes with
+// the supervisor's temp dir).
 func (e *Ensemble) Close() error {
-	err := e.removeChroot()
+	var err error
+	if e.anyAliveOrAttached() {
+		err = e.removeChroot()
+	}
 	for _, m := range e.members {
 		if m.Alive() {
 			_ = m.Kill()
 		}
 	}
 	return err
+}
+
+func (e *Ensemble) anyAliveOrAttached() bool {
+	for _, m := range e.members {
+		if !m.Started() || m.Alive() {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Ensemble) removeChroot() error {

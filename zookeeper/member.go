@@ -118,18 +118,21 @@ func (m *Member) Paused() bool {
 
 // Restart starts a killed member again on its zoo.cfg and data dir; it returns
 // once the JVM runs (it rejoins the quorum on its own: poll State).
-func (m *Member) Restart() error {
+func (m *Member) Restart() error { return m.start("restart") }
+
+// start launches the member's JVM unless it runs.
+func (m *Member) start(action string) error {
 	if m.launch == nil {
-		return fmt.Errorf("restart zookeeper %s: %w", m.Name, ErrNotOurs)
+		return fmt.Errorf("%s zookeeper %s: %w", action, m.Name, ErrNotOurs)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.child != nil && !m.child.Exited() {
-		return fmt.Errorf("restart zookeeper %s: still running (pid %d); kill it first", m.Name, m.child.Pid())
+		return fmt.Errorf("%s zookeeper %s: still running (pid %d); kill it first", action, m.Name, m.child.Pid())
 	}
 	c, err := m.launch()
 	if err != nil {
-		return fmt.Errorf("restart zookeeper %s: %w", m.Name, err)
+		return fmt.Errorf("%s zookeeper %s: %w", action, m.Name, err)
 	}
 	m.child, m.paused = c, false
 	return nil
