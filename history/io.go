@@ -26,6 +26,8 @@ type historyLine struct {
 	Event    *Event          `json:"event,omitempty"`
 	Timeline *time.Duration  `json:"timeline_ns,omitempty"`
 	Data     json.RawMessage `json:"data,omitempty"`
+	// Experiment is the run's experiment written as data.
+	Experiment json.RawMessage `json:"experiment,omitempty"`
 }
 
 // WriteHistory writes h as gzipped JSON lines: the header, one line per op
@@ -44,6 +46,9 @@ func WriteHistory(w io.Writer, hdr HistoryHeader, h *History) error {
 	lines = append(lines, historyLine{Timeline: &h.Timeline})
 	if len(h.Data) > 0 {
 		lines = append(lines, historyLine{Data: h.Data})
+	}
+	if len(h.Experiment) > 0 {
+		lines = append(lines, historyLine{Experiment: h.Experiment})
 	}
 	for _, l := range lines {
 		if err := enc.Encode(l); err != nil {
@@ -95,6 +100,8 @@ func readLines(dec *json.Decoder) (*History, error) {
 			h.Timeline = *l.Timeline
 		case len(l.Data) > 0:
 			h.Data = l.Data
+		case len(l.Experiment) > 0:
+			h.Experiment = l.Experiment
 		}
 	}
 }

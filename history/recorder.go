@@ -119,6 +119,11 @@ type History struct {
 	// Data holds what a scenario measured beyond ops and events (server
 	// histories, simulation counts), as the scenario's own JSON.
 	Data json.RawMessage `json:"data,omitempty"`
+	// Experiment is the experiment written as data that the run ran (the
+	// registry and package experiment's value, as JSON), so that a judge
+	// can be run again from the history alone; empty for a scenario
+	// written in Go.
+	Experiment json.RawMessage `json:"experiment,omitempty"`
 }
 
 // SetData stores v (a scenario's typed record) as the history's Data.

@@ -178,7 +178,7 @@ func aggregateCheck(c Check, runs []*Result) Check {
 	out := c
 	out.BandLo, out.BandHi = Number(medianOrSame(los)), Number(medianOrSame(his))
 	if c.YesNo {
-		return yesNoOverRuns(out, in, len(xs))
+		return yesNoOverRuns(out, xs, in)
 	}
 	st := statsOf(xs)
 	st.InBand = &in
@@ -195,9 +195,9 @@ func aggregateCheck(c Check, runs []*Result) Check {
 	case len(finite(xs)) == 0:
 		out.Verdict, out.Cause = Invalid, "no run measured it"
 	case lo >= blo && hi <= bhi:
-		out.Verdict = claimVerdict(out)
+		out.Verdict, out.Cause = inBandVerdict(out, med)
 	case hi < blo || lo > bhi:
-		out.Verdict = Outside
+		out.Verdict, out.Cause = Outside, ""
 	default:
 		out.Verdict, out.Cause = Inconclusive, inconclusiveWhy(len(xs))
 	}
@@ -213,13 +213,6 @@ func medianOrSame(xs []float64) float64 {
 	return Median(xs)
 }
 
-func claimVerdict(c Check) Verdict {
-	if c.ArticleLo == nil || (*c.ArticleLo >= float64(c.BandLo) && *c.ArticleHi <= float64(c.BandHi)) {
-		return Reproduced
-	}
-	return Differs
-}
-
 func inconclusiveWhy(n int) string {
 	if n < MinRunsForInterval {
 		return fmt.Sprintf("the 95 %% interval of the median needs at least %d runs (had %d)", MinRunsForInterval, n)
@@ -228,11 +221,16 @@ func inconclusiveWhy(n int) string {
 }
 
 // yesNoOverRuns judges a yes/no check by the Wilson interval of the share
-// of runs in band: reproduced above one half, outside below, else
+// of runs in band: inside it above one half (then reproduced when most runs
+// gave the article's answer, else differs), outside below, else
 // inconclusive.
-func yesNoOverRuns(c Check, in, n int) Check {
+func yesNoOverRuns(c Check, xs []float64, in int) Check {
+	n := len(xs)
 	lo, hi := Wilson(in, n)
-	verdict := claimVerdict(c) // against the band of one run, before it becomes a share
+	verdict, cause := yesNoAgreement(c, xs)
+	if c.BandLo == c.BandHi {
+		c = shareAgreement(c)
+	}
 	c.Measured, c.Pass = Number(float64(in)/float64(max(n, 1))), in == n
 	c.Stats = &Stats{Runs: n, Median: c.Measured, CILo: Number(lo), CIHi: Number(hi), Min: Number(B2F(in == n)), Max: Number(B2F(in > 0)), InBand: &in}
 	c.MeasuredText = fmt.Sprintf("%d/%d runs as expected (95 %% Wilson %.2f–%.2f)", in, n, lo, hi)
@@ -241,13 +239,32 @@ func yesNoOverRuns(c Check, in, n int) Check {
 	case n == 0:
 		c.Verdict, c.Cause = Invalid, "no run measured it"
 	case lo > 0.5:
-		c.Verdict = verdict
+		c.Verdict, c.Cause = verdict, cause
 	case hi < 0.5:
-		c.Verdict = Outside
+		c.Verdict, c.Cause = Outside, ""
 	default:
 		c.Verdict, c.Cause = Inconclusive, "the Wilson interval of the share of runs as expected contains one half"
 	}
 	return c
+}
+
+// yesNoAgreement is a yes/no check's verdict over runs once most are in
+// band: reproduced when more than half the runs gave the article's answer
+// (or it gives none), else differs with the cause for the runs' usual answer.
+func yesNoAgreement(c Check, xs []float64) (Verdict, string) {
+	if c.ArticleLo == nil {
+		return Reproduced, ""
+	}
+	agree := 0
+	for _, x := range xs {
+		if x == *c.ArticleLo {
+			agree++
+		}
+	}
+	if 2*agree > len(xs) {
+		return Reproduced, ""
+	}
+	return inBandVerdict(c, Median(xs))
 }
 
 // Wilson returns the 95 % Wilson score interval of k successes in n trials.
@@ -261,4 +278,21 @@ func Wilson(k, n int) (lo, hi float64) {
 	center := (p + z*z/(2*nf)) / den
 	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
 	return math.Max(0, center-half), math.Min(1, center+half)
+}
+
+// shareAgreement restates a yes/no check's article answer and agreement
+// as shares of runs as expected: the article's answer is the expected one
+// (share 1, agreeing above one half) or the other (share 0, agreeing
+// below one half).
+func shareAgreement(c Check) Check {
+	if c.ArticleLo == nil || c.AgreeLo == nil {
+		return c
+	}
+	art, lo, hi := 0.0, 0.0, 0.5
+	if *c.ArticleLo == float64(c.BandLo) {
+		art, lo, hi = 1, 0.5, 1
+	}
+	c.ArticleLo, c.ArticleHi, c.AgreeLo, c.AgreeHi = &art, &art, &lo, &hi
+	c.AgreeBasis = "over runs, the share of runs giving the article's answer must exceed one half"
+	return c
 }

@@ -13,10 +13,12 @@ type Verdict string
 
 const (
 	// Reproduced: our measurement is inside the band the parameters and the
-	// real system's rules predict, and the article's figure agrees with it.
+	// real system's rules predict and, where the article gives a figure,
+	// agrees with that figure within the check's stated tolerance.
 	Reproduced Verdict = "reproduced"
-	// Differs: our measurement is inside the band, but the article's figure
-	// is not; the check names the cause (a source rule, a client behaviour).
+	// Differs: our measurement is inside the band but does not agree with
+	// the article's figure; the check names the cause (a source rule, a
+	// client behaviour, or a timer's phase that allows both figures).
 	Differs Verdict = "differs"
 	// Outside: our measurement is outside the band — a regression.
 	Outside Verdict = "outside"
@@ -81,6 +83,10 @@ type Expect struct {
 	Claim Claim
 	// Cause explains a claim outside the band; required for Differs.
 	Cause string
+	// Agree is how near the article's figure ours must be to agree with it.
+	Agree Agreement
+	// spread explains a disagreement the band allows (see Spread).
+	spread string
 	// words are the texts of 1 and 0 for a yes/no check.
 	words *[2]string
 	// digits, when ≥ 0, formats numbers with that many decimals.
@@ -138,12 +144,8 @@ func (e Expect) Digits(d int) Expect { e.digits = d; return e }
 // InBand reports whether v lies in the band (NaN never does).
 func (e Expect) InBand(v float64) bool { return v >= e.Lo && v <= e.Hi }
 
-// claimInBand reports whether the claim's whole range lies in the band.
-func (e Expect) claimInBand() bool {
-	return !e.Claim.HasValue || (e.InBand(e.Claim.Lo) && e.InBand(e.Claim.Hi))
-}
-
-// Judge measures: the check's verdict follows from the band and the claim.
+// Judge measures: the check's verdict follows from the band, the claim
+// and the agreement (see verdictOf).
 func (e Expect) Judge(measured float64) Check {
 	return e.JudgeText(measured, e.format(measured))
 }
@@ -157,17 +159,7 @@ func (e Expect) JudgeText(measured float64, text string) Check {
 	c := e.base()
 	c.Measured, c.MeasuredText = Number(measured), text
 	c.Pass = e.InBand(measured)
-	switch {
-	case !c.Pass:
-		c.Verdict = Outside
-	case !e.claimInBand():
-		c.Verdict, c.Cause = Differs, e.Cause
-		if c.Cause == "" {
-			c.Cause = "no cause given"
-		}
-	default:
-		c.Verdict = Reproduced
-	}
+	c.Verdict, c.Cause = verdictOf(c, measured)
 	return c
 }
 
@@ -186,6 +178,10 @@ func (e Expect) base() Check {
 		lo, hi := e.Claim.Lo, e.Claim.Hi
 		c.ArticleLo, c.ArticleHi = &lo, &hi
 	}
+	if lo, hi, basis, ok := e.agreement(); ok {
+		c.AgreeLo, c.AgreeHi, c.AgreeBasis = &lo, &hi, basis
+	}
+	c.whyOffBand, c.whySpread = e.Cause, e.spread
 	if c.Article == "" {
 		c.Article = "—"
 	}
@@ -226,10 +222,16 @@ func (e Expect) bandText() string {
 // and the real system's rules predict (numbers and text, with its basis),
 // and the verdict with its cause.
 type Check struct {
-	Name         string   `json:"name"`
-	Article      string   `json:"article"`
-	ArticleLo    *float64 `json:"article_lo,omitempty"`
-	ArticleHi    *float64 `json:"article_hi,omitempty"`
+	Name      string   `json:"name"`
+	Article   string   `json:"article"`
+	ArticleLo *float64 `json:"article_lo,omitempty"`
+	ArticleHi *float64 `json:"article_hi,omitempty"`
+	// AgreeLo and AgreeHi bound the measurements that agree with the
+	// article's figure (absent without a figure); AgreeBasis says where the
+	// tolerance comes from.
+	AgreeLo      *float64 `json:"agree_lo,omitempty"`
+	AgreeHi      *float64 `json:"agree_hi,omitempty"`
+	AgreeBasis   string   `json:"agree_basis,omitempty"`
 	Measured     Number   `json:"measured"`
 	MeasuredText string   `json:"measured_text"`
 	Band         string   `json:"band"`
@@ -246,6 +248,9 @@ type Check struct {
 	// Stats, over repeated runs, are the check's statistics across the
 	// valid runs (absent for one run).
 	Stats *Stats `json:"stats,omitempty"`
+	// whyOffBand and whySpread are the causes a differs verdict reports
+	// (Expect.Cause and Expect.Spread), kept to judge the check over runs.
+	whyOffBand, whySpread string
 }
 
 // Stats are a check's or a metric's statistics over repeated runs, as

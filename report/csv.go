@@ -79,10 +79,11 @@ func tableCSV(t Table) ([]byte, error) {
 
 // checksCSV is one row per check: its claim, measurement, band and verdict.
 func (r *Result) checksCSV() Table {
-	t := Table{Header: []string{"check", "article", "measured", "measured_text", "band", "band_lo", "band_hi", "unit", "verdict", "cause"}}
+	t := Table{Header: []string{"check", "article", "measured", "measured_text", "band", "band_lo", "band_hi", "unit", "verdict", "cause", "agree_lo", "agree_hi", "agree_basis"}}
 	for _, c := range r.Checks {
 		t.Rows = append(t.Rows, []string{c.Name, c.Article, csvFloat(float64(c.Measured)), c.MeasuredText, c.Band,
-			csvFloat(float64(c.BandLo)), csvFloat(float64(c.BandHi)), strings.TrimSpace(c.Unit), string(c.Verdict), c.Cause})
+			csvFloat(float64(c.BandLo)), csvFloat(float64(c.BandHi)), strings.TrimSpace(c.Unit), string(c.Verdict), c.Cause,
+			csvPtr(c.AgreeLo), csvPtr(c.AgreeHi), c.AgreeBasis})
 	}
 	return t
 }
@@ -134,4 +135,12 @@ func Slug(title string) string {
 		return s[:maxSlug]
 	}
 	return s
+}
+
+// csvPtr formats an optional number (empty when absent).
+func csvPtr(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return csvFloat(*p)
 }

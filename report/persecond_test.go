@@ -42,38 +42,6 @@ func TestPerSecondBucketsByScheduledTime(t *testing.T) {
 	}
 }
 
-func TestCheckVerdicts(t *testing.T) {
-	tests := []struct {
-		name string
-		c    Check
-		want Verdict
-	}{
-		{"in band, no figure", Band("b", 1, 2, "").Judge(2), Reproduced},
-		{"outside above", Band("b", 1, 2, "").Judge(2.01), Outside},
-		{"NaN is outside", Band("b", 1, 2, "").Judge(math.NaN()), Outside},
-		{"at most", AtMost("m", 2, "").Judge(3), Outside},
-		{"at least", AtLeast("l", 2, "").Judge(3), Reproduced},
-		{"exactly", Exactly("e", 40, "").Judge(40), Reproduced},
-		{"yes/no", No("t", "yes", "no").JudgeBool(true), Outside},
-		{"figure in band", Band("b", 0, 2, " s").Says(SaysValue("1 s", 1)).Judge(1.5), Reproduced},
-		{"figure outside band", Band("b", 0.45, 1.6, " s").Says(SaysValue("< 1 s", 0.025)).Because("x").Judge(1.4), Differs},
-		{"range partly outside", Band("b", 0, 16, " s").Says(SaysRange("15–30 s", 15, 30)).Because("x").Judge(3), Differs},
-		{"differs needs in band", Band("b", 0, 16, " s").Says(SaysValue("30 s", 30)).Because("x").Judge(17), Outside},
-		{"invalid", Band("b", 0, 1, "").Invalid("no tasks"), Invalid},
-	}
-	for _, tc := range tests {
-		if tc.c.Verdict != tc.want {
-			t.Errorf("%s: verdict %s, want %s (%+v)", tc.name, tc.c.Verdict, tc.want, tc.c)
-		}
-		if tc.c.Pass != (tc.want == Reproduced || tc.want == Differs) {
-			t.Errorf("%s: pass %v with verdict %s", tc.name, tc.c.Pass, tc.c.Verdict)
-		}
-	}
-	if c := Band("b", 0, 1, " s").Says(SaysValue("5 s", 5)).Judge(0.5); c.Cause == "" {
-		t.Error("a differs check without a cause shows no cause")
-	}
-}
-
 func TestBandText(t *testing.T) {
 	tests := []struct {
 		e    Expect

@@ -142,7 +142,7 @@ func runsTable(rs []RunSummary) Table {
 }
 
 func checksTable(cs []Check) Table {
-	t := Table{Title: "Checks", Header: []string{"check", "article", "measured", "band", "verdict"}}
+	t := Table{Title: "Checks", Header: []string{"check", "article", "agrees if", "measured", "band", "verdict"}}
 	n := 0
 	for _, c := range cs {
 		v := verdictWord(c.Verdict)
@@ -151,7 +151,7 @@ func checksTable(cs []Check) Table {
 			v += fmt.Sprintf(" [%d]", n)
 			t.Notes = append(t.Notes, fmt.Sprintf("[%d] %s: %s", n, c.Name, c.Cause))
 		}
-		t.Rows = append(t.Rows, []string{c.Name, c.Article, c.MeasuredText, c.Band, v})
+		t.Rows = append(t.Rows, []string{c.Name, c.Article, c.agreeText(), c.MeasuredText, c.Band, v})
 	}
 	return t
 }

@@ -65,9 +65,10 @@ func (p EurekaPlan) Validate() error {
 	return nil
 }
 
-// RunEureka starts the world, runs the schedulers' tasks for the plan's
-// duration while its timeline fires, and returns the recorded history
-// with the plan's data.
+// RunEureka runs plan on the Eureka world (Run with an EurekaRun): it
+// starts the clusters, runs the schedulers' tasks for the plan's duration
+// while its timeline fires, and returns the recorded history with the
+// plan's data.
 func RunEureka(ctx context.Context, env *Env, plan EurekaPlan) (*history.History, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
@@ -75,36 +76,86 @@ func RunEureka(ctx context.Context, env *Env, plan EurekaPlan) (*history.History
 	if plan.Backend == nil {
 		plan.Backend = ModelBackend{}
 	}
-	r, err := NewEureka(env, plan.Backend, plan.Factor)
+	return Run(ctx, env, &EurekaRun{env: env, Plan: plan})
+}
+
+// EurekaRun is the Eureka world behind the seam (the model or real Eureka,
+// by the plan's back-end) running one EurekaPlan.
+type EurekaRun struct {
+	env  *Env
+	Plan EurekaPlan
+	// World is the started world (nil before Start).
+	World *EurekaWorld
+	rig   *Eureka
+	rec   *history.Recorder
+	real  time.Duration
+}
+
+// Describe names the back-end and the plan's clusters.
+func (e *EurekaRun) Describe() string {
+	return fmt.Sprintf("Eureka (%s), %d cluster(s) of 3 servers, for %s of model time", e.Plan.Backend.Name(), len(e.Plan.Clusters), e.Plan.Duration)
+}
+
+// Start starts the plan's clusters, lets them settle and starts the
+// schedulers.
+func (e *EurekaRun) Start(ctx context.Context) error {
+	r, err := NewEureka(e.env, e.Plan.Backend, e.Plan.Factor)
+	if err != nil {
+		return err
+	}
+	e.rig = r
+	e.World, err = startWorld(ctx, r, e.Plan)
+	return err
+}
+
+// Traffic is the schedulers' task loops.
+func (e *EurekaRun) Traffic(context.Context) ([]caller.Traffic, error) {
+	ts := make([]caller.Traffic, len(e.World.Schedulers))
+	for i, s := range e.World.Schedulers {
+		ts[i] = s
+	}
+	return ts, nil
+}
+
+// Timeline makes the recorder (the model clock runs from its zero) and
+// builds the plan's timeline; without tasks, a last probe step keeps the
+// timeline running until the end, so the servers are read after the
+// whole span.
+func (e *EurekaRun) Timeline(context.Context) (fault.Timeline, error) {
+	e.real = e.rig.Scale.Real(e.Plan.Duration)
+	e.rec = NewRecorder(e.env, e.real)
+	e.World.Clock = NewModelClock(e.rig.Scale, e.rec)
+	tl, err := e.Plan.Timeline(e.World)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	w, err := startWorld(ctx, r, plan)
+	if e.rig.dispatchers == 0 {
+		tl = append(tl, fault.Step{At: e.real, Probe: endOfObservation()})
+	}
+	return tl, nil
+}
+
+// Recorder returns the recorder Timeline made; the traffic runs for the
+// plan's duration in real time.
+func (e *EurekaRun) Recorder(context.Context) (*history.Recorder, time.Duration) {
+	return e.rec, e.real
+}
+
+// Finish reports the JVMs' memory and collects the plan's data.
+func (e *EurekaRun) Finish(context.Context, *history.Recorder) (time.Duration, any, error) {
+	reportMemory(e.env, e.World)
+	data, err := e.Plan.Collect(e.World)
 	if err != nil {
-		return nil, err
+		return 0, nil, fmt.Errorf("reading the servers: %w", err)
 	}
-	real := r.Scale.Real(plan.Duration)
-	rec := NewRecorder(env, real)
-	w.Clock = NewModelClock(r.Scale, rec)
-	tl, err := plan.Timeline(w)
-	if err != nil {
-		return nil, fmt.Errorf("building the timeline: %w", err)
+	return e.real, data, nil
+}
+
+// Close stops what the rig runs in the harness.
+func (e *EurekaRun) Close() {
+	if e.rig != nil {
+		e.rig.Close()
 	}
-	if err := runEurekaTimeline(ctx, rec, w.Schedulers, tl, real, r.dispatchers > 0); err != nil {
-		return nil, err
-	}
-	reportMemory(env, w)
-	data, err := plan.Collect(w)
-	if err != nil {
-		return nil, fmt.Errorf("reading the servers: %w", err)
-	}
-	h := rec.History()
-	h.Timeline = real
-	if err := h.SetData(data); err != nil {
-		return nil, err
-	}
-	return &h, nil
 }
 
 // startWorld starts the plan's clusters, lets them settle and starts the
@@ -127,23 +178,6 @@ func startWorld(ctx context.Context, r *Eureka, plan EurekaPlan) (*EurekaWorld, 
 	var err error
 	w.Schedulers, err = plan.Schedulers(ctx, w)
 	return w, err
-}
-
-// runEurekaTimeline runs the schedulers for real while the timeline fires;
-// without tasks, a last probe step keeps the timeline running until the
-// end, so the servers are read after the whole span.
-func runEurekaTimeline(ctx context.Context, rec *history.Recorder, ss []EurekaScheduler, tl fault.Timeline, real time.Duration, tasks bool) error {
-	ts := make([]caller.Traffic, len(ss))
-	for i, s := range ss {
-		ts[i] = s
-	}
-	if !tasks {
-		tl = append(tl, fault.Step{At: real, Probe: endOfObservation()})
-	}
-	if err := RunTraffic(ctx, rec, ts, tl, real); err != nil {
-		return fmt.Errorf("running the timeline: %w", err)
-	}
-	return nil
 }
 
 // endOfObservation is the probe step that marks the end of the observation.

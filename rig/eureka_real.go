@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/clock"
 	"sdchaos/eureka"
 	"sdchaos/eurekareal"
 	"sdchaos/history"
@@ -250,11 +251,29 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 	if err := s.waitFirstFetch(ctx, cl); err != nil {
 		return nil, err
 	}
+	if err := seedFetchPhase(ctx, r, props.FetchInterval); err != nil {
+		return nil, err
+	}
 	if spec.Rate > 0 {
 		s.tasks = caller.NewDispatcher(caller.DispatcherConfig{Name: spec.Name, Rate: spec.Rate, Retries: spec.Retries,
 			Seed: r.env.Rand.Uint64(), Instances: s.instances})
 	}
 	return s, nil
+}
+
+// seedFetchPhase waits a seeded share of one fetch interval after a real
+// client's first fetch. DiscoveryClient schedules its cache refresh with an
+// initial delay of one interval from its start (initScheduledTasks), so its
+// fetch ticks keep the phase of its start against the timeline; waiting a
+// uniform [0, interval) after it moves that phase with --seed, as the
+// model's FetchPhase does, so that --runs samples every phase the rule allows.
+func seedFetchPhase(ctx context.Context, r *Eureka, interval time.Duration) error {
+	if interval <= 0 {
+		return nil
+	}
+	wait := time.Duration(r.env.Rand.Int64N(int64(interval)))
+	r.env.Printf("the Java client's fetch phase: waiting %s (seeded) before the next step", wait.Round(time.Millisecond))
+	return clock.SleepFor(ctx, wait)
 }
 
 // schedulerLabel makes a scheduler's name a file name ("fetch 15s" → "fetch-15s").

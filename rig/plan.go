@@ -105,10 +105,10 @@ func (p Plan) Validate() error {
 	return nil
 }
 
-// RunPlan starts the rig, primes the callers, starts the fleet, runs the
-// traffic for env.Duration while the timeline fires (with a fleet: until
-// the timeline has run and the fleet settled), and returns the recorded
-// history.
+// RunPlan runs plan on the etcd world (Run with an EtcdWorld): it starts
+// the rig, primes the callers, starts the fleet, runs the traffic for
+// env.Duration while the timeline fires (with a fleet: until the timeline
+// has run and the fleet settled), and returns the recorded history.
 func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
@@ -116,43 +116,102 @@ func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.
 	if len(o.Remote) > 0 && (plan.Fleet == nil || plan.KV != nil) {
 		return nil, ErrRemotePlan
 	}
-	o.Service.GRPC = o.Service.GRPC || len(plan.Real) > 0 || plan.Exec != nil
-	r, err := StartEtcd(ctx, env, o)
+	return Run(ctx, env, &EtcdWorld{env: env, Options: o, Plan: plan})
+}
+
+// EtcdWorld is the etcd world behind the seam: a 3-member cluster (or an
+// external one) with its instances, running one Plan.
+type EtcdWorld struct {
+	env     *Env
+	Options EtcdOptions
+	Plan    Plan
+	// Rig is the started world (nil before Start).
+	Rig *Etcd
+	kv  *caller.KV
+	rec *history.Recorder
+}
+
+// NewEtcdWorld returns the etcd world that runs plan with o.
+func NewEtcdWorld(env *Env, o EtcdOptions, plan Plan) *EtcdWorld {
+	return &EtcdWorld{env: env, Options: o, Plan: plan}
+}
+
+// Describe says what the plan runs and for how long.
+func (w *EtcdWorld) Describe() string { return describeRun(w.Plan, w.env.Duration) }
+
+// Start starts the cluster (or attaches to an external one), its proxies
+// and its instances.
+func (w *EtcdWorld) Start(ctx context.Context) error {
+	o := w.Options
+	o.Service.GRPC = o.Service.GRPC || len(w.Plan.Real) > 0 || w.Plan.Exec != nil
+	r, err := StartEtcd(ctx, w.env, o)
+	if err != nil {
+		return err
+	}
+	w.Rig = r
+	return nil
+}
+
+// Traffic creates every traffic source of the plan and starts its fleet.
+func (w *EtcdWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
+	ts, kv, err := w.Rig.planTraffic(ctx, w.Plan)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	ts, kv, err := r.planTraffic(ctx, plan)
+	w.kv = kv
+	if err := w.Rig.startFleet(ctx, w.Plan.Fleet); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+// Timeline builds the plan's timeline on the started rig.
+func (w *EtcdWorld) Timeline(ctx context.Context) (fault.Timeline, error) {
+	return w.Plan.Timeline(ctx, w.Rig)
+}
+
+// Recorder returns the plan's recorder with the rig's ready check in it;
+// the traffic runs for env.Duration.
+func (w *EtcdWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
+	w.rec = w.Rig.planRecorder(ctx, w.Plan)
+	return w.rec, w.env.Duration
+}
+
+// TimelineDone stops the key-value traffic with the timeline when the plan
+// says so.
+func (w *EtcdWorld) TimelineDone() {
+	if w.kv != nil && w.Plan.KV.UntilTimeline {
+		w.kv.Stop()
+	}
+}
+
+// Finish reads every key after the heal, waits for the fleet to settle,
+// runs the plan's last look, and ends the timeline where the plan's probe
+// saw the world recover (or the fleet settled, or at env.Duration).
+func (w *EtcdWorld) Finish(ctx context.Context, rec *history.Recorder) (time.Duration, any, error) {
+	if w.kv != nil {
+		w.kv.ReadFinal(ctx, rec, w.Plan.KV.FinalWithin)
+	}
+	end, err := settleFleet(ctx, rec, w.Plan.Fleet, w.env.Duration)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
-	if err := r.startFleet(ctx, plan.Fleet); err != nil {
-		return nil, err
-	}
-	tl, err := plan.Timeline(ctx, r)
-	if err != nil {
-		return nil, fmt.Errorf("building the fault timeline: %w", err)
-	}
-	rec := r.planRecorder(ctx, plan)
-	env.Printf("%s; timeline: %s", describeRun(plan, env.Duration), tl.Describe())
-	if err := runPlanTimeline(ctx, rec, ts, tl, kv, plan, env.Duration); err != nil {
-		return nil, err
-	}
-	end, err := settleFleet(ctx, rec, plan.Fleet, env.Duration)
-	if err != nil {
-		return nil, err
-	}
-	if plan.After != nil {
-		if err := plan.After(ctx, r, rec); err != nil {
-			return nil, fmt.Errorf("reading the final state: %w", err)
+	if w.Plan.After != nil {
+		if err := w.Plan.After(ctx, w.Rig, rec); err != nil {
+			return 0, nil, fmt.Errorf("reading the final state: %w", err)
 		}
 	}
-	h := rec.History()
-	h.Timeline = end
-	if op, ok := history.FindOp(h.Ops, plan.EndAt); ok && plan.EndAt != "" && op.Outcome == history.OK {
-		h.Timeline = op.End // the run ends once the probe saw the world recover
+	if op, ok := history.FindOp(rec.History().Ops, w.Plan.EndAt); ok && w.Plan.EndAt != "" && op.Outcome == history.OK {
+		end = op.End // the run ends once the probe saw the world recover
 	}
-	return &h, nil
+	return end, nil, nil
+}
+
+// Close stops the rig.
+func (w *EtcdWorld) Close() {
+	if w.Rig != nil {
+		w.Rig.Close()
+	}
 }
 
 // planRecorder returns the recorder the plan records into (its own, or a
@@ -196,23 +255,6 @@ func settleFleet(ctx context.Context, rec *history.Recorder, f Fleet, d time.Dur
 		return 0, fmt.Errorf("waiting for the fleet to settle: %w", err)
 	}
 	return rec.Offset(time.Now()), nil
-}
-
-// runPlanTimeline runs the traffic while the timeline fires; the
-// key-value traffic stops with the timeline when the plan says so, and its
-// reads after healing follow.
-func runPlanTimeline(ctx context.Context, rec *history.Recorder, ts []caller.Traffic, tl fault.Timeline, kv *caller.KV, plan Plan, d time.Duration) error {
-	then := func() {}
-	if kv != nil && plan.KV.UntilTimeline {
-		then = kv.Stop
-	}
-	if err := runTraffic(ctx, rec, ts, tl, d, then); err != nil {
-		return fmt.Errorf("running traffic: %w", err)
-	}
-	if kv != nil {
-		kv.ReadFinal(ctx, rec, plan.KV.FinalWithin)
-	}
-	return nil
 }
 
 // planTraffic creates every traffic source of plan; the rig releases them.

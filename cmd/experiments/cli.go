@@ -22,6 +22,9 @@ usage:
   experiments list [--markdown]    list the scenarios (--markdown: the README's table)
   experiments help <scenario>      setup, timeline, flags and what counts as reproduced
   experiments <scenario> [flags]   run one scenario
+  experiments run FILE [--registry NAME] [flags]
+                                   run an experiment written as data (YAML or JSON; see
+                                   docs/experiments.md) on etcd, nacos, eureka or zookeeper
   experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;

@@ -121,6 +121,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return plotDir(args[1:], stdout)
 	case "sweep":
 		return sweep(ctx, args[1:], stdout, stderr)
+	case "run":
+		return runFile(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

@@ -42,6 +42,7 @@ func recheck(args []string, stdout io.Writer) error {
 	}
 	t := report.Table{Title: "Saved histories judged again", Header: []string{"run", "histories", "stored verdict", "verdict now", "differences"}}
 	bad := 0
+	judged := map[string]*report.Result{}
 	for _, name := range sortedKeys(groups) {
 		now, err := rejudge(groups[name])
 		if err != nil {
@@ -52,12 +53,15 @@ func recheck(args []string, stdout io.Writer) error {
 			return fmt.Errorf("recheck %s: %w", name, err)
 		}
 		diffs := differences(stored, now)
+		now.WallSeconds = stored.WallSeconds
+		judged[name] = now
 		if len(diffs) > 0 {
 			bad++
 			if write {
 				if err := rewrite(args[0], name, groups[name], stored, now); err != nil {
 					return fmt.Errorf("recheck --write %s: %w", name, err)
 				}
+
 			}
 		}
 		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs, maxShown)})
@@ -68,6 +72,12 @@ func recheck(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "%d of %d stored reports no longer match what their judges say\n", bad, len(groups))
 	if write {
 		fmt.Fprintf(stdout, "rewrote %d reports from their saved histories\n", bad)
+		if err := refreshSummary(args[0], judged); err != nil {
+			return fmt.Errorf("recheck --write: the summary: %w", err)
+		}
+		if err := refreshSweep(args[0], judged); err != nil {
+			return fmt.Errorf("recheck --write: the sweep: %w", err)
+		}
 		return nil
 	}
 	if bad > 0 {
@@ -206,12 +216,22 @@ func checkDifferences(stored, now []report.Check) []string {
 			out = append(out, fmt.Sprintf("%s: %s (band %s) → %s (band %s)", c.Name, o.MeasuredText, o.Band, c.MeasuredText, c.Band))
 		case !sameStats(o.Stats, c.Stats):
 			out = append(out, fmt.Sprintf("%s: over runs %s → %s", c.Name, statsText(o.Stats), statsText(c.Stats)))
+		case !samePtr(o.AgreeLo, c.AgreeLo) || !samePtr(o.AgreeHi, c.AgreeHi) || o.AgreeBasis != c.AgreeBasis || o.Cause != c.Cause:
+			out = append(out, fmt.Sprintf("%s: agreement with the article or cause changed", c.Name))
 		}
 	}
 	for _, name := range sortedKeys(old) {
 		out = append(out, "check gone: "+name)
 	}
 	return out
+}
+
+// samePtr compares two optional numbers.
+func samePtr(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return sameNumber(*a, *b)
 }
 
 // numberDifferences compares two maps of numbers key by key.

@@ -167,10 +167,11 @@ func (s *expiryLatency) armExpects(am armMeasure) ([]report.Expect, []float64) {
 		basis = "due at last heartbeat + ttl, collected at the next scan tick: + a delay in [0, interval) + 30 ms polling and scheduling"
 		medBasis = fmt.Sprintf("ttl + interval × the 10⁻⁴…1 − 10⁻⁴ quantiles (%.2f…%.2f) of the median of %d uniform phases, + 30 ms", qlo, qhi, n)
 	}
+	n20, mid := articleCrashRuns, (articleCrashRuns+1)/2
 	exps := []report.Expect{
-		report.Band(a.key+": min", ttl, ttl+iv+slack, " s").Digits(3).From(basis).Says(s.armClaim(a, 0, "min")),
-		report.Band(a.key+": median", ttl+qlo*iv, ttl+qhi*iv+slack, " s").Digits(3).From(medBasis).Says(s.armClaim(a, 1, "median")),
-		report.Band(a.key+": max", ttl, ttl+iv+slack, " s").Digits(3).From(basis).Says(s.armClaim(a, 2, "max")),
+		agreeOrder(report.Band(a.key+": min", ttl, ttl+iv+slack, " s").Digits(3).From(basis).Says(s.armClaim(a, 0, "min")), iv, orderStatWidth(1, n20), "smallest"),
+		agreeOrder(report.Band(a.key+": median", ttl+qlo*iv, ttl+qhi*iv+slack, " s").Digits(3).From(medBasis).Says(s.armClaim(a, 1, "median")), iv, orderStatWidth(mid, n20), "median"),
+		agreeOrder(report.Band(a.key+": max", ttl, ttl+iv+slack, " s").Digits(3).From(basis).Says(s.armClaim(a, 2, "max")), iv, orderStatWidth(n20, n20), "largest"),
 	}
 	vals := []float64{am.min, am.median, am.max}
 	if iv > 0 {
@@ -178,6 +179,7 @@ func (s *expiryLatency) armExpects(am armMeasure) ([]report.Expect, []float64) {
 		exps = append(exps, report.Band(a.key+": spread (max − min)", r*iv, iv+slack, " s").Digits(3).
 			From(fmt.Sprintf("range of %d uniform delays in [0, interval): ≥ %.2f × interval with probability 1 − 10⁻⁴, ≤ interval + 30 ms", n, r)).
 			Says(report.SaysValue(fmt.Sprintf("%.2f s", a.spread), a.spread).OnlyIf(s.articleSetup())))
+		exps[len(exps)-1] = agreeOrder(exps[len(exps)-1], iv, rangeWidth(articleCrashRuns), "range")
 		vals = append(vals, am.spread)
 	}
 	if a.key == "lazy" {
@@ -188,6 +190,20 @@ func (s *expiryLatency) armExpects(am armMeasure) ([]report.Expect, []float64) {
 	}
 	return exps, vals
 }
+
+// agreeOrder sets the agreement of an order statistic of the crash
+// delays with the article's: the width of its central 95 % over the
+// article's 20 runs (in units of the scan interval), plus one step of the
+// article's two-decimal figures (0.01 s; its poll step is not given).
+func agreeOrder(e report.Expect, iv, width float64, which string) report.Expect {
+	tol := width*iv + articleStep
+	return e.Within(tol, fmt.Sprintf("the %s of %d uniform phases in [0, %s s) spreads over %.3f s at 95 %%, + %s s for the article's 2-decimal figures",
+		which, articleCrashRuns, report.Num(iv), width*iv, report.Num(articleStep))).
+		Spread("each crash's delay is ttl plus its phase against the scan ticker (seeded); the article's figure is one sample of the spread the rule allows")
+}
+
+// articleStep is the resolution of the article's expiry figures (2 decimals, seconds).
+const articleStep = 0.01
 
 // armClaim is the article's figure i (min, median, max) for a strategy.
 func (s *expiryLatency) armClaim(a latencyArm, i int, what string) report.Claim {
@@ -200,9 +216,11 @@ func (s *expiryLatency) armClaim(a latencyArm, i int, what string) report.Claim 
 // deregChecks: the deregistered instance is gone when the call returns, within 1 ms.
 func (s *expiryLatency) deregChecks(m latencyMeasure) []report.Check {
 	slow := report.AtMost("deregister: slowest call until gone", 1000, " µs").Digits(1).
-		From("a map delete under a mutex and one Lookup; no timer is involved").Says(report.SaysValue("59 µs", 59))
+		From("a map delete under a mutex and one Lookup; no timer is involved").Says(report.SaysValue("59 µs", 59)).
+		WithinFactor(2, "a latency of one call measured on another machine: within a factor of 2").
+		Spread("a map delete's time is the host's: ours and the article's both lie far below the band's 1 ms; no rule fixes the figure")
 	left := report.Exactly("deregister: calls after which Lookup still listed the instance", 0, "").
-		From("Deregister removes the instance before it returns").Says(report.SaysValue("gone when the call returns", 0))
+		From("Deregister removes the instance before it returns").Says(report.SaysValue("gone when the call returns", 0)).SameCount()
 	if len(m.dereg) == 0 {
 		why := "no deregister call was recorded"
 		return []report.Check{slow.Invalid(why), left.Invalid(why)}

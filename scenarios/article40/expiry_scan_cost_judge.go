@@ -206,7 +206,7 @@ func (s *expiryScanCost) removedChecks(m costMeasure) []report.Check {
 			cost strategyCost
 		}{{"scan_removed" + key, c.scan}, {"heap_removed" + key, c.heap}} {
 			e := report.Exactly(sc.name, float64(s.Due), "").From("exactly --due instances are past their deadline at each pass").
-				Says(report.SaysValue("100 removed", 100).OnlyIf(s.Due == articleDue))
+				Says(report.SaysValue("100 removed", 100).OnlyIf(s.Due == articleDue)).SameCount()
 			if sc.cost.passes == 0 {
 				cs = append(cs, e.Invalid("no pass was recorded at this size"))
 				continue
@@ -229,7 +229,7 @@ func (s *expiryScanCost) slopeChecks(m costMeasure) []report.Check {
 				Invalid(fmt.Sprintf("passes at %d sizes; a slope needs at least %d", len(fit), minSlopeSizes))
 		}
 		lo, hi := band(fit)
-		return report.Band(name, lo, hi, "").Digits(2).From(basis).Says(claim).
+		return agreeSlope(report.Band(name, lo, hi, "").Digits(2).From(basis).Says(claim), fit).
 			JudgeText(v, fmt.Sprintf("%.2f (R² %.3f, %d sizes)", v, r2, len(fit)))
 	}
 	return []report.Check{
@@ -246,6 +246,20 @@ func (s *expiryScanCost) slopeChecks(m costMeasure) []report.Check {
 	}
 }
 
+// agreeSlope sets the agreement of a fitted slope with the article's: the
+// slope shift of one size's median off by 2× over our sizes plus over the
+// article's three.
+func agreeSlope(e report.Expect, fit []float64) report.Expect {
+	tol := slopeNoise(fit) + slopeNoise(articleSizes)
+	return e.Within(tol, fmt.Sprintf("one size's median off by 2× (timing noise) shifts a fitted slope by %.2f over our sizes and %.2f over the article's three",
+		slopeNoise(fit), slopeNoise(articleSizes))).Spread(langCause)
+}
+
+// langCause is why a cost figure may differ from the article's while both
+// follow the cost model.
+const langCause = "a pass's cost against its fixed part is the language's and machine's (Go here, Python on the article's arm64 laptop): " +
+	"the cost model allows both slopes"
+
 // ratioCheck: the heap costs at most due × 500 walk steps against the scan's N at the largest N.
 func (s *expiryScanCost) ratioCheck(m costMeasure) report.Check {
 	nMax := slices.Max(s.Sizes)
@@ -254,7 +268,9 @@ func (s *expiryScanCost) ratioCheck(m costMeasure) report.Check {
 	}
 	e := report.AtMost(fmt.Sprintf("heap / scan at N=%s", fmtThousands(nMax)), ratioBand(nMax, s.Due), "").Digits(4).
 		From(fmt.Sprintf("heap ≤ due × 500 walk steps, scan ≥ N steps: ≤ %d × 500 / %d", s.Due, nMax)).
-		Says(report.SaysValue("0.822 / 25.58 ms", articleRatioAtM).OnlyIf(s.Due == articleDue && nMax == 1_000_000))
+		Says(report.SaysValue("0.822 / 25.58 ms", articleRatioAtM).OnlyIf(s.Due == articleDue && nMax == 1_000_000)).
+		WithinFactor(2, "each timing may be off by 2× (the slope bands' timing noise); the ratio of two: within a factor of 2").
+		Spread(langCause)
 	if len(m.sizes) == 0 || m.sizes[len(m.sizes)-1].scan.passes == 0 || m.sizes[len(m.sizes)-1].heap.passes == 0 {
 		return e.Invalid("no passes of both strategies at the largest size")
 	}

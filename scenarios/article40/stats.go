@@ -95,3 +95,26 @@ func slopeNoise(sizes []float64) float64 {
 	}
 	return math.Ln2 * far / sxx
 }
+
+// articleCrashRuns is how many crash runs each of the article's expiry
+// figures summarises (40.1: 20 runs each).
+const articleCrashRuns = 20
+
+// agreeQuantile is the chance per side that an order statistic of the
+// article's 20 runs falls outside the width used to agree with it.
+const agreeQuantile = 0.025
+
+// orderStatWidth returns the width, in units of the interval, of the
+// central 95 % of the k-th smallest of n Uniform(0, 1) draws
+// (Beta(k, n+1−k)): two runs of n crashes may give figures this far apart.
+func orderStatWidth(k, n int) float64 {
+	b := distuv.Beta{Alpha: float64(k), Beta: float64(n + 1 - k)}
+	return b.Quantile(1-agreeQuantile) - b.Quantile(agreeQuantile)
+}
+
+// rangeWidth returns the width, in units of the interval, of the central
+// 95 % of the range (max − min) of n Uniform(0, 1) draws (Beta(n−1, 2)).
+func rangeWidth(n int) float64 {
+	b := distuv.Beta{Alpha: float64(n - 1), Beta: 2}
+	return b.Quantile(1-agreeQuantile) - b.Quantile(agreeQuantile)
+}

@@ -152,6 +152,10 @@ func (s *replicationLag) checks(m lagMeasure) []report.Check {
 	_, worst := report.MinMax(m.allCli)
 	client := report.Band("client visible, worst", lo.Seconds(), hi.Seconds(), " s").Digits(1).From(basis).
 		Says(report.SaysValue("a client's copy is refreshed by a delta every 30 s", 30).OnlyIf(s.Fetch == 30*time.Second)).
+		Within((cfg.BatchDelay + s.eu.requestSlack()).Seconds(), fmt.Sprintf("the article's 30 s is the fetch interval alone; a registration also "+
+			"waits maxBatchingDelay (%s) and one request (+%s) before a peer has it", cfg.BatchDelay, msStr(slack))).
+		Spread("the worst wait is set by where the registrations fall against the client's fetch ticks (a seeded phase): " +
+			"anything up to one fetch interval; the article's 30 s is the longest the rule allows").
 		Because("the peer answers fetches from its read-only response cache, refreshed every 30 s (responseCacheUpdateIntervalMs), " +
 			"so a registration can wait there up to 30 s before the client's 30 s fetch; --response-cache=false gives the article's 30 s")
 	return []report.Check{

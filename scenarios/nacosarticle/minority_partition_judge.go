@@ -8,6 +8,7 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/scenarios"
 )
 
 // partitionMeasure is what a minority-partition run measured.
@@ -122,7 +123,7 @@ func (s *minorityPartition) failsAtDeadline(name string) report.Expect {
 	to := report.Ms(s.OpTimeout)
 	return report.Band(name, to-100, to+500, " ms").Digits(0).
 		From("no quorum: ReadIndex and proposals wait, so the call fails at the caller's deadline (−100 ms, +500 ms)").
-		Says(report.SaysValue("2002 ms (47.3)", 2002).OnlyIf(s.OpTimeout == 2*time.Second))
+		Says(report.SaysValue("2002 ms (47.3)", 2002).OnlyIf(s.OpTimeout == 2*time.Second)).Apply(scenarios.AgreeDeadline)
 }
 
 func (s *minorityPartition) isolatedChecks(m partitionMeasure) []report.Check {
@@ -131,7 +132,7 @@ func (s *minorityPartition) isolatedChecks(m partitionMeasure) []report.Check {
 		report.Yes("isolated: serializable read", "succeeds", "fails").From("served from the member's own store").
 			Says(report.SaysYes("succeeds (47.3)")).JudgeBool(okOf(ser)),
 		report.AtMost("isolated: serializable read: latency", 50, " ms").Digits(1).From("a local read on loopback").
-			Says(report.SaysValue("1 ms (47.3)", 1)).Judge(report.Ms(ser.Latency())),
+			Says(report.SaysValue("1 ms (47.3)", 1)).Apply(scenarios.AgreeLocalRead).Judge(report.Ms(ser.Latency())),
 	}
 	if s.staleJudged(m) {
 		cs = append(cs, report.Yes("isolated: serializable read is stale", "stale", "current").

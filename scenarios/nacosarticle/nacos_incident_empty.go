@@ -21,7 +21,9 @@ func (s *nacosIncident) springFails(loss time.Duration) report.Expect {
 		From(fmt.Sprintf("LoadBalancer serves its cached list until the entry expires, %s after it was written (before the push of the empty list, "+
 			"%s after the deregistration + %s); then an empty cached list is a miss and every call reads its Nacos client's empty list: yes when the "+
 			"registry stays empty longer than %s, never before the push; the registry was empty %.2f s", lbCacheTTL, pushDelay, deliverSlack, springFirstBy(), loss.Seconds())).
-		Says(report.SaysYes("the load balancer then had no instances: No instances available (503)"))
+		Says(report.SaysYes("the load balancer then had no instances: No instances available (503)")).
+		Spread(fmt.Sprintf("an empty registry for between %s and %s makes Spring fail or not by where LoadBalancer's cached entry was written "+
+			"against the %s expiry (the run's phase): the article's failure is one of the outcomes", pushDelay, springFirstBy(), lbCacheTTL))
 }
 
 // emptyChecks judge the empty registry: the server's answer, the
@@ -41,7 +43,7 @@ func (s *nacosIncident) emptyChecks(h *history.History, m incidentMeasure) []rep
 		default:
 			n := callsOf(h.Ops, c.name, m.start.At, m.end.At)
 			cs = append(cs, report.Exactly(c.name+": failures while the registry was empty", 0, "").From(guardBasis(c.guard)).
-				Says(report.SaysValue(remedyClaim(c.guard), 0)).JudgeText(float64(n[1]), fmt.Sprintf("%d of %d", n[1], n[0])))
+				Says(report.SaysValue(remedyClaim(c.guard), 0)).SameCount().JudgeText(float64(n[1]), fmt.Sprintf("%d of %d", n[1], n[0])))
 		}
 		cs = append(cs, s.afterRefill(h, c.name, m))
 	}
@@ -71,7 +73,7 @@ func (s *nacosIncident) unguardedEmpty(h *history.History, name string, m incide
 	return []report.Check{report.Band(name+": failed share while its list was empty", 100, 100, " %").
 		From(fmt.Sprintf("the empty list is pushed %s after the deregistration (+ %s to arrive) and replaces the client's; the refilled one comes "+
 			"no sooner than %s after the re-registration: every call due in [fault + %s, heal + %s) fails", pushDelay, deliverSlack, pushDelay, emptiedAt(), pushDelay)).
-		Says(report.SaysValue("the clients dropped their instance lists: every call failed", 100)).
+		Says(report.SaysValue("the clients dropped their instance lists: every call failed", 100)).SameShare().
 		JudgeText(report.Pct(n[1], n[0]), fmt.Sprintf("%d of %d", n[1], n[0]))}
 }
 
@@ -91,7 +93,7 @@ func (s *nacosIncident) springEmpty(h *history.History, m incidentMeasure) []rep
 	if n := callsOf(h.Ops, "spring", first.Scheduled, m.end.At+pushDelay); n[0] > 0 {
 		cs = append(cs, report.Band(`spring: failed share from its first "No instances available" until the re-registration`, 100, 100, " %").
 			From("an empty cached list is a miss (CachingServiceInstanceListSupplier): every call reads the Nacos client's empty list until the push after the re-registration").
-			Says(report.SaysValue("the whole system failed", 100)).JudgeText(report.Pct(n[1], n[0]), fmt.Sprintf("%d of %d", n[1], n[0])))
+			Says(report.SaysValue("the whole system failed", 100)).SameShare().JudgeText(report.Pct(n[1], n[0]), fmt.Sprintf("%d of %d", n[1], n[0])))
 	}
 	return cs
 }

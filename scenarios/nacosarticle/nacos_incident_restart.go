@@ -125,7 +125,7 @@ func (s *nacosIncident) afterRestart(c incidentCaller, m incidentMeasure) report
 	}
 	e := report.Band(c.name+": failed share of its calls after its restart, while the server was unreachable", want, want, " %").
 		From(restartBasis(c.name, c.restart) + fmt.Sprintf("; calls due from its first call to %s before the heal (a read then may be answered after it)", subscribeRetry)).
-		Says(restartClaim(c.restart))
+		Says(restartClaim(c.restart)).SameShare()
 	n := r.unreachable
 	if n[0] == 0 {
 		return e.Invalid("no call of its second process was due before the heal")

@@ -81,6 +81,8 @@ func (s *nacosStorm) removedAll(st string, loss time.Duration) report.Expect {
 			"(NacosRuntimeConnectionEjector), + %s); the loss was %.2f s",
 			stormNoRemovalBelow(), clientKeepAlive, s.FaultAt, emptyBy(), keepAliveTime, ejectProbe, ejectEvery, ejectProbe, ruleSlack, loss.Seconds())).
 		Says(report.SaysYes("when the network came back, hundreds of pods re-registered at once (the registry had dropped them)")).
+		Spread(fmt.Sprintf("a loss between %s and %s removes every instance or not by each connection's silence when the loss began and the "+
+			"ejector's phase: the article's removal is one of the outcomes the rule allows", stormNoRemovalBelow(), emptyBy())).
 		Because(fmt.Sprintf("Nacos 3 over gRPC removes an instance only once its connection was silent %s and missed the %s probe: a loss shorter "+
 			"than %s removes none, so nothing re-registers (raise --loss above %s)", keepAliveTime, ejectProbe, stormNoRemovalBelow()+lowSlack, emptyBy()))
 }

@@ -193,7 +193,7 @@ func (s *registryJitter) metrics(mt report.Metrics, m jitterMeasure) {
 func (s *registryJitter) naiveShare() report.Expect {
 	return report.Band("naive: failed share of the jitter after its first failed refresh", 100, 100, " %").
 		From("a failed refresh clears the list; every refresh fails until the heal").
-		Says(report.SaysValue("the whole system failed: No instances available (503)", 100))
+		Says(report.SaysValue("the whole system failed: No instances available (503)", 100)).SameShare()
 }
 
 func (s *registryJitter) naiveChecks(m jitterMeasure) []report.Check {
@@ -227,12 +227,12 @@ func (s *registryJitter) remedyChecks(m jitterMeasure) []report.Check {
 		}
 		cs = append(cs, report.Exactly(n+": failures during the jitter", 0, "").
 			From(s.remedyBasis(n)).
-			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failDuring[n])))
+			Says(report.SaysValue(remedies[n], 0)).SameCount().Judge(float64(m.failDuring[n])))
 	}
 	for _, n := range []string{"stale_fallback", "empty_protect"} {
 		cs = append(cs, report.Exactly(n+": failures after the jitter", 0, "").
 			From("an empty answer never empties the list in use").
-			Says(report.SaysValue(remedies[n], 0)).Judge(float64(m.failAfter[n])))
+			Says(report.SaysValue(remedies[n], 0)).SameCount().Judge(float64(m.failAfter[n])))
 	}
 	if s.unpredicted(m) {
 		return cs

@@ -108,7 +108,7 @@ func (s *snapshotAtStart) metrics(mt report.Metrics, m snapshotMeasure) {
 
 func (s *snapshotAtStart) snapCheck() report.Expect {
 	return report.Exactly("snap: failures", 0, "").From("the list loaded from the snapshot holds live instances; a failed refresh keeps it").
-		Says(report.SaysValue("load the cache at start: the restarted client still has instances to call", 0))
+		Says(report.SaysValue("load the cache at start: the restarted client still has instances to call", 0)).SameCount()
 }
 
 // firstOKBand is where nosnap's first success must fall after the heal: at
@@ -130,7 +130,7 @@ func (s *snapshotAtStart) checks(m snapshotMeasure) []report.Check {
 			JudgeText(float64(m.beforeFail), fmt.Sprintf("%d of %d", m.beforeFail, m.beforeN)),
 		report.Band("nosnap: failed share from its start until the registry is back", 100, 100, " %").
 			From("an empty list and no answer from the registry: nothing to call").
-			Says(report.SaysValue("without the cache, a client restarted during the outage has no instance", 100)).
+			Says(report.SaysValue("without the cache, a client restarted during the outage has no instance", 100)).SameShare().
 			JudgeText(report.Pct(m.untilFail, m.untilBackN), fmt.Sprintf("%d of %d", m.untilFail, m.untilBackN)),
 	}
 	if !m.recovered {
