@@ -25,6 +25,14 @@ type Config struct {
 	HeapMB int
 	// ReadyTimeout bounds the wait for the quorum after the JVMs start.
 	ReadyTimeout time.Duration
+	// ClientLinks puts a proxy (linkproxy) in front of each member's client
+	// port: ConnectString and ClientServers then name the proxies, so that a
+	// fault can blackhole every client's link (Ensemble.ClientLinks).
+	ClientLinks bool
+	// PeerLinks makes every member reach each peer's quorum and election
+	// ports through a proxy of its own (PeerLink), so that a fault can cut
+	// one member off from its peers while its clients still reach it.
+	PeerLinks bool
 	// Keep keeps the ensemble's dir (zoo.cfg, data, logs) after the supervisor
 	// closes.
 	Keep bool

@@ -17,6 +17,7 @@ import (
 	"sdchaos/childproc"
 	"sdchaos/clock"
 	"sdchaos/jvm"
+	"sdchaos/linkproxy"
 	"sdchaos/ports"
 )
 
@@ -32,6 +33,11 @@ type Ensemble struct {
 	// Dir holds the members' dirs ("" when attached).
 	Dir string
 	cfg Config
+	// clients are the proxies in front of the members' client ports (nil
+	// without Config.ClientLinks), in member order; peers the peer links
+	// (nil without Config.PeerLinks).
+	clients []*linkproxy.Proxy
+	peers   *peerNet
 }
 
 // Start builds the server jar if needed, starts cfg.Size members under sup on
@@ -64,14 +70,12 @@ func Start(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allocato
 	if cfg.Keep {
 		cfg.Logf("zookeeper: keeping %s", e.Dir)
 	}
-	for _, p := range all {
-		m, err := prepare(sup, cfg, java, jar, e.Dir, p, all)
-		if err != nil {
-			return nil, err
-		}
-		e.members = append(e.members, m)
+	if err := e.prepareAll(sup, alloc, java, jar, all); err != nil {
+		e.closeLinks()
+		return nil, err
 	}
 	if err := e.launch(ctx); err != nil {
+		e.closeLinks()
 		return nil, err
 	}
 	if err := e.makeChroot(ctx); err != nil {
@@ -136,14 +140,69 @@ func memberName(label string, id int) string {
 	return name
 }
 
+// prepareAll starts the links the config asks for and writes every
+// member's zoo.cfg (with its view of the peers: their ports, or its links).
+func (e *Ensemble) prepareAll(sup *childproc.Supervisor, alloc *ports.Allocator, java, jar string, all []ServerPorts) error {
+	if e.cfg.PeerLinks {
+		n, err := newPeerNet(alloc, e.cfg.Label, all)
+		if err != nil {
+			return err
+		}
+		e.peers = n
+	}
+	for _, p := range all {
+		view := all
+		if e.peers != nil {
+			view = e.peers.views[p.ID]
+		}
+		m, err := prepare(sup, e.cfg, java, jar, e.Dir, p, view)
+		if err != nil {
+			return err
+		}
+		e.members = append(e.members, m)
+	}
+	if e.cfg.ClientLinks {
+		return e.linkClients(alloc)
+	}
+	return nil
+}
+
+// linkClients puts a proxy in front of every member's client port.
+func (e *Ensemble) linkClients(alloc *ports.Allocator) error {
+	for _, m := range e.members {
+		port, err := alloc.Take("zookeeper " + m.Name + " client link")
+		if err != nil {
+			return err
+		}
+		p, err := linkproxy.New(ports.Addr(port), m.ClientAddr())
+		if err != nil {
+			return fmt.Errorf("zookeeper %s client link: %w", m.Name, err)
+		}
+		e.clients = append(e.clients, p)
+	}
+	return nil
+}
+
+// closeLinks closes every proxy of the ensemble.
+func (e *Ensemble) closeLinks() {
+	for _, p := range e.clients {
+		_ = p.Close()
+	}
+	e.clients = nil
+	if e.peers != nil {
+		e.peers.close()
+		e.peers = nil
+	}
+}
+
 // DefaultJVMOptions keep each member small (three members and the callers fit
 // on two cores).
 var DefaultJVMOptions = []string{"-Xms16m", "-Xss256k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 	"-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=32m", "-Djava.awt.headless=true"}
 
-// prepare writes member p's zoo.cfg and myid and returns the member with its
-// launcher.
-func prepare(sup *childproc.Supervisor, cfg Config, java, jar, root string, p ServerPorts, all []ServerPorts) (*Member, error) {
+// prepare writes member p's zoo.cfg (with view as its server lines) and myid
+// and returns the member with its launcher.
+func prepare(sup *childproc.Supervisor, cfg Config, java, jar, root string, p ServerPorts, view []ServerPorts) (*Member, error) {
 	name := memberName(cfg.Label, p.ID)
 	m := &Member{Name: name, ID: p.ID, Host: ports.Host, Ports: p, Dir: filepath.Join(root, name)}
 	m.LogPath = filepath.Join(m.Dir, name+".log")
@@ -155,7 +214,7 @@ func prepare(sup *childproc.Supervisor, cfg Config, java, jar, root string, p Se
 		return nil, fmt.Errorf("zookeeper %s: writing myid: %w", name, err)
 	}
 	zooCfg := filepath.Join(m.Dir, "zoo.cfg")
-	if err := os.WriteFile(zooCfg, []byte(RenderZooCfg(cfg, data, p, all)), 0o644); err != nil {
+	if err := os.WriteFile(zooCfg, []byte(RenderZooCfg(cfg, data, p, view)), 0o644); err != nil {
 		return nil, fmt.Errorf("zookeeper %s: writing zoo.cfg: %w", name, err)
 	}
 	opts, err := jvm.ChildOptions(filepath.Join(m.Dir, "tmp"))
@@ -276,7 +335,48 @@ func (e *Ensemble) Member(name string) *Member {
 	return nil
 }
 
-// Servers returns every member's client address, for a Go client.
+// ClientServers returns the addresses the run's clients connect to: the
+// client links when the ensemble has them, else the members' client
+// addresses.
+func (e *Ensemble) ClientServers() []string {
+	if len(e.clients) == 0 {
+		return e.Servers()
+	}
+	out := make([]string, len(e.clients))
+	for i, p := range e.clients {
+		out[i] = p.Addr()
+	}
+	return out
+}
+
+// ClientLinks returns the proxies in front of the members' client ports, in
+// member order (nil without client links).
+func (e *Ensemble) ClientLinks() []*linkproxy.Proxy { return append([]*linkproxy.Proxy(nil), e.clients...) }
+
+// PeerLinksOf returns the peer links to and from m (nil without peer links).
+func (e *Ensemble) PeerLinksOf(m *Member) []PeerLink {
+	if e.peers == nil {
+		return nil
+	}
+	return e.peers.of(m.Name)
+}
+
+// PeerPorts returns the ports every packet between m and its peers uses on
+// one of its ends: m's own quorum and election ports (its peers' links
+// dial them) and the ports of the links m dials. Nil without peer links.
+func (e *Ensemble) PeerPorts(m *Member) []int {
+	if e.peers == nil {
+		return nil
+	}
+	out := []int{m.Ports.Quorum, m.Ports.Election}
+	for _, l := range e.peers.outbound(m.Name) {
+		out = append(out, l.QuorumPort, l.ElectionPort)
+	}
+	return out
+}
+
+// Servers returns every member's client address (the harness's own
+// connections: the chroot, the probes).
 func (e *Ensemble) Servers() []string {
 	out := make([]string, len(e.members))
 	for i, m := range e.members {
@@ -289,10 +389,10 @@ func (e *Ensemble) Servers() []string {
 // run works below it.
 func (e *Ensemble) Chroot() string { return e.chroot }
 
-// ConnectString returns the ZooKeeper connect string of the run: every
-// member's client address and the chroot ("h:p,h:p,h:p/sdchaos-…"), for a Java
-// client.
-func (e *Ensemble) ConnectString() string { return strings.Join(e.Servers(), ",") + e.chroot }
+// ConnectString returns the ZooKeeper connect string of the run's clients:
+// every member's client address (or its client link) and the chroot
+// ("h:p,h:p,h:p/sdchaos-…"), for a Java client.
+func (e *Ensemble) ConnectString() string { return strings.Join(e.ClientServers(), ",") + e.chroot }
 
 // Config returns the configuration the ensemble was started with (zero when
 // attached).
@@ -345,6 +445,7 @@ func (e *Ensemble) Close() error {
 			_ = m.Kill()
 		}
 	}
+	e.closeLinks()
 	return err
 }
 

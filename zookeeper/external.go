@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sdchaos/ports"
 )
 
 // ErrRemote is returned (wrapped) for a connect string with a host off the
@@ -26,6 +28,10 @@ type AttachConfig struct {
 	AllowRemote bool
 	// Timeout bounds the first session and the chroot's creation (30 s when 0).
 	Timeout time.Duration
+	// ClientLinks puts a proxy of the harness (on 127.0.0.1, ports from
+	// Alloc) in front of every server, as Config.ClientLinks does.
+	ClientLinks bool
+	Alloc       *ports.Allocator
 }
 
 // ParseConnectString splits a connect string into its host:port servers and
@@ -85,6 +91,15 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Ensemble, error) {
 	defer cancel()
 	if err := e.makeChrootUnder(ctx, base); err != nil {
 		return nil, fmt.Errorf("attaching to %s: %w", cfg.ConnectString, err)
+	}
+	if cfg.ClientLinks {
+		if cfg.Alloc == nil {
+			return nil, errors.New("attaching with client links: AttachConfig.Alloc is nil")
+		}
+		if err := e.linkClients(cfg.Alloc); err != nil {
+			_ = e.Close()
+			return nil, fmt.Errorf("attaching to %s: %w", cfg.ConnectString, err)
+		}
 	}
 	return e, nil
 }

@@ -43,6 +43,10 @@ type JavaCallerSpec struct {
 	// means the moment the client is ready (the started event's time).
 	Rate       float64
 	Start, End time.Time
+	// Gated, instead of Start and End, makes the caller wait once it is
+	// ready (Ready is closed) until the harness opens its gate (Open) with
+	// the start and end of its calls.
+	Gated bool
 	// CallTimeout bounds one call to an instance.
 	CallTimeout time.Duration
 	// SessionTimeout and ConnectionTimeout are the client's; zero leaves the
@@ -70,8 +74,10 @@ func (s JavaCallerSpec) Validate() error {
 		return fmt.Errorf("JavaCallerSpec.Rate (%g) must be within (0, 1000]", s.Rate)
 	case !s.Start.IsZero() && !s.End.After(s.Start):
 		return fmt.Errorf("JavaCallerSpec.End (%s) must be after Start (%s)", s.End, s.Start)
-	case s.End.IsZero():
+	case s.End.IsZero() && !s.Gated:
 		return errors.New("JavaCallerSpec.End is not set")
+	case s.Gated && !(s.Start.IsZero() && s.End.IsZero()):
+		return errors.New("JavaCallerSpec.Gated: the gate gives the start and the end (leave Start and End zero)")
 	case s.CallTimeout <= 0:
 		return fmt.Errorf("JavaCallerSpec.CallTimeout (%s) must be positive", s.CallTimeout)
 	case s.SessionTimeout < 0 || s.ConnectionTimeout < 0:
@@ -88,7 +94,9 @@ type JavaCaller struct {
 	name    string
 	child   *childproc.Child
 	logPath string
+	gate    string // the gate file ("" when not gated)
 	started chan struct{}
+	ready   chan struct{}
 	read    chan struct{}
 
 	mu     sync.Mutex
@@ -122,9 +130,14 @@ func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCa
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
 	c := &JavaCaller{name: spec.Name, logPath: filepath.Join(spec.Dir, spec.Name+".log"),
-		started: make(chan struct{}), read: make(chan struct{}), stream: make(chan Line, 4096)}
+		started: make(chan struct{}), ready: make(chan struct{}), read: make(chan struct{}), stream: make(chan Line, 4096)}
+	env := callerEnv(spec)
+	if spec.Gated {
+		c.gate = filepath.Join(spec.Dir, spec.Name+".gate")
+		env = append(env, "SDCHAOS_GATE="+c.gate)
+	}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: spec.Name, Path: java,
-		Args: callerArgs(jar, spec, opts), Env: callerEnv(spec), LogPath: c.logPath})
+		Args: callerArgs(jar, spec, opts), Env: env, LogPath: c.logPath})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
@@ -150,7 +163,10 @@ func callerEnv(s JavaCallerSpec) []string {
 	}
 	env := []string{"MALLOC_ARENA_MAX=2", "SDCHAOS_ZK_CONNECT=" + s.Connect, "SDCHAOS_ZK_BASE_PATH=" + base,
 		"SDCHAOS_SERVICE=" + s.Service, "SDCHAOS_RATE=" + strconv.FormatFloat(s.Rate, 'f', -1, 64),
-		"SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano), "SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String()}
+		"SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String()}
+	if !s.End.IsZero() {
+		env = append(env, "SDCHAOS_END="+s.End.UTC().Format(time.RFC3339Nano))
+	}
 	if !s.Start.IsZero() {
 		env = append(env, "SDCHAOS_START="+s.Start.UTC().Format(time.RFC3339Nano))
 	}
@@ -196,8 +212,11 @@ func (c *JavaCaller) record(call *Call, ev *Event) {
 		c.res.Calls = append(c.res.Calls, *call)
 	} else {
 		c.res.Events = append(c.res.Events, *ev)
-		if ev.Kind == EventStarted {
+		switch ev.Kind {
+		case EventStarted:
 			close(c.started)
+		case EventReady:
+			close(c.ready)
 		}
 	}
 	c.mu.Unlock()
@@ -214,6 +233,28 @@ func (c *JavaCaller) Lines() <-chan Line { return c.stream }
 
 // Started is closed once the client is built and its calls begin.
 func (c *JavaCaller) Started() <-chan struct{} { return c.started }
+
+// Ready is closed once a gated caller's client is built and waits for its
+// gate.
+func (c *JavaCaller) Ready() <-chan struct{} { return c.ready }
+
+// Open opens a gated caller's gate: its calls run from start until end. It
+// writes the gate file atomically (a temp file renamed), so the caller reads
+// it whole.
+func (c *JavaCaller) Open(start, end time.Time) error {
+	if c.gate == "" {
+		return fmt.Errorf("%s: not gated", c.name)
+	}
+	tmp := c.gate + ".tmp"
+	body := start.UTC().Format(time.RFC3339Nano) + "\n" + end.UTC().Format(time.RFC3339Nano) + "\n"
+	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+		return fmt.Errorf("%s: writing its gate: %w", c.name, err)
+	}
+	if err := os.Rename(tmp, c.gate); err != nil {
+		return fmt.Errorf("%s: opening its gate: %w", c.name, err)
+	}
+	return nil
+}
 
 // Done is closed when the JVM has exited.
 func (c *JavaCaller) Done() <-chan struct{} { return c.child.Done() }

@@ -43,6 +43,9 @@ const (
 	// EventStarted: the client is built and the calls begin; Detail names its
 	// settings.
 	EventStarted EventKind = "started"
+	// EventReady: the client is built and waits for the harness's gate
+	// (JavaCallerSpec.Gate) to learn when its calls start and end.
+	EventReady EventKind = "ready"
 )
 
 // Event is something a caller's client reported other than a call.
@@ -68,7 +71,7 @@ func DecodeLine(b []byte) (*Call, *Event, error) {
 		return nil, nil, fmt.Errorf("%w %q: %v", errMalformed, b, err)
 	}
 	switch {
-	case probe.Event == EventConnection || probe.Event == EventInstances || probe.Event == EventStarted:
+	case probe.Event == EventConnection || probe.Event == EventInstances || probe.Event == EventStarted || probe.Event == EventReady:
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
 			return nil, nil, fmt.Errorf("%w %q: %v", errMalformed, b, err)

@@ -195,3 +195,15 @@ const (
 	// (DiscoveryClientServiceInstanceListSupplier.java:56).
 	ServiceDiscoveryTimeout = 30 * time.Second
 )
+
+// The versions the world runs (the JVM pieces' poms pin them:
+// jvm/projects/zookeeper-server and zookeeper-callers; a test reads them).
+const (
+	// ServerVersion is the ZooKeeper server's version.
+	ServerVersion = "3.9.5"
+	// CuratorVersion is curator-x-discovery's version.
+	CuratorVersion = "5.9.0"
+	// SpringCloudZookeeperVersion is spring-cloud-starter-zookeeper-discovery's
+	// version (from spring-cloud-dependencies 2025.1.4).
+	SpringCloudZookeeperVersion = "5.0.2"
+)

@@ -67,7 +67,7 @@ func within(ctx context.Context, what string, f func() error) error {
 		}
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("%s: %w (%v)", what, ErrCallTimeout, ctx.Err())
+		return fmt.Errorf("%s: %w: %w", what, ErrCallTimeout, ctx.Err())
 	}
 }
 

@@ -69,7 +69,7 @@ final class CuratorCaller {
         if (first != null) {
             probe.warmUp(target(first));
         }
-        Settings run = s.startingAt(Instant.now());
+        Settings run = s.whenReady();
         Lines.started("curator " + s.describe());
         Pacer.run(run, due -> call(strategy, cache, probe, due));
         cache.close();

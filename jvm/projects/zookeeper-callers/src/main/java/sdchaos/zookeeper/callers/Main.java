@@ -7,7 +7,9 @@ package sdchaos.zookeeper.callers;
  * ZooKeeper connect string, chroot included), SDCHAOS_ZK_BASE_PATH (Curator's discovery base path,
  * default /services), SDCHAOS_SERVICE (service name), SDCHAOS_RATE (calls per second), SDCHAOS_START
  * and SDCHAOS_END (RFC 3339; the first call is due at the start; an empty or missing start means
- * the moment the client is ready, the started event's time), SDCHAOS_CALL_TIMEOUT (a Go
+ * the moment the client is ready, the started event's time), or instead SDCHAOS_GATE (a file: once
+ * ready the caller prints {@code {"event":"ready","time"}} and waits for the file, whose two lines
+ * are the start and the end), SDCHAOS_CALL_TIMEOUT (a Go
  * duration), SDCHAOS_ZK_SESSION_TIMEOUT and SDCHAOS_ZK_CONNECTION_TIMEOUT (Go durations; empty
  * leaves the client's own default). Output on stdout, one JSON object a line: a call
  * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err"}}, or an event

@@ -43,7 +43,7 @@ public class SpringCaller {
             probe.warmUp(target(found.get(0).getUri()));
         }
         boolean connected = ctx.getBean(CuratorFramework.class).getZookeeperClient().isConnected();
-        Settings run = s.startingAt(Instant.now());
+        Settings run = s.whenReady();
         Lines.started("spring " + s.describe() + " connected=" + connected);
         Pacer.run(run, due -> call(lb, probe, s.service(), due));
         ctx.close();
