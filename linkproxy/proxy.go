@@ -67,7 +67,9 @@ type Proxy struct {
 type Dialer func(network, addr string, timeout time.Duration) (net.Conn, error)
 
 // New listens on listenAddr (must be a 127.0.0.1 address) and forwards to target.
-func New(listenAddr, target string) (*Proxy, error) { return NewDial(listenAddr, target, net.DialTimeout) }
+func New(listenAddr, target string) (*Proxy, error) {
+	return NewDial(listenAddr, target, net.DialTimeout)
+}
 
 // NewDial is New with the server side of every link opened by dial.
 func NewDial(listenAddr, target string, dial Dialer) (*Proxy, error) {

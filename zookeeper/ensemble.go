@@ -351,7 +351,9 @@ func (e *Ensemble) ClientServers() []string {
 
 // ClientLinks returns the proxies in front of the members' client ports, in
 // member order (nil without client links).
-func (e *Ensemble) ClientLinks() []*linkproxy.Proxy { return append([]*linkproxy.Proxy(nil), e.clients...) }
+func (e *Ensemble) ClientLinks() []*linkproxy.Proxy {
+	return append([]*linkproxy.Proxy(nil), e.clients...)
+}
 
 // PeerLinksOf returns the peer links to and from m (nil without peer links).
 func (e *Ensemble) PeerLinksOf(m *Member) []PeerLink {

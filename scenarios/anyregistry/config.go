@@ -111,7 +111,9 @@ func (c *Config) validateConnect(reg rig.Registry) error {
 }
 
 // target is --connect as the rig's Target (nil without it).
-func (c *Config) target() rig.Target { return rig.Target{Address: c.Connect, AllowRemote: c.ConnectRemote} }
+func (c *Config) target() rig.Target {
+	return rig.Target{Address: c.Connect, AllowRemote: c.ConnectRemote}
+}
 
 // Defaults takes --duration from the experiment (read from --file first,
 // for a user's; an unreadable file is Validate's to report).
