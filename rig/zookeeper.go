@@ -37,8 +37,10 @@ type ZooKeeper struct {
 	// Service is the instances' service; Session the timeout they asked for.
 	Service string
 	Session time.Duration
-	// Memory is what the JVMs held at the end (set by the world's Finish).
-	Memory Memory
+	// Memory is what the JVMs held at the end (set by the world's Finish);
+	// JavaReady how long the Java clients took from launch to ready.
+	Memory    Memory
+	JavaReady time.Duration
 	// deferred run at Close, last registered first.
 	deferred []func()
 	closed   sync.Once

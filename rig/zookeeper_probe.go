@@ -83,13 +83,14 @@ func (p *zkMemberProbe) register(ctx context.Context) (int, error) {
 	return 1, zookeeper.RegisterOnce(ctx, p.member.ClientAddr(), p.z.Ensemble.Chroot(), node, data, p.z.Session)
 }
 
-// mode reads the member's own state (srvr) and records its mode as Value.
+// mode reads the member's own state (srvr alone) and records its mode as
+// Value: failed when it does not serve.
 func (p *zkMemberProbe) mode(ctx context.Context, rec *history.Recorder) {
 	start := time.Now()
-	st, err := p.member.State(ctx)
+	mode, err := p.member.Mode(ctx)
 	o := history.Op{Caller: "probe/" + p.member.Name + "/" + string(ZKMode), Kind: history.OpProbe, Via: p.member.Name, Target: string(ZKMode),
-		Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()), Value: string(st.Mode), Outcome: history.OK}
-	if !st.Mode.Serving() {
+		Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()), Value: string(mode), Outcome: history.OK}
+	if !mode.Serving() {
 		o.Outcome = history.Fail
 		if err != nil {
 			o.Err = err.Error()

@@ -115,7 +115,8 @@ func (z *ZooKeeper) StartJavaClients(ctx context.Context, cs []JavaClient, callT
 			return nil, err
 		}
 	}
-	z.env.Printf("zookeeper: %d Java callers ready %.1f s after their launch", len(jcs), time.Since(t0).Seconds())
+	z.JavaReady = time.Since(t0)
+	z.env.Printf("zookeeper: %d Java callers ready %.1f s after their launch", len(jcs), z.JavaReady.Seconds())
 	return out, nil
 }
 

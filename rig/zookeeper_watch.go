@@ -13,23 +13,24 @@ import (
 
 // MemberWatch asks every member, all along the run, what it still serves:
 // a read (the instance list) and a write on a session pinned to it, and a
-// registration on a new session, each every Every with ProbeTimeout; and
-// its own state (srvr) every ModeEvery. Every op is Kind OpProbe, Via the
-// member, Target the operation (list, write, register, mode), Scheduled its
-// tick: the judge reads each member's refusal windows from them.
+// registration on a new session, each with ProbeTimeout; and its own state
+// (srvr). Every op is Kind OpProbe, Via the member, Target the operation
+// (list, write, register, mode), Scheduled its tick: the judge reads each
+// member's refusal windows from them.
 type MemberWatch struct {
-	probes           []*zkMemberProbe
-	Every, ModeEvery time.Duration
+	probes []*zkMemberProbe
+	every  map[experiment.ProbeOp]time.Duration
 }
 
 // NewMemberWatch opens a pinned client to every member (released at the
-// world's Close).
-func (z *ZooKeeper) NewMemberWatch(ctx context.Context, every, modeEvery time.Duration) (*MemberWatch, error) {
+// world's Close); every says how often each operation is asked (an
+// operation it leaves out is not).
+func (z *ZooKeeper) NewMemberWatch(ctx context.Context, every map[experiment.ProbeOp]time.Duration) (*MemberWatch, error) {
 	ps, err := z.newMemberProbes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &MemberWatch{probes: ps, Every: every, ModeEvery: modeEvery}, nil
+	return &MemberWatch{probes: ps, every: every}, nil
 }
 
 // Run asks every member on its ticks from rec's time zero for d, and waits
@@ -39,11 +40,13 @@ func (w *MemberWatch) Run(ctx context.Context, rec *history.Recorder, d time.Dur
 	for _, p := range w.probes {
 		ops := map[experiment.ProbeOp]func(context.Context) (int, error){experiment.List: p.list, ZKWrite: p.write, experiment.Register: p.register}
 		for op, f := range ops {
-			wg.Go(func() { tick(ctx, rec, d, w.Every, &wg, func(due time.Time) { zkProbeOp(ctx, rec, p, op, due, f) }) })
+			if every := w.every[op]; every > 0 {
+				wg.Go(func() { tick(ctx, rec, d, every, &wg, func(due time.Time) { zkProbeOp(ctx, rec, p, op, due, f) }) })
+			}
 		}
-		wg.Go(func() {
-			tick(ctx, rec, d, w.ModeEvery, &wg, func(time.Time) { p.mode(ctx, rec) })
-		})
+		if every := w.every[ZKMode]; every > 0 {
+			wg.Go(func() { tick(ctx, rec, d, every, &wg, func(time.Time) { p.mode(ctx, rec) }) })
+		}
 	}
 	wg.Wait()
 	return nil

@@ -54,6 +54,24 @@ func (m *Member) State(ctx context.Context) (State, error) {
 	return readState(ctx, m.Name, m.ClientAddr())
 }
 
+// Mode reads the member's mode from srvr alone (one exchange, no mntr):
+// ModeNotServing while it serves nothing, ModeUnreachable (with the error)
+// when it does not answer.
+func (m *Member) Mode(ctx context.Context) (Mode, error) {
+	text, err := fourLetter(ctx, m.ClientAddr(), "srvr")
+	if err != nil {
+		return ModeUnreachable, err
+	}
+	s, err := ParseSrvr(text)
+	switch {
+	case err != nil:
+		return ModeUnreachable, fmt.Errorf("member %s: %w", m.Name, err)
+	case !s.Serving:
+		return ModeNotServing, nil
+	}
+	return s.Mode, nil
+}
+
 func (m *Member) proc(action string) (*childproc.Child, error) {
 	if m.launch == nil {
 		return nil, fmt.Errorf("%s zookeeper %s: %w", action, m.Name, ErrNotOurs)
