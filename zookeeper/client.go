@@ -7,6 +7,7 @@ import (
 	"net"
 	"path"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -55,7 +56,8 @@ func (c *Client) SessionID() int64 { return c.conn.SessionID() }
 
 // Instances reads the instances of service under basePath as Curator's
 // ServiceDiscoveryImpl.queryForInstances does: the service node's children,
-// then each child's data (a child gone meanwhile is skipped), sorted by id.
+// then each child's data (asked at once: go-zookeeper pipelines them; a
+// child gone meanwhile is skipped), sorted by id.
 func (c *Client) Instances(ctx context.Context, basePath, service string) ([]ServiceInstance, error) {
 	dir := path.Join(c.chroot, ServicePath(basePath, service))
 	var kids []string
@@ -67,21 +69,28 @@ func (c *Client) Instances(ctx context.Context, basePath, service string) ([]Ser
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ServiceInstance, 0, len(kids))
-	for _, k := range kids {
-		var data []byte
-		err := within(ctx, "reading "+path.Join(dir, k), func() error {
-			var err error
-			data, _, err = c.conn.Get(path.Join(dir, k))
-			return err
+	datas := make([][]byte, len(kids))
+	errs := make([]error, len(kids))
+	var wg sync.WaitGroup
+	for i, k := range kids {
+		wg.Go(func() {
+			errs[i] = within(ctx, "reading "+path.Join(dir, k), func() error {
+				var err error
+				datas[i], _, err = c.conn.Get(path.Join(dir, k))
+				return err
+			})
 		})
-		if errors.Is(err, zk.ErrNoNode) {
+	}
+	wg.Wait()
+	out := make([]ServiceInstance, 0, len(kids))
+	for i := range kids {
+		if errors.Is(errs[i], zk.ErrNoNode) {
 			continue
 		}
-		if err != nil {
-			return nil, err
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		si, err := ParseServiceInstance(data)
+		si, err := ParseServiceInstance(datas[i])
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +129,9 @@ func (c *Client) Write(ctx context.Context, p string, data []byte) error {
 	}
 	return within(ctx, "creating "+full, func() error {
 		_, err := c.conn.Create(full, data, 0, zk.WorldACL(zk.PermAll))
+		if errors.Is(err, zk.ErrNodeExists) { // an earlier write created it meanwhile
+			_, err = c.conn.Set(full, data, -1)
+		}
 		return err
 	})
 }

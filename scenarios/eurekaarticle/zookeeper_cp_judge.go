@@ -317,13 +317,13 @@ func (s *zkCP) besideTable(m cpMeasure) report.Table {
 	}
 	if e := m.eureka; e != nil {
 		sm := e.m.scheds[0]
-		didE := fmt.Sprintf("%s SIGKILLed at %s s; the other two served", e.m.killed, num1(e.killAt))
+		didE := fmt.Sprintf("%s (of 3 servers) SIGKILLed at %s s; the other two served", e.server, num1(e.killAt))
 		client := fmt.Sprintf("switched to %s %s after the kill, %d failed fetch attempts", sm.to, fmtS(sm.switchAfter), sm.failed)
 		t.Rows = append(t.Rows, []string{"Eureka (Spring Cloud Netflix, real)", "DiscoveryClient, fetch every " + eurekaFetchText(m) + "; tasks over its cache",
 			didE, fmt.Sprintf("%d / %d", e.failed, e.calls), client})
 	}
-	t.Notes = []string{"calls during the fault: scheduled from the fault until its heal (ZooKeeper), from the kill to the end (Eureka); both at " +
-		fmt.Sprintf("%g calls/s, real time", s.Rate)}
+	t.Notes = []string{fmt.Sprintf("calls during the fault: scheduled in the %s from the fault (ZooKeeper: until its heal; Eureka: from the kill), both at %g calls/s, real time",
+		fmtS(m.healAt-m.faultAt), s.Rate)}
 	return t
 }
 
@@ -366,10 +366,10 @@ func (s *zkCP) conclude(res *report.Result, m cpMeasure) {
 		res.Conclude(fmt.Sprintf("%s: %d of %d calls failed during the fault (%s).", c.name, c.failed, c.calls, s.clientText(c)))
 	}
 	if e := m.eureka; e != nil {
-		res.Conclude(fmt.Sprintf("Real Eureka, %s killed: %d of %d tasks failed; the client switched %s after the kill.",
-			e.m.killed, e.failed, e.calls, fmtS(e.m.scheds[0].switchAfter)))
+		res.Conclude(fmt.Sprintf("Real Eureka, %s killed: %d of %d tasks failed in the %s after the kill; the client switched %s after it.",
+			e.server, e.failed, e.calls, fmtS(m.healAt-m.faultAt), fmtS(e.m.scheds[0].switchAfter)))
 	}
-	res.Conclude(fmt.Sprintf("Memory: %s. Wall time: ZooKeeper part %s, Eureka part %s.", m.data.Memory, fmtS(m.data.ZooKeeperWall), fmtS(m.data.EurekaWall)))
+	res.Conclude(fmt.Sprintf("Wall time: ZooKeeper part %s, Eureka part %s; the ZooKeeper part's %s.", fmtS(m.data.ZooKeeperWall), fmtS(m.data.EurekaWall), m.data.Memory))
 }
 
 func yesNo(b bool) string {

@@ -81,6 +81,7 @@ type cpEureka struct {
 	h      *history.History
 	m      failoverMeasure
 	sched  string
+	server string // the server killed
 	killAt time.Duration
 	calls  int
 	failed int
@@ -112,7 +113,7 @@ func (s *zkCP) measure(h *history.History) (cpMeasure, bool, error) {
 		m.callers = append(m.callers, callerOf(h.Ops, name, m.faultAt, m.healAt))
 	}
 	if m.data.Eureka != nil {
-		e, err := s.eurekaOf(m.data.Eureka)
+		e, err := s.eurekaOf(m.data.Eureka, m.healAt-m.faultAt)
 		if err != nil {
 			return m, false, err
 		}
@@ -246,7 +247,9 @@ func callerOf(ops []history.Op, name string, from, to time.Duration) cpCaller {
 }
 
 // eurekaOf measures the real Eureka part with eureka-failover's judge.
-func (s *zkCP) eurekaOf(he *history.History) (*cpEureka, error) {
+// Its calls are counted over window from the kill (the ZooKeeper fault's
+// length), as the ZooKeeper callers' are.
+func (s *zkCP) eurekaOf(he *history.History, window time.Duration) (*cpEureka, error) {
 	ef := s.eurekaPart()
 	m, ok, err := ef.measure(he)
 	switch {
@@ -255,7 +258,10 @@ func (s *zkCP) eurekaOf(he *history.History) (*cpEureka, error) {
 	case !ok || len(m.scheds) == 0:
 		return nil, fmt.Errorf("the Eureka part recorded no kill")
 	}
-	e := &cpEureka{h: he, m: m, sched: m.scheds[0].name, killAt: m.killAt}
-	e.calls, e.failed = report.Count(he.Ops, e.sched, m.killAt, he.Timeline)
+	e := &cpEureka{h: he, m: m, sched: m.scheds[0].name, killAt: m.killAt, server: m.killed}
+	if kill, ok := he.Events.First(history.KillEurekaServer, history.Inject); ok && len(kill.Targets) > 0 {
+		e.server = kill.Targets[0]
+	}
+	e.calls, e.failed = report.Count(he.Ops, e.sched, m.killAt, min(m.killAt+window, he.Timeline))
 	return e, nil
 }

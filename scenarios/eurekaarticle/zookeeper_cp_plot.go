@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -29,6 +30,9 @@ func (s *zkCP) Plots(h *history.History) ([]figure.Plot, error) {
 	lanes := figure.LanesOf(h.Ops, memberRank(m.data.Members))
 	if len(lanes) == 0 {
 		return nil, fmt.Errorf("zookeeper-cp: no member was asked")
+	}
+	for i := range lanes {
+		lanes[i].Name = strings.TrimPrefix(lanes[i].Name, "probe/")
 	}
 	p1, err := figure.Lanes("What each ZooKeeper member answered, asked alone (srvr, read, write, registration)", lanes, ws, ms)
 	if err != nil {
@@ -62,15 +66,15 @@ func (s *zkCP) failedPanel(h *history.History, m cpMeasure, ws []figure.Window, 
 	var lines []figure.Line
 	for i, name := range cpCallers {
 		w := math.Max(4-0.8*float64(i), 1.2) // each narrower than the last: where they coincide, all show
-		lines = append(lines, figure.Line{Name: "ZooKeeper, " + name, X: figure.Index(secs, 1), Y: figure.Floats(series[name].Fail),
+		lines = append(lines, figure.Line{Name: name, X: figure.Index(secs, 1), Y: figure.Floats(series[name].Fail),
 			Color: figure.Color(i), Step: true, Width: w})
 	}
 	if e := m.eureka; e != nil {
 		n := int(math.Ceil(e.h.Timeline.Seconds()))
 		es := report.PerSecond(e.h.Ops, []string{e.sched}, n)[e.sched]
-		lines = append(lines, figure.Line{Name: "real Eureka, DiscoveryClient (" + e.sched + "), its server killed at the same second",
+		lines = append(lines, figure.Line{Name: "Eureka DiscoveryClient",
 			X: figure.Index(n, 1), Y: figure.Floats(es.Fail), Color: figure.Color(len(cpCallers)), Step: true, Width: 1, Dashes: figure.Dotted})
 	}
-	title := fmt.Sprintf("Failed calls per second of each client (%g calls/s each)", s.Rate)
+	title := fmt.Sprintf("Failed calls per second of each client (%g calls/s each; Eureka's run killed its server at the same second)", s.Rate)
 	return figure.TimeSeries(title, "second of the run (scheduled send time)", "failed calls per second", ws, ms, lines...)
 }
