@@ -29,46 +29,60 @@ const (
 // that a fault shorter than it never expires the probe's session.
 const zkProbeSession = 40 * time.Second
 
-// zkMemberProbe asks one member, and that member alone: reads and writes on
-// a session pinned to it (opened before the faults, as a connected client's
-// is), registrations on a new session each (as a new instance's).
+// zkMemberProbe asks one member, and that member alone: reads on one
+// session pinned to it and writes on another (opened before the faults, as
+// connected clients' are: ZooKeeper answers a session's requests in order,
+// so a read queued behind a write waiting for the leader would wait too),
+// registrations on a new session each (as a new instance's).
 type zkMemberProbe struct {
-	z      *ZooKeeper
-	member *zookeeper.Member
-	client *zookeeper.Client
-	seq    atomic.Int64
+	z              *ZooKeeper
+	member         *zookeeper.Member
+	reader, writer *zookeeper.Client
+	seq            atomic.Int64
 }
 
-// newMemberProbes opens a pinned client to every member (released at the
-// world's Close) and waits for their sessions.
+// newMemberProbes opens a reader and a writer pinned to every member
+// (released at the world's Close) and waits for their sessions.
 func (z *ZooKeeper) newMemberProbes(ctx context.Context) ([]*zkMemberProbe, error) {
 	var out []*zkMemberProbe
 	for _, m := range z.Ensemble.Members() {
-		c, err := zookeeper.NewClient([]string{m.ClientAddr()}, z.Ensemble.Chroot(), zkProbeSession)
-		if err != nil {
-			return nil, err
+		p := &zkMemberProbe{z: z, member: m}
+		for _, c := range []**zookeeper.Client{&p.reader, &p.writer} {
+			cl, err := z.pinnedClient(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			*c = cl
 		}
-		z.Defer(c.Close)
-		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		err = c.WaitSession(wctx)
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("probe of zookeeper %s: %w", m.Name, err)
-		}
-		out = append(out, &zkMemberProbe{z: z, member: m, client: c})
+		out = append(out, p)
 	}
 	return out, nil
 }
 
-// list reads the instance list on the pinned session.
+// pinnedClient opens a client of member m alone and waits for its session.
+func (z *ZooKeeper) pinnedClient(ctx context.Context, m *zookeeper.Member) (*zookeeper.Client, error) {
+	c, err := zookeeper.NewClient([]string{m.ClientAddr()}, z.Ensemble.Chroot(), zkProbeSession)
+	if err != nil {
+		return nil, err
+	}
+	z.Defer(c.Close)
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := c.WaitSession(wctx); err != nil {
+		return nil, fmt.Errorf("probe of zookeeper %s: %w", m.Name, err)
+	}
+	return c, nil
+}
+
+// list reads the instance list on the pinned reader's session.
 func (p *zkMemberProbe) list(ctx context.Context) (int, error) {
-	ins, err := p.client.Instances(ctx, zookeeper.DefaultBasePath, p.z.Service)
+	ins, err := p.reader.Instances(ctx, zookeeper.DefaultBasePath, p.z.Service)
 	return len(ins), err
 }
 
-// write sets the member's probe node on the pinned session.
+// write sets the member's probe node on the pinned writer's session.
 func (p *zkMemberProbe) write(ctx context.Context) (int, error) {
-	return 1, p.client.Write(ctx, path.Join("/sdchaos-probe", p.member.Name), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	return 1, p.writer.Write(ctx, path.Join("/sdchaos-probe", p.member.Name), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
 }
 
 // register registers a probe instance through the member on a new session,

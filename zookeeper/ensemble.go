@@ -238,6 +238,7 @@ func (e *Ensemble) launch(ctx context.Context) error {
 			return err
 		}
 	}
+	e.cfg.Logf("zookeeper: %d members launched, waiting for a quorum", len(e.members))
 	if _, err := e.WaitQuorum(ctx, e.cfg.ReadyTimeout); err != nil {
 		return err
 	}

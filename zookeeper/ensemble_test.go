@@ -17,7 +17,7 @@ import (
 // leader is SIGKILLed and the survivors elect a new one, the member restarts
 // and rejoins; then nothing is left (chroot, processes, temp dir).
 func TestEnsembleLeaderKill(t *testing.T) {
-	needJVM(t)
+	needLong(t)
 	sup := newSup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()

@@ -16,7 +16,7 @@ import (
 // ensemble is attached to as if the harness had not started it: a run there
 // gets its own chroot, cannot kill a member, and leaves nothing.
 func TestSessionExpiryAndAttach(t *testing.T) {
-	needJVM(t)
+	needLong(t)
 	sup := newSup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

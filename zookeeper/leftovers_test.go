@@ -47,7 +47,7 @@ func init() {
 // ensemble and checks that every member JVM and the ensemble's dir disappear
 // (parent-death signal and the reaper).
 func TestHarnessSIGKILLLeavesNothing(t *testing.T) {
-	needJVM(t)
+	needLong(t)
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, harnessCmd, strconv.Itoa(testPortBase+100))
 	out, _ := cmd.StdoutPipe()

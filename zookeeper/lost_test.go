@@ -18,7 +18,7 @@ import (
 // T + 1 s] of SUSPENDED. Its ServiceCache keeps its list through both: no
 // call finds no instance. After the resume it reconnects (a new session).
 func TestCuratorCacheThroughLost(t *testing.T) {
-	needJVM(t)
+	needLong(t)
 	sup := newSup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

@@ -26,6 +26,21 @@ func needJVM(t *testing.T) {
 	}
 }
 
+// longEnv, set to 1,, runs the package's long real-ensemble tests (each
+// starts its own ensemble and Java clients: minutes each on two cores). The
+// default suite's real ZooKeeper test is cmd/experiments'
+// TestZooKeeperWorldThroughTheSeam, one ensemble for every fault.
+const longEnv = "SDCHAOS_ZK_LONG"
+
+// needLong skips a long real-ensemble test unless longEnv is 1.
+func needLong(t *testing.T) {
+	t.Helper()
+	needJVM(t)
+	if os.Getenv(longEnv) != "1" {
+		t.Skipf("a long real-ensemble test: run it with %s=1", longEnv)
+	}
+}
+
 // skipWithoutJVM skips the test in one line when err says java or mvn is missing.
 func skipWithoutJVM(t *testing.T, err error) {
 	t.Helper()

@@ -19,7 +19,7 @@ import (
 // quorum comes within [FollowerCutOff − tickTime/2, FollowerCutOff +
 // ElectionBound] of the pause. Resumed, the old leader rejoins as a follower.
 func TestPauseLeader(t *testing.T) {
-	needJVM(t)
+	needLong(t)
 	sup := newSup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

@@ -58,18 +58,21 @@ func (r Rules) electionBound() time.Duration {
 }
 
 // RefreshFails: a policy caller reads through go-zookeeper. While the links
-// hold their bytes its connection stays up and the read waits for its
-// deadline; when every member was killed the connection closes, go-zookeeper
-// fails the queued reads once every server refused (flushUnsentRequests
-// with ErrNoServer, conn.go connect), so the first refresh may fail at once.
+// hold their bytes its connection stays up and a read waits for its
+// deadline, the one in flight at the cut included (it fails up to its
+// deadline after the cut, so from right after it); when every member was
+// killed the connection closes, go-zookeeper fails the queued reads once
+// every server refused (flushUnsentRequests with ErrNoServer, conn.go
+// connect), so the first refresh may fail at once.
 func (r Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
 	if how == experiment.Kill {
 		return 0, refresh + timeout + slack,
 			"the members' sockets close: go-zookeeper fails a queued read once every server refused (conn.go connect: flushUnsentRequests(ErrNoServer)), " +
 				"or at its deadline: the next refresh (≤ refresh) fails within its deadline (+ 50 ms)"
 	}
-	return timeout - slack, refresh + timeout + slack,
-		"the blackholed link keeps go-zookeeper's connection open and holds the read: the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
+	return 0, refresh + timeout + slack,
+		"the blackholed link keeps go-zookeeper's connection open and holds the read: a refresh in flight at the cut (started ≤ its deadline before) " +
+			"or the next one (≤ refresh) fails at its deadline (+ 50 ms)"
 }
 
 // ClientWhileUnreachable: Curator's ServiceCache changes its list only on
