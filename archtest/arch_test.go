@@ -44,14 +44,14 @@ func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, 
 // core, the rig or the command.
 var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
 	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
-	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal", "sdchaos/zookeeper"}
 
 // recorders record what happens (ops, events) and must not see the judge
 // side: no package of theirs, direct or indirect, defines checks, verdicts
 // or the linearizability checker.
 var recorders = []string{"sdchaos/caller", "sdchaos/fault", "sdchaos/rig", "sdchaos/storm", "sdchaos/cluster",
 	"sdchaos/fakeservice", "sdchaos/eureka", "sdchaos/nemesis", "sdchaos/linkproxy", "sdchaos/netns", "sdchaos/history",
-	"sdchaos/childproc", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+	"sdchaos/childproc", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal", "sdchaos/zookeeper"}
 
 // judgeSide are the packages that define checks, verdicts and checkers.
 var judgeSide = []string{"sdchaos/report", "sdchaos/linearize", "sdchaos/figure"}

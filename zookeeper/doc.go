@@ -20,9 +20,19 @@
 // unless AttachConfig.AllowRemote), and both work under a chroot of the run
 // (Ensemble.Chroot) that Close removes, so nothing is left on the ensemble.
 //
+// Config.ClientLinks puts a proxy in front of every member's client port
+// (faults blackhole every client's link there); Config.PeerLinks makes every
+// member reach each peer through links of its own (PeerLink: a fault cuts a
+// member off from its peers while its clients still reach it), the election
+// links rewriting a member's first message so that no peer dials back
+// around them (initmsg.go). Client is a Go client of the run (a policy
+// caller's, a probe pinned to one member); RegisterOnce registers as a new
+// instance does.
+//
 // rules.go holds ZooKeeper's, Curator's and Spring Cloud Zookeeper's timing
-// rules as constants, each cited from the source (docs/zookeeper.md
-// explains them).
+// rules as constants, each cited from the source, and rules_experiment.go
+// the bands the registry-neutral experiments' judges take from them (Rules,
+// an experiment.Rules); docs/zookeeper.md explains them.
 //
 // Sentinel errors: jvm.ErrNoJava, jvm.ErrNoMaven, jvm.ErrBuild (wrapped, from
 // the build), ErrUnreachable (a member that does not answer its four-letter

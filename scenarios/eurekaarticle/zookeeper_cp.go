@@ -22,7 +22,7 @@ func init() {
 		Without: []string{"external"}, // ZooKeeper members of its own; --net private for the packet variants
 		Name:    "zookeeper-cp",
 		Article: "Eureka article 1 (CP vs AP)",
-		Summary: "the ZooKeeper the article argues against: kill or cut off a member of a real ensemble — what each member refuses, what Curator and Spring clients get — beside real Eureka losing a server",
+		Summary: "kill or cut off a ZooKeeper member: what each member refuses and what Curator and Spring clients get, beside real Eureka losing a server",
 		Help:    zkCPHelp,
 		New: func() scenarios.Config {
 			return &zkCP{Fault: cpKillLeader, FaultAt: 10 * time.Second, For: 30 * time.Second, Rate: 40, Instances: 3,

@@ -299,7 +299,7 @@ func (s *zkCP) eurekaSide(res *report.Result, m cpMeasure) {
 		g.Name = "Eureka: " + g.Name
 		res.Gates = append(res.Gates, g)
 	}
-	k := report.Exactly("Eureka: tasks failed after a server of three was killed", 0, "").Says(report.SaysValue(cpEurekaK, 0)).
+	k := report.Exactly("Eureka: tasks failed after a server of three was killed", 0, "").Says(report.SaysValue(cpEurekaK, 0)).SameCount().
 		From("a failed fetch keeps the cached registry (DiscoveryClient), and the tasks run on it")
 	res.AddCheck(k.JudgeText(float64(e.failed), fmt.Sprintf("%d of %d", e.failed, e.calls)))
 	series := report.PerSecond(e.h.Ops, []string{e.sched}, int(math.Ceil(e.h.Timeline.Seconds())))
