@@ -116,4 +116,14 @@ func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
 	return d, fmt.Sprintf("each instance registers again at its next renewal after its delay: spread (%s) + renew (%s) + 2 s for the grant and the put", spread, r.Renew)
 }
 
+// RejoinWindow: an instance renews every Renew with a call deadline of
+// at least Renew (fakeservice), so when a blackholed link returns every
+// instance has a renewal in flight; the held request is answered at once,
+// "lease not found", and the instance registers again after its seeded
+// delay in [0, spread). Without a spread they all come back at once.
+func (r Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
+	return spread + time.Second, spread, fmt.Sprintf("every instance has a renewal in flight when the link returns (its deadline ≥ renew %s): "+
+		"answered at once, lease not found, it registers again after its delay in [0, spread %s) (+ 1 s for the answer and the grant)", r.Renew, spread)
+}
+
 var _ experiment.Rules = Rules{}

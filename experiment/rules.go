@@ -66,4 +66,9 @@ type Rules interface {
 	// instances is listed again, when they come back at once (spread 0)
 	// or over spread.
 	Relisted(n int, spread time.Duration) (time.Duration, string)
+	// RejoinWindow is how instances that lost their registration register
+	// again once the registry returns (made unreachable as how): each at a
+	// random time within span of its return, no time of which is likelier
+	// than 1/spreadOver (0: all may come at once), and why.
+	RejoinWindow(how How, spread time.Duration) (span, spreadOver time.Duration, basis string)
 }

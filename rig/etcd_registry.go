@@ -10,6 +10,7 @@ import (
 	"sdchaos/experiment"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
+	"sdchaos/history"
 )
 
 func init() { RegisterRegistry(etcdRegistry{}) }
@@ -82,9 +83,15 @@ func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
 	}
+	sink := &Sink{}
 	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: needsLinks(x)}
+	o.Service.OnRegister = sink.Registered
+	if x.Instances.Spread > 0 {
+		o.Service.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
+	}
 	phase := time.Duration(env.Rand.Int64N(int64(DefaultRefresh)))
-	plan := Plan{Timeline: func(ctx context.Context, rig *Etcd) (fault.Timeline, error) { return etcdTimeline(ctx, env, rig, x) }}
+	plan := Plan{Timeline: func(ctx context.Context, rig *Etcd) (fault.Timeline, error) { return etcdTimeline(ctx, env, rig, x) },
+		Traffic: listedTraffic}
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
@@ -100,7 +107,30 @@ func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		}
 	}
 	env.Duration = x.Duration.D()
-	return NewEtcdWorld(env, o, plan), nil
+	return &sinkWorld{EtcdWorld: NewEtcdWorld(env, o, plan), sink: sink}, nil
+}
+
+// sinkWorld is the etcd world of an experiment: its instances' registrations
+// are recorded once the recorder exists.
+type sinkWorld struct {
+	*EtcdWorld
+	sink *Sink
+}
+
+// Recorder returns the world's recorder and points the sink at it.
+func (w *sinkWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
+	rec, d := w.EtcdWorld.Recorder(ctx)
+	w.sink.Set(rec)
+	return rec, d
+}
+
+// listedTraffic samples how many instances etcd lists, for the whole run.
+func listedTraffic(r *Etcd) ([]caller.Traffic, func(), error) {
+	s, err := newListedSampler(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []caller.Traffic{s}, s.Close, nil
 }
 
 // needsLinks reports whether a step cuts the clients' links (the rig then

@@ -247,3 +247,18 @@ func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
 	return d, fmt.Sprintf("each registrant reconnects (1 s dial timeout, 1 s pause after the whole list), opens a new session and creates its node: "+
 		"spread (%s) + 2 s + 2 s for the session and the create", spread)
 }
+
+// RejoinWindow: while the links hold their bytes, a registrant's
+// go-zookeeper client gives up its connection after its read timeout and
+// dials again through the link, which accepts it and holds its connect
+// request (authenticate waits ten read timeouts: conn.go authenticate).
+// When the links return, that request reaches a member at once, which
+// answers that the session expired; the client opens a new session and the
+// registrant creates its node after its seeded delay in [0, spread). After a
+// kill, the sessions outlive the members (a new leader tracks them again,
+// SessionTrackerImpl.java:110-119): nothing to register again.
+func (r Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
+	return spread + 2*time.Second, spread, fmt.Sprintf("every registrant's connect request is held by its link and reaches a member when the link returns "+
+		"(go-zookeeper waits ten read timeouts for its answer: conn.go authenticate): the session expired, a new one, and the node created after the delay "+
+		"in [0, spread %s) (+ 2 s for the answer, the new session and the create)", spread)
+}

@@ -165,3 +165,7 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// SubjectRegistry is the subject of the checks about the registry itself
+// (what it listed, how the instances came back), beside the callers'.
+const SubjectRegistry = "registry"

@@ -22,12 +22,12 @@ func (r *run) afterCrash(c experiment.Caller, from, crash, to time.Duration) {
 		return // its list is empty by then: the outage's failures
 	case c.Kind == experiment.PolicyCaller && c.Eject > 0:
 		periods := math.Ceil((to - crash).Seconds() / c.Eject.D().Seconds())
-		e := report.Band(c.Name+": failures after the instance crashed", 1, 2*periods, "").
+		e := report.Band(c.Name+": failures after the instance crashed", 1, 2*periods, "").About(c.Name).
 			From("the call that ejects fails; at most 2 per ejection period (the instance is tried again when it ends)")
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 	case c.Kind == experiment.PolicyCaller:
 		share := float64(n) / float64(k)
-		e := report.Band(c.Name+": failures after the instance crashed", math.Max(0, math.Floor(share)-2), math.Ceil(share)+2, "").
+		e := report.Band(c.Name+": failures after the instance crashed", math.Max(0, math.Floor(share)-2), math.Ceil(share)+2, "").About(c.Name).
 			From(fmt.Sprintf("round robin over %d instances, the dead one still listed: 1/%d of the %d calls (±2 at the crash's instant)", k, k, n))
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 	case c.Kind == experiment.RealClient:
@@ -36,6 +36,6 @@ func (r *run) afterCrash(c experiment.Caller, from, crash, to time.Duration) {
 			r.res.Conclude(fmt.Sprintf("%s failed %s calls after the crash (no rule here: not judged).", c.Name, text))
 			return
 		}
-		r.res.AddCheck(judgeCount(report.Band(c.Name+": failures after the instance crashed", b.Lo, b.Hi, "").From(b.Basis), n, failed, text))
+		r.res.AddCheck(judgeCount(report.Band(c.Name+": failures after the instance crashed", b.Lo, b.Hi, "").About(c.Name).From(b.Basis), n, failed, text))
 	}
 }

@@ -32,6 +32,7 @@ func (r *run) unreachableChecks(w window) {
 			r.afterHeal(c, w)
 		}
 	}
+	r.registryChecks(w)
 }
 
 // policyDuring judges a policy caller from the cut until end (the heal, or
@@ -40,14 +41,14 @@ func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
 	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	if c.Policy == experiment.Keep {
-		e := report.Exactly(c.Name+": failures while the registry was unreachable", 0, "").
+		e := report.Exactly(c.Name+": failures while the registry was unreachable", 0, "").About(c.Name).
 			From("a failed refresh keeps the old list and every instance lives: every call reaches a live instance")
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 		return
 	}
 	lo, hi, basis := r.rules.RefreshFails(w.step.HowOf(), rig.RefreshOf(c), rig.RefreshTimeout)
 	send := time.Duration(float64(time.Second) / rig.RateOf(c))
-	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).
+	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).About(c.Name).
 		From(basis + "; then its next send fails on the emptied list")
 	op, ok := firstFail(r.h.Ops, c.Name, w.from, end)
 	if !ok {
@@ -56,7 +57,7 @@ func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
 	}
 	r.res.AddCheck(first.Judge((op.Scheduled - w.from).Seconds()))
 	after, afterFail := r.countOf(c.Name, op.Scheduled, end)
-	share := report.Band(c.Name+": failed share from its first failure until the registry returned", 100, 100, " %").
+	share := report.Band(c.Name+": failed share from its first failure until the registry returned", 100, 100, " %").About(c.Name).
 		From("an empty list serves nothing until a refresh succeeds, and none does while the registry is unreachable")
 	r.res.AddCheck(share.JudgeText(report.Pct(afterFail, after), fmt.Sprintf("%d of %d", afterFail, after)))
 }
@@ -70,7 +71,7 @@ func (r *run) clientDuring(c experiment.Caller, w window, end time.Duration) {
 		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while the registry was unreachable (%s has no rule for this client here: not judged).", c.Name, failed, n, r.reg.Name()))
 		return
 	}
-	e := report.Band(name, b.Lo, b.Hi, " %").Digits(1).From(b.Basis)
+	e := report.Band(name, b.Lo, b.Hi, " %").Digits(1).About(c.Name).From(b.Basis)
 	if n == 0 {
 		r.res.AddCheck(e.Invalid("the client recorded no call while the registry was unreachable"))
 		return
@@ -85,7 +86,7 @@ func (r *run) afterHeal(c experiment.Caller, w window) {
 	}
 	rec, why := r.rules.Recovery(c, w.step.HowOf(), rig.RefreshOf(c))
 	from := w.to + rec
-	e := report.Exactly(fmt.Sprintf("%s: failures after the registry returned (from %s after)", c.Name, rec.Round(time.Millisecond)), 0, "").
+	e := report.Exactly(fmt.Sprintf("%s: failures after the registry returned (from %s after)", c.Name, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")
 	if from >= r.h.Timeline {
 		r.res.AddCheck(e.Invalid(fmt.Sprintf("the run ended %s after the heal, before the caller's recovery bound", (r.h.Timeline - w.to).Round(time.Millisecond))))

@@ -147,9 +147,19 @@ func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.H
 	if err != nil {
 		return nil, fmt.Errorf("starting the Nacos server: %w", err)
 	}
-	env.Printf("Nacos %s ready on %s in %.1f s", nacosVersion, server.Addr(), server.StartupTime().Seconds())
+	version, err := describeServer(ctx, env, server)
+	if err != nil {
+		return nil, err
+	}
+	env.Printf("Nacos server %s ready on %s in %.1f s", version, server.Addr(), server.StartupTime().Seconds())
 	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
 	js := s.jitterSpec(env)
+	w, err := nacosreal.DescribeCallers(ctx, js.Callers, env.Printf)
+	if err != nil {
+		return nil, err
+	}
+	env.Describe(w)
+	describeConstants(env)
 	res, err := nacosreal.RunJitter(ctx, sup, clients, server, js)
 	if err != nil {
 		return nil, fmt.Errorf("running the incident: %w", err)
@@ -162,8 +172,17 @@ func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.H
 	return h, nil
 }
 
-// nacosVersion names the server that runs.
-const nacosVersion = "3.1.0 (io.github.pig-mesh.nacos:nacos-server 3.1.0-bugfix)"
+// describeServer records what the running server is in the run's
+// metadata and returns its version and coordinates, as its jar says.
+func describeServer(ctx context.Context, env *scenarios.Env, server *nacosreal.Server) (string, error) {
+	w, err := nacosreal.DescribeServer(ctx, server, env.Printf)
+	if err != nil {
+		return "", err
+	}
+	env.Describe(w)
+	c, _ := w.Component(nacosreal.ServerComponent)
+	return c.Version + " (" + c.Coordinates + ")", nil
+}
 
 // jitterSpec is the run's nacosreal.JitterSpec.
 func (s *nacosIncident) jitterSpec(env *scenarios.Env) nacosreal.JitterSpec {

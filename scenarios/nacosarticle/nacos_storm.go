@@ -147,7 +147,14 @@ func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, st
 		return 0, nacosreal.StormResult{}, fmt.Errorf("starting the Nacos server: %w", err)
 	}
 	defer server.Kill()
-	env.Printf("%s: Nacos %s ready on %s in %.1f s", strategy, nacosVersion, server.Addr(), server.StartupTime().Seconds())
+	version, err := describeServer(ctx, env, server)
+	if err != nil {
+		return 0, nacosreal.StormResult{}, err
+	}
+	env.Describe(nacosreal.DescribeGoClients("the harness: registrants"))
+	describeConstants(env, history.Constant{Name: "SDK connection set-up sleep", Value: sdkSetupSleep.String(),
+		Where: "nacos-sdk-go GrpcClient.sendConnectionSetupRequest"})
+	env.Printf("%s: Nacos server %s ready on %s in %.1f s", strategy, version, server.Addr(), server.StartupTime().Seconds())
 	links, eps := ports.New(base+serverOffset+2, "--port-base"), ports.New(base+3000, "--port-base")
 	res, err := nacosreal.RunStorm(ctx, sup, links, eps, server, s.stormSpec(env, strategy))
 	if err != nil {
