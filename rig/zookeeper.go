@@ -25,6 +25,11 @@ type ZooKeeperOptions struct {
 	Session   time.Duration
 	// Service names the instances' service ("svc" when empty).
 	Service string
+	// OnRegister, if set, is told of every registration of an instance
+	// (Sink.Registered); Rejoin, if set, draws the delay an instance
+	// waits before registering again once its session expired.
+	OnRegister func(id string, start, end time.Time, err error)
+	Rejoin     func() time.Duration
 }
 
 // ZooKeeper is the started ZooKeeper world: the ensemble (started, or
@@ -61,7 +66,7 @@ func StartZooKeeper(ctx context.Context, env *Env, o ZooKeeperOptions) (*ZooKeep
 		z.Close()
 		return nil, err
 	}
-	if err := z.register(ctx, o.Instances); err != nil {
+	if err := z.register(ctx, o); err != nil {
 		z.Close()
 		return nil, err
 	}
@@ -94,11 +99,16 @@ func (z *ZooKeeper) startEnsemble(ctx context.Context, o ZooKeeperOptions) error
 	return nil
 }
 
-// register starts n instances, i1…in, each on its own session.
-func (z *ZooKeeper) register(ctx context.Context, n int) error {
-	for i := 1; i <= n; i++ {
-		in, err := zookeeper.StartInstance(ctx, z.alloc, zookeeper.RegistrantConfig{Servers: z.Ensemble.ClientServers(),
-			Chroot: z.Ensemble.Chroot(), Service: z.Service, ID: "i" + strconv.Itoa(i), SessionTimeout: z.Session})
+// register starts o.Instances instances, i1…in, each on its own session.
+func (z *ZooKeeper) register(ctx context.Context, o ZooKeeperOptions) error {
+	for i := 1; i <= o.Instances; i++ {
+		id := "i" + strconv.Itoa(i)
+		cfg := zookeeper.RegistrantConfig{Servers: z.Ensemble.ClientServers(),
+			Chroot: z.Ensemble.Chroot(), Service: z.Service, ID: id, SessionTimeout: z.Session, RejoinDelay: o.Rejoin}
+		if o.OnRegister != nil {
+			cfg.OnRegister = func(start, end time.Time, err error) { o.OnRegister(id, start, end, err) }
+		}
+		in, err := zookeeper.StartInstance(ctx, z.alloc, cfg)
 		if err != nil {
 			return fmt.Errorf("registering instance %d: %w", i, err)
 		}

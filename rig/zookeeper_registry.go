@@ -37,8 +37,7 @@ func (zkRegistry) Clients() []ClientInfo {
 }
 
 // Can accepts every registry-neutral fault and probe. The instances' ttl
-// must be a session timeout the members grant, they come back all at once,
-// and a user's program (whose protocol names etcd's endpoints) cannot run.
+// must be a session timeout the members grant, and a user's program (whose protocol names etcd's endpoints) cannot run.
 func (r zkRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
@@ -47,8 +46,6 @@ func (r zkRegistry) Can(x experiment.Experiment) error {
 	switch ttl := x.Instances.TTL.D(); {
 	case ttl != 0 && (ttl < lo || ttl > hi):
 		return Cannotf("zookeeper: instances.ttl: %s is not a session timeout the members grant (%s–%s: 2 and 20 ticks, QuorumPeerConfig.java:470-471)", ttl, lo, hi)
-	case x.Instances.Spread > 0:
-		return Cannotf("zookeeper: instances.spread: the instances come back when the links heal, all at once (no spread here)")
 	}
 	for _, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
@@ -92,7 +89,11 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
 	}
-	o := ZooKeeperOptions{Instances: x.Instances.Count, Session: zkSession(x), Ensemble: zookeeper.DefaultConfig()}
+	sink := &Sink{}
+	o := ZooKeeperOptions{Instances: x.Instances.Count, Session: zkSession(x), Ensemble: zookeeper.DefaultConfig(), OnRegister: sink.Registered}
+	if x.Instances.Spread > 0 {
+		o.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
+	}
 	o.Ensemble.ClientLinks = needsLinks(x)
 	o.Ensemble.PeerLinks = hasFault(x, experiment.CutOffMember)
 	if env.Attach != nil {
@@ -102,7 +103,7 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		o.Attach = &zookeeper.AttachConfig{ConnectString: env.Attach.Address, AllowRemote: env.Attach.AllowRemote, ClientLinks: o.Ensemble.ClientLinks}
 	}
 	phase := time.Duration(env.Rand.Int64N(int64(DefaultRefresh)))
-	plan := ZooKeeperPlan{CallTimeout: CallTimeout,
+	plan := ZooKeeperPlan{CallTimeout: CallTimeout, Traffic: zkListedTraffic,
 		Timeline: func(ctx context.Context, z *ZooKeeper) (fault.Timeline, error) { return zkTimeline(ctx, env, z, x) }}
 	for _, c := range x.Callers {
 		switch c.Kind {
@@ -117,7 +118,7 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		}
 	}
 	env.Duration = x.Duration.D()
-	return NewZooKeeperWorld(env, o, plan), nil
+	return &zkSinkWorld{ZooKeeperWorld: NewZooKeeperWorld(env, o, plan), sink: sink}, nil
 }
 
 // hasFault reports whether x has a step with fault f.

@@ -100,6 +100,23 @@ func (c *Client) Instances(ctx context.Context, basePath, service string) ([]Ser
 	return out, nil
 }
 
+// Count returns how many instances of service under basePath the member
+// the client is connected to lists: the service node's children (none when
+// that node is missing).
+func (c *Client) Count(ctx context.Context, basePath, service string) (int, error) {
+	dir := path.Join(c.chroot, ServicePath(basePath, service))
+	n := 0
+	err := within(ctx, "listing "+dir, func() error {
+		kids, _, err := c.conn.Children(dir)
+		n = len(kids)
+		return err
+	})
+	if errors.Is(err, zk.ErrNoNode) {
+		return 0, nil
+	}
+	return n, err
+}
+
 // CreateEphemeral creates p (chroot-relative) as an ephemeral node of the
 // client's session holding data, with its missing parents (persistent).
 func (c *Client) CreateEphemeral(ctx context.Context, p string, data []byte) error {

@@ -30,6 +30,13 @@ type RegistrantConfig struct {
 	SessionTimeout time.Duration
 	// CallTimeout bounds each registry call (2 s when zero).
 	CallTimeout time.Duration
+	// OnRegister, if set, is told of every attempt to create the node
+	// (from its create's start to its end, and its error).
+	OnRegister func(start, end time.Time, err error)
+	// RejoinDelay, if set, is how long the registrant waits, once its
+	// session expired and a new one came, before it registers again (a
+	// seeded back-off; at once when nil).
+	RejoinDelay func() time.Duration
 }
 
 func (c RegistrantConfig) withDefaults() RegistrantConfig {
@@ -183,6 +190,9 @@ func (r *Registrant) keep() {
 		if r.conn.SessionID() == r.owner.Load() {
 			continue
 		}
+		if !r.backOff() {
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*r.cfg.CallTimeout)
 		if err := r.register(ctx); err != nil {
 			r.mu.Lock()
@@ -190,6 +200,20 @@ func (r *Registrant) keep() {
 			r.mu.Unlock()
 		}
 		cancel()
+	}
+}
+
+// backOff waits the registrant's rejoin delay; false when it was stopped
+// meanwhile.
+func (r *Registrant) backOff() bool {
+	if r.cfg.RejoinDelay == nil {
+		return true
+	}
+	select {
+	case <-r.stop:
+		return false
+	case <-time.After(r.cfg.RejoinDelay()):
+		return true
 	}
 }
 
@@ -210,10 +234,14 @@ func (r *Registrant) register(ctx context.Context) error {
 	if err := ensurePath(c, r.conn, path.Dir(r.node)); err != nil {
 		return fmt.Errorf("registering %s: %w", r.node, err)
 	}
+	start := time.Now()
 	err := r.create(c)
 	if errors.Is(err, zk.ErrNodeExists) {
 		_ = within(c, "deleting the stale "+r.node, func() error { return r.conn.Delete(r.node, -1) })
 		err = r.create(c)
+	}
+	if r.cfg.OnRegister != nil {
+		r.cfg.OnRegister(start, time.Now(), err)
 	}
 	if err != nil {
 		return fmt.Errorf("registering %s: %w", r.node, err)

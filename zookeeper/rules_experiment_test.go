@@ -93,3 +93,21 @@ func TestRulesClients(t *testing.T) {
 		t.Errorf("RefreshFails(kill) starts at %s, want 0 (the closed socket fails a queued read at once)", lo)
 	}
 }
+
+// TestRulesRejoinWindow: the registrants come back within their spread
+// plus the 2 s of the answer, the new session and the create; at once
+// (spread 0) nothing bounds how many land together.
+func TestRulesRejoinWindow(t *testing.T) {
+	tests := []struct {
+		spread, span, over time.Duration
+	}{
+		{0, 2 * time.Second, 0},
+		{10 * time.Second, 12 * time.Second, 10 * time.Second},
+	}
+	for _, tc := range tests {
+		span, over, basis := Rules{Session: 20 * time.Second}.RejoinWindow(experiment.Blackhole, tc.spread)
+		if span != tc.span || over != tc.over || basis == "" {
+			t.Errorf("RejoinWindow(spread %s) = %s, %s, %q; want %s, %s and a basis", tc.spread, span, over, basis, tc.span, tc.over)
+		}
+	}
+}
