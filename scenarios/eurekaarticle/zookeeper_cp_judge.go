@@ -369,7 +369,11 @@ func (s *zkCP) conclude(res *report.Result, m cpMeasure) {
 		res.Conclude(fmt.Sprintf("Real Eureka, %s killed: %d of %d tasks failed in the %s after the kill; the client switched %s after it.",
 			e.server, e.failed, e.calls, fmtS(m.healAt-m.faultAt), fmtS(e.m.scheds[0].switchAfter)))
 	}
-	res.Conclude(fmt.Sprintf("Wall time: ZooKeeper part %s, Eureka part %s; the ZooKeeper part's %s.", fmtS(m.data.ZooKeeperWall), fmtS(m.data.EurekaWall), m.data.Memory))
+	wall := "ZooKeeper part " + fmtS(m.data.ZooKeeperWall)
+	if m.data.EurekaWall > 0 {
+		wall += ", Eureka part " + fmtS(m.data.EurekaWall)
+	}
+	res.Conclude(fmt.Sprintf("Wall time: %s; the ZooKeeper part's %s.", wall, m.data.Memory))
 }
 
 func yesNo(b bool) string {
