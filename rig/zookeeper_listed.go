@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"sdchaos/caller"
-	"sdchaos/clock"
 	"sdchaos/history"
 	"sdchaos/zookeeper"
 )
@@ -38,22 +37,7 @@ func (z *ZooKeeper) newListedSampler(ctx context.Context) (*zkListedSampler, err
 
 // Run samples from the recorder's zero for d.
 func (s *zkListedSampler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	end := rec.T0().Add(d)
-	for at := rec.T0(); at.Before(end); at = at.Add(ListedEvery) {
-		if err := clock.SleepUntil(ctx, at); err != nil {
-			return nil
-		}
-		start := time.Now()
-		c, cancel := context.WithTimeout(ctx, ListedEvery)
-		n, err := s.cl.Count(c, zookeeper.DefaultBasePath, s.service)
-		cancel()
-		op := history.Op{Caller: "registry/listed", Kind: history.OpListed, Scheduled: rec.Offset(at), Start: rec.Offset(start),
-			End: rec.Offset(time.Now()), Outcome: history.OK, Count: n}
-		if err != nil {
-			op.Outcome, op.Err, op.Count = caller.Classify(err), err.Error(), 0
-		}
-		rec.Add(op)
-	}
+	sampleListed(ctx, rec, d, func(c context.Context) (int, error) { return s.cl.Count(c, zookeeper.DefaultBasePath, s.service) })
 	return nil
 }
 
