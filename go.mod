@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/anishathalye/porcupine v1.3.1
 	github.com/chromedp/chromedp v0.23.1
+	github.com/go-zookeeper/zk v1.0.4
 	github.com/google/nftables v0.3.0
 	github.com/nacos-group/nacos-sdk-go/v2 v2.3.2
 	github.com/olekukonko/tablewriter v1.1.5

@@ -84,6 +84,7 @@ func TestLayersAreComputedFromTheModule(t *testing.T) {
 		below, recorder bool
 	}{
 		{"sdchaos/caller", true, true},
+		{"sdchaos/zookeeper", true, true},
 		{"sdchaos/someworld", true, true}, // a package that does not exist yet
 		{"sdchaos/report", true, false},
 		{"sdchaos/figure/figuretest", true, false},

@@ -7,11 +7,13 @@ type EventKind string
 
 // The fault and probe kinds the harness records.
 const (
-	// KillMembers: etcd members SIGKILLed (heal: restarted on their data dirs).
+	// KillMembers: registry members (etcd, ZooKeeper) SIGKILLed (heal:
+	// restarted on their data dirs).
 	KillMembers EventKind = "kill-members"
 	// PauseMembers: etcd members frozen with SIGSTOP (heal: SIGCONT).
 	PauseMembers EventKind = "pause-members"
-	// PartitionMember: one member cut off from its peers' raft traffic.
+	// PartitionMember: one member cut off from its peers (etcd's raft
+	// traffic, ZooKeeper's quorum and election links); clients still reach it.
 	PartitionMember EventKind = "partition-member"
 	// BlackholeLinks: every client link to the registry holds its bytes.
 	BlackholeLinks EventKind = "blackhole-client-links"
@@ -19,14 +21,15 @@ const (
 	RejectLinks EventKind = "reject-client-links"
 	// DelayLinks: latency added to every client link to the registry.
 	DelayLinks EventKind = "delay-client-links"
-	// PacketDropPeers: a share of the packets between one etcd member and
-	// its peers dropped (private network namespace; one way or both).
+	// PacketDropPeers: a share of the packets between one member (etcd,
+	// ZooKeeper) and its peers dropped (private network namespace; one way
+	// or both).
 	PacketDropPeers EventKind = "packet-drop-peers"
 	// PacketDropClients: a share of the packets between clients and the
 	// etcd members' client ports dropped (private network namespace).
 	PacketDropClients EventKind = "packet-drop-clients"
-	// PacketDropMember: a share of every packet to and from one etcd
-	// member dropped (private network namespace).
+	// PacketDropMember: a share of every packet to and from one member
+	// (etcd, ZooKeeper) dropped (private network namespace).
 	PacketDropMember EventKind = "packet-drop-member"
 	// PacketResetClients: a share of the clients' packets to the etcd
 	// members answered with a TCP reset (private network namespace).

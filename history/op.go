@@ -100,6 +100,11 @@ const (
 	// OpSample is one measurement of a pure-registry or simulation
 	// experiment (an expiry pass, a registration seen).
 	OpSample OpKind = "sample"
+	// OpState is a change a real client reported in its own state (a
+	// Curator client's connection state, the size of its cache): Target
+	// what changed ("connection", "instances"), Value the new state, Count
+	// the instances it holds; Start and End are the time it was reported.
+	OpState OpKind = "state"
 )
 
 // ViaEvery is the Via of an op sent through every member at once (the

@@ -33,7 +33,7 @@ func (l *link) run() {
 	case <-l.closed(up):
 		return // the client gave up while the link was blackholed
 	}
-	server, err := net.DialTimeout("tcp", l.p.target, 5*time.Second)
+	server, err := l.p.dial("tcp", l.p.target, 5*time.Second)
 	if err != nil {
 		reset(l.client)
 		return

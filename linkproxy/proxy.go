@@ -45,6 +45,8 @@ func (m Mode) String() string {
 // Safe for concurrent use.
 type Proxy struct {
 	addr, target string
+	// dial opens the server side of a link (net.DialTimeout unless NewDial).
+	dial Dialer
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -59,8 +61,18 @@ type Proxy struct {
 	wg     sync.WaitGroup
 }
 
+// Dialer opens the server side of a link: a TCP connection to addr within
+// timeout (net.DialTimeout's signature), or a wrapper of one that changes
+// what the client sends (a NAT rewriting an address in a handshake).
+type Dialer func(network, addr string, timeout time.Duration) (net.Conn, error)
+
 // New listens on listenAddr (must be a 127.0.0.1 address) and forwards to target.
 func New(listenAddr, target string) (*Proxy, error) {
+	return NewDial(listenAddr, target, net.DialTimeout)
+}
+
+// NewDial is New with the server side of every link opened by dial.
+func NewDial(listenAddr, target string, dial Dialer) (*Proxy, error) {
 	host, _, err := net.SplitHostPort(listenAddr)
 	if err != nil || host != "127.0.0.1" {
 		return nil, fmt.Errorf("linkproxy: listen address %q must be 127.0.0.1:<port>", listenAddr)
@@ -69,7 +81,7 @@ func New(listenAddr, target string) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("linkproxy: listening on %s: %w", listenAddr, err)
 	}
-	p := &Proxy{addr: listenAddr, target: target, ln: ln, open: make(chan struct{}), conns: map[*link]struct{}{}}
+	p := &Proxy{addr: listenAddr, target: target, dial: dial, ln: ln, open: make(chan struct{}), conns: map[*link]struct{}{}}
 	close(p.open)
 	p.fast.Store(true)
 	p.serve(ln)

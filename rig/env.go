@@ -45,6 +45,10 @@ type Env struct {
 	// TargetEtcd is the version of the external cluster's members (set
 	// when the run attached to one; the harness's own etcd otherwise).
 	TargetEtcd string
+	// Attach, when set, is a registry the harness did not start that an
+	// experiment written as data runs on (a world that can attach: see
+	// Attacher).
+	Attach *Target
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor

@@ -32,6 +32,26 @@ type Registry interface {
 	Rules(x experiment.Experiment) experiment.Rules
 }
 
+// Attacher is a Registry that can also run an experiment on a registry
+// the harness did not start (Env.Attach): its World attaches, and leaves
+// nothing there.
+type Attacher interface {
+	// CheckTarget returns an ErrCannot error for an address it cannot
+	// use: malformed, or off the loopback range without AllowRemote.
+	CheckTarget(t Target) error
+	// CanAttached returns an ErrCannot error for a step of x that needs
+	// what an attached registry does not give (its members' processes).
+	CanAttached(x experiment.Experiment) error
+}
+
+// Target is a registry the harness did not start: its address in the
+// registry's own form (ZooKeeper: a connect string "h:p,h:p[/chroot]"), and
+// whether hosts off the loopback range are allowed.
+type Target struct {
+	Address     string
+	AllowRemote bool
+}
+
 // ClientInfo is a real client a world offers to experiments.
 type ClientInfo struct {
 	// Name is what an experiment's caller names (client: NAME).

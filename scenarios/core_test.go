@@ -114,6 +114,7 @@ func TestWorldOffersTheFlagsItsRunUses(t *testing.T) {
 	}{
 		{EtcdWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": true, "seed": true}},
 		{LoopbackWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": false, "external": false, "seed": true}},
+		{OwnMembersWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": false, "seed": true}},
 		{VirtualWorld, map[string]bool{"duration": true, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
 		{NoWorld, map[string]bool{"duration": false, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
 	}

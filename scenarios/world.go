@@ -14,6 +14,10 @@ const (
 	// link proxies (Eureka's model or real servers, a real Nacos server):
 	// --duration, --port-base and --keep; no --net, no external etcd.
 	LoopbackWorld
+	// OwnMembersWorld is members the harness starts itself, on the loopback
+	// or in a private network namespace (a real ZooKeeper ensemble): every
+	// common flag but the external etcd cluster's.
+	OwnMembersWorld
 	// VirtualWorld is a simulation on a virtual clock with no process to
 	// start: --duration only.
 	VirtualWorld
@@ -29,6 +33,8 @@ func (w World) String() string {
 		return "etcd"
 	case LoopbackWorld:
 		return "loopback servers"
+	case OwnMembersWorld:
+		return "members of its own"
 	case VirtualWorld:
 		return "virtual clock"
 	case NoWorld:
@@ -45,8 +51,10 @@ func (w World) Offers(name string) bool {
 	case "duration":
 		return w != NoWorld
 	case "port-base", "keep":
-		return w == EtcdWorld || w == LoopbackWorld
-	case "net", "external":
+		return w == EtcdWorld || w == LoopbackWorld || w == OwnMembersWorld
+	case "net":
+		return w == EtcdWorld || w == OwnMembersWorld
+	case "external":
 		return w == EtcdWorld
 	}
 	return true

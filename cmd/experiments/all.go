@@ -35,7 +35,7 @@ func parseAll(args []string) (allOptions, error) {
 	o := allOptions{seed: 1, portBase: 9150}
 	fs := flag.NewFlagSet("all", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	only := fs.String("only", "", "comma-separated scenarios to run (default: every scenario)")
+	only := fs.String("only", "", "comma-separated scenarios to run, or variants by their name scenario--variant (default: every scenario)")
 	fs.BoolVar(&o.variants, "variants", false, "also run each scenario's reference variants (see 'help <scenario>')")
 	fs.StringVar(&o.out, "out", "", "write every run's <name>.md, <name>.json and <name>.html, and summary.md/summary.json and index.html (every run linked), into this directory")
 	fs.Int64Var(&o.seed, "seed", o.seed, "seed of every run")
@@ -66,8 +66,10 @@ func parseAll(args []string) (allOptions, error) {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		if _, err := lookup(name); err != nil {
-			return o, fmt.Errorf("all --only: %w", err)
+		if !isVariant(name) {
+			if _, err := lookup(name); err != nil {
+				return o, fmt.Errorf("all --only: %w", err)
+			}
 		}
 		o.only = append(o.only, name)
 	}
@@ -88,18 +90,18 @@ func (o allOptions) plan() []plannedRun {
 		common = append(common, []string{"--quiet"})
 	}
 	for _, s := range scenarios.All() {
-		if len(o.only) > 0 && !slices.Contains(o.only, s.Name) {
-			continue
-		}
+		whole := len(o.only) == 0 || slices.Contains(o.only, s.Name)
 		common := common
 		if o.eureka != "" && takesFlag(s, "eureka") {
 			common = append(common, []string{"--eureka", o.eureka})
 		}
-		out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, nil)})
-		if !o.variants {
-			continue
+		if whole {
+			out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, nil)})
 		}
 		for _, v := range s.Variants {
+			if !(whole && o.variants) && !slices.Contains(o.only, s.Name+"--"+v.Name) {
+				continue
+			}
 			vc := common
 			if slices.Contains(v.Args, "--eureka") { // a variant that names its back-end keeps it
 				vc = slices.DeleteFunc(slices.Clone(common), func(f []string) bool { return f[0] == "--eureka" })
@@ -108,6 +110,19 @@ func (o allOptions) plan() []plannedRun {
 		}
 	}
 	return out
+}
+
+// isVariant reports whether name is a scenario's reference variant
+// (scenario--variant), which --only may name alone.
+func isVariant(name string) bool {
+	for _, s := range scenarios.All() {
+		for _, v := range s.Variants {
+			if name == s.Name+"--"+v.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // takesFlag reports whether scenario s has the flag name.

@@ -58,3 +58,33 @@ func TestAllPassesEurekaToTheEurekaScenarios(t *testing.T) {
 		t.Error("all --eureka both was accepted")
 	}
 }
+
+// TestAllOnlyNamesAVariant: --only runs a variant alone by its name, a
+// scenario without its variants unless --variants, and refuses a name
+// that is neither.
+func TestAllOnlyNamesAVariant(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--only", "zookeeper-cp--packets"}, []string{"zookeeper-cp--packets"}},
+		{[]string{"--only", "zookeeper-cp"}, []string{"zookeeper-cp"}},
+		{[]string{"--only", "minority-partition,zookeeper-cp--cut-leader"}, []string{"minority-partition", "zookeeper-cp--cut-leader"}},
+	}
+	for _, tc := range tests {
+		o, err := parseAll(tc.args)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		var got []string
+		for _, r := range o.plan() {
+			got = append(got, r.name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: planned %v, want %v", tc.args, got, tc.want)
+		}
+	}
+	if _, err := parseAll([]string{"--only", "zookeeper-cp--nope"}); err == nil {
+		t.Error("all --only zookeeper-cp--nope was accepted")
+	}
+}

@@ -37,7 +37,8 @@ var commands = []command{
                                    also writes each run, matrix.md, matrix.json, a figure per
                                    experiment and matrix.html, the page that links every run`},
 	{"all", `experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
-                                   run every scenario (or those named) one after another, with a
+                                   run every scenario (or those named; a variant alone by its
+                                   name scenario--variant) one after another, with a
                                    summary; --variants adds each scenario's reference variants;
                                    'all --variants --out results' regenerates results/;
                                    --runs N, --junit FILE, --baseline DIR, --quiet as below;

@@ -24,6 +24,11 @@ type Config struct {
 	// File is --file: where X was read from (the experiment command's
 	// spec); a saved history carries X itself.
 	File string
+	// Connect is --connect: a registry the harness did not start, in the
+	// world's own form (a world that can attach: rig.Attacher);
+	// ConnectRemote is --connect-allow-remote.
+	Connect       string
+	ConnectRemote bool
 	// fromFile marks the experiment command's config, which takes --file.
 	fromFile bool
 }
@@ -51,6 +56,9 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	if c.fromFile {
 		fs.StringVar(&c.File, "file", c.File, "the experiment file (YAML or JSON)")
 	}
+	fs.StringVar(&c.Connect, "connect", c.Connect, "run on a registry the harness did not start, at this `address` in the world's own form "+
+		"(zookeeper: a connect string h:p,h:p[/chroot]); only faults on the client links and instances; nothing is left there")
+	fs.BoolVar(&c.ConnectRemote, "connect-allow-remote", c.ConnectRemote, "allow --connect off the loopback range (a chaos tool must not reach production by accident)")
 }
 
 // Validate loads --file (not for a saved run, whose history carries the
@@ -77,7 +85,34 @@ func (c *Config) Validate(common scenarios.Common) error {
 	if err := reg.Can(c.X); err != nil {
 		return scenarios.Usagef("%s on %s: %v", c.X.Name, reg.Name(), err)
 	}
+	return c.validateConnect(reg)
+}
+
+// validateConnect refuses --connect for a world that cannot attach, an
+// address it cannot use, or a step an attached registry cannot make.
+func (c *Config) validateConnect(reg rig.Registry) error {
+	if c.Connect == "" {
+		if c.ConnectRemote {
+			return scenarios.Usagef("--connect-allow-remote needs --connect")
+		}
+		return nil
+	}
+	a, ok := reg.(rig.Attacher)
+	if !ok {
+		return scenarios.Usagef("--connect: %s cannot run on a registry the harness did not start", reg.Name())
+	}
+	if err := a.CheckTarget(c.target()); err != nil {
+		return scenarios.Usagef("--connect: %v", err)
+	}
+	if err := a.CanAttached(c.X); err != nil {
+		return scenarios.Usagef("%s on %s at --connect: %v", c.X.Name, reg.Name(), err)
+	}
 	return nil
+}
+
+// target is --connect as the rig's Target (nil without it).
+func (c *Config) target() rig.Target {
+	return rig.Target{Address: c.Connect, AllowRemote: c.ConnectRemote}
 }
 
 // Defaults takes --duration from the experiment (read from --file first,
@@ -102,6 +137,10 @@ func (c *Config) Run(ctx context.Context, env *scenarios.Env) (*history.History,
 	}
 	x := rig.ExpandClients(reg, c.X)
 	x.Duration = experiment.Duration(env.Duration)
+	if c.Connect != "" {
+		t := c.target()
+		env.Attach = &t
+	}
 	env.Printf("%s on %s: %s", x.Name, reg.Describe(), x.Summary)
 	w, err := reg.World(env, x)
 	if err != nil {

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sdchaos/jvm"
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+)
+
+// zkSeam is the experiment of the default suite's real ZooKeeper test: one
+// ensemble for every fault — the leader cut off from its peers for 18 s,
+// probed as it still serves and once it stopped (each probe ends, 2 s
+// later, before the heal), then every client link blackholed for 6 s —
+// with the policy callers and both Java clients. (The blackhole comes last:
+// the judge counts a fault's recovery until the end of the run.)
+const zkSeam = `name: zk-seam
+summary: the ZooKeeper world through the seam, one ensemble for every fault
+duration: 38s
+instances:
+  count: 3
+callers:
+  - name: keep
+    kind: policy
+    policy: keep
+  - name: clear
+    kind: policy
+    policy: clear
+  - name: real
+    kind: client
+    client: all
+timeline:
+  - at: 2s
+    for: 18s
+    fault: cut-off-member
+    which: leader
+  - at: 4s
+    probe: members
+  - at: 15500ms
+    probe: members
+  - at: 23s
+    for: 6s
+    fault: registry-unreachable
+`
+
+// needZooKeeper skips under -short and without java or mvn (one line each).
+func needZooKeeper(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs a real ZooKeeper ensemble and Java clients (JVMs)")
+	}
+	if _, err := jvm.Java(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := jvm.Maven(); err != nil {
+		t.Skip(err)
+	}
+}
+
+// TestZooKeeperWorldThroughTheSeam is the default suite's real ZooKeeper
+// test: one ensemble, every fault of the experiment above through rig.Run,
+// judged by ZooKeeper's rules; no check may go outside its band (a run the
+// loaded machine starved is invalid through the schedule gate alone), both
+// Java clients recorded their calls and connection states, every member
+// was probed, the saved history judges the same again, and nothing is left.
+func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
+	needZooKeeper(t)
+	defer scentest.LockMachine(t)()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "zk-seam.yaml")
+	if err := os.WriteFile(file, []byte(zkSeam), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	var out, errw bytes.Buffer
+	err := run(context.Background(), []string{"run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
+		"--out", dir, "--format", "json"}, &out, &errw)
+	var res report.Result
+	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
+		t.Fatalf("run: %v (%v)\n%s", err, jerr, errw.String())
+	}
+	for _, c := range res.Checks {
+		if c.Verdict == report.Outside {
+			t.Errorf("check %q outside its band: %s (band %s; %s)", c.Name, c.MeasuredText, c.Band, c.Basis)
+		}
+	}
+	for _, g := range res.Gates {
+		if !g.OK && !strings.Contains(g.Name, "kept their schedule") {
+			t.Errorf("gate %q failed: %s", g.Name, g.Measured)
+		}
+	}
+	t.Logf("verdict %s, wall %.1f s: %s", res.Verdict, res.WallSeconds, strings.Join(res.Conclusion, " "))
+	for _, name := range []string{"curator-servicecache", "spring-cloud-zookeeper", "keep", "clear"} {
+		if ok, fail := res.Series[name].Total(); ok+fail < 38*40*9/10 {
+			t.Errorf("%s recorded %d calls, want about %d", name, ok+fail, 38*40)
+		}
+	}
+	for _, want := range []string{"zk1 (", "zk2 (", "zk3 ("} {
+		if !strings.Contains(scentest.Names(&res), want) {
+			t.Errorf("no probe check of %s… among %s", want, scentest.Names(&res))
+		}
+	}
+	out.Reset()
+	if err := recheck([]string{dir}, &out); err != nil {
+		t.Errorf("recheck: %v\n%s", err, out.String())
+	}
+	eventually(t, "temp dirs", func() string { return leftovers(os.Getenv("TMPDIR")) })
+}
+
+// TestInterruptedZooKeeperRunLeavesNothing starts the command on the
+// ZooKeeper world as a real process and interrupts it with SIGINT, SIGTERM
+// or SIGKILL once the members' JVMs run, and with SIGINT mid-run (the Java
+// clients calling, every client link blackholed): no JVM, port or temp dir
+// is left.
+func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
+	needZooKeeper(t)
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		when string // the progress line after which it is sent
+	}{{syscall.SIGINT, exitInterrupted, "members launched"}, {syscall.SIGTERM, exitTerminated, "members launched"}, {syscall.SIGKILL, -1, "members launched"},
+		{syscall.SIGINT, exitInterrupted, "blackhole every client link"}} {
+		t.Run(tc.sig.String()+" after "+tc.when, func(t *testing.T) {
+			base := 14200 + 100*i
+			tmp := t.TempDir()
+			exe, _ := os.Executable()
+			cmd := exec.Command(exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
+			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForLineWithin(t, stderr, tc.when, 5*time.Minute) // the first run builds the JVM pieces
+			time.Sleep(500 * time.Millisecond)
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
+			eventually(t, "listening ports", func() string { return busyPorts(base, base+60) })
+			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+		})
+	}
+}
