@@ -1,8 +1,7 @@
-package main
+package worldtest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/jvm"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
@@ -53,20 +51,6 @@ timeline:
     fault: registry-unreachable
 `
 
-// needZooKeeper skips under -short and without java or mvn (one line each).
-func needZooKeeper(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs a real ZooKeeper ensemble and Java clients (JVMs)")
-	}
-	if _, err := jvm.Java(); err != nil {
-		t.Skip(err)
-	}
-	if _, err := jvm.Maven(); err != nil {
-		t.Skip(err)
-	}
-}
-
 // TestZooKeeperWorldThroughTheSeam is the default suite's real ZooKeeper
 // test: one ensemble, every fault of the experiment above through rig.Run,
 // judged by ZooKeeper's rules; no check may go outside its band (a run the
@@ -74,7 +58,7 @@ func needZooKeeper(t *testing.T) {
 // Java clients recorded their calls and connection states, every member
 // was probed, the saved history judges the same again, and nothing is left.
 func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
-	needZooKeeper(t)
+	needJVM(t, "a real ZooKeeper ensemble and Java clients")
 	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "zk-seam.yaml")
@@ -83,8 +67,10 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", t.TempDir())
 	var out, errw bytes.Buffer
-	err := run(context.Background(), []string{"run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
-		"--out", dir, "--format", "json"}, &out, &errw)
+	cmd := exec.Command(exe, "run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
+		"--out", dir, "--format", "json")
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	err := cmd.Run()
 	var res report.Result
 	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
 		t.Fatalf("run: %v (%v)\n%s", err, jerr, errw.String())
@@ -110,9 +96,8 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 			t.Errorf("no probe check of %s… among %s", want, scentest.Names(&res))
 		}
 	}
-	out.Reset()
-	if err := recheck([]string{dir}, &out); err != nil {
-		t.Errorf("recheck: %v\n%s", err, out.String())
+	if b, err := exec.Command(exe, "recheck", dir).CombinedOutput(); err != nil {
+		t.Errorf("recheck: %v\n%s", err, b)
 	}
 	eventually(t, "temp dirs", func() string { return leftovers(os.Getenv("TMPDIR")) })
 }
@@ -123,7 +108,7 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 // clients calling, every client link blackholed): no JVM, port or temp dir
 // is left.
 func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
-	needZooKeeper(t)
+	needJVM(t, "a real ZooKeeper ensemble and Java clients")
 	defer scentest.LockMachine(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
@@ -134,9 +119,8 @@ func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 		t.Run(tc.sig.String()+" after "+tc.when, func(t *testing.T) {
 			base := 14200 + 100*i
 			tmp := t.TempDir()
-			exe, _ := os.Executable()
 			cmd := exec.Command(exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
-			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

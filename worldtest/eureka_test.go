@@ -1,4 +1,4 @@
-package main
+package worldtest
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"sdchaos/jvm"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
@@ -27,16 +26,8 @@ const eurekaRegistryBase = 19300
 // no temp dir. A run the machine starved (invalid) is run once more, then
 // the test skips, saying why.
 func TestRegistryUnreachableOnRealEureka(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real Eureka servers (JVMs)")
-	}
-	if _, err := jvm.Java(); err != nil {
-		t.Skip(err)
-	}
-	if _, err := jvm.Maven(); err != nil {
-		t.Skip(err)
-	}
-	builtin, err := os.ReadFile("../../scenarios/anyregistry/builtin/registry-unreachable.yaml")
+	needJVM(t, "real Eureka servers")
+	builtin, err := os.ReadFile("../scenarios/anyregistry/builtin/registry-unreachable.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +64,9 @@ func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 func runEurekaRegistry(t *testing.T, file string) *report.Result {
 	t.Helper()
 	tmp := t.TempDir()
-	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "run", file, "--registry", "eureka", "--quiet", "--format", "json", "--retry-invalid", "0",
 		"--port-base", strconv.Itoa(eurekaRegistryBase))
-	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	var out, errw bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
