@@ -26,9 +26,13 @@ type run struct {
 type window struct {
 	step     experiment.Step
 	from, to time.Duration
-	healed   bool
-	targets  []string
-	ok       bool
+	// until ends what follows the heal: the next fault step's injection,
+	// else the end of the run (what comes after a heal is judged up to the
+	// next fault, never across it).
+	until   time.Duration
+	healed  bool
+	targets []string
+	ok      bool
 }
 
 // judge turns a neutral experiment's history into the result: the
@@ -79,13 +83,23 @@ func (r *run) judgeStep(i int, s experiment.Step) {
 
 // windowOf finds step i's injection and heal among the events it made.
 func (r *run) windowOf(i int, s experiment.Step) window {
-	w := window{step: s, to: r.h.Timeline}
+	w := window{step: s, to: r.h.Timeline, until: r.h.Timeline}
 	for _, e := range r.h.Events.OfOrigin(i + 1) {
 		switch {
 		case e.Phase == history.Inject && e.Err == "":
 			w.from, w.targets, w.ok = e.At, e.Targets, true
 		case e.Phase == history.Heal:
 			w.to, w.healed = e.At, true
+		}
+	}
+	for j, next := range r.x.Timeline {
+		if j <= i || next.Probe != "" || next.Fault == experiment.CrashInstance {
+			continue
+		}
+		for _, e := range r.h.Events.OfOrigin(j + 1) {
+			if e.Phase == history.Inject && e.At >= w.to && e.At < w.until {
+				w.until = e.At
+			}
 		}
 	}
 	return w

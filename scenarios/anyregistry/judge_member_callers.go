@@ -67,11 +67,11 @@ func (r *run) afterMemberHeal(c experiment.Caller, w window, how experiment.How)
 		return
 	}
 	rec, _ := r.rules.Recovery(c, how, rig.RefreshOf(c))
-	if w.to+rec >= r.h.Timeline {
-		n, failed := r.countOf(c.Name, w.to, r.h.Timeline)
-		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run: not judged).",
+	if w.to+rec >= w.until {
+		n, failed := r.countOf(c.Name, w.to, w.until)
+		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run or the next fault: not judged).",
 			c.Name, failed, n, rec.Round(time.Second)))
 		return
 	}
-	r.afterHealAs(c, w, how)
+	r.afterHealAs(c, w, how, string(w.step.Fault)+" healed")
 }

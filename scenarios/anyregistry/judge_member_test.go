@@ -156,7 +156,7 @@ func TestMemberCutOffOnEtcd(t *testing.T) {
 		{"the resolver's client fails", func(w *worldRun) { w.fail = failing(rig.EtcdRoundRobin, 9*time.Second, 10*time.Second) },
 			rig.EtcdRoundRobin + ": failed share while cut-off-member held"},
 		{"clear never recovers", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 30*time.Second) },
-			"clear: failures after the registry returned (from 2s after)"},
+			"clear: failures after cut-off-member healed (from 2s after)"},
 	})
 }
 
@@ -183,6 +183,6 @@ func TestMemberCutOffOnEureka(t *testing.T) {
 		{"clear fails", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 11*time.Second) },
 			"clear: failures while cut-off-member held"},
 		{"clear never recovers", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 30*time.Second) },
-			"clear: failures after the registry returned (from 2s after)"},
+			"clear: failures after cut-off-member healed (from 2s after)"},
 	})
 }

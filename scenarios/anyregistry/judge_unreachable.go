@@ -29,7 +29,7 @@ func (r *run) unreachableChecks(w window) {
 		if crashed {
 			r.afterCrash(c, w.from, crash, w.to)
 		} else if w.healed {
-			r.afterHealAs(c, w, w.step.HowOf())
+			r.afterHealAs(c, w, w.step.HowOf(), "the registry returned")
 		}
 	}
 	r.registryChecks(w)
@@ -84,19 +84,19 @@ func (r *run) clientDuringAs(c experiment.Caller, w window, end time.Duration, h
 
 // afterHealAs judges a caller once its list is whole again after the heal
 // of a fault made as how.
-func (r *run) afterHealAs(c experiment.Caller, w window, how experiment.How) {
+func (r *run) afterHealAs(c experiment.Caller, w window, how experiment.How, after string) {
 	if c.Kind == experiment.ExecClient {
 		return
 	}
 	rec, why := r.rules.Recovery(c, how, rig.RefreshOf(c))
 	from := w.to + rec
-	e := report.Exactly(fmt.Sprintf("%s: failures after the registry returned (from %s after)", c.Name, rec.Round(time.Millisecond)), 0, "").About(c.Name).
+	e := report.Exactly(fmt.Sprintf("%s: failures after %s (from %s after)", c.Name, after, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")
-	if from >= r.h.Timeline {
-		r.res.AddCheck(e.Invalid(fmt.Sprintf("the run ended %s after the heal, before the caller's recovery bound", (r.h.Timeline - w.to).Round(time.Millisecond))))
+	if from >= w.until {
+		r.res.AddCheck(e.Invalid(fmt.Sprintf("the run ended, or the next fault began, %s after the heal, before the caller's recovery bound", (w.until - w.to).Round(time.Millisecond))))
 		return
 	}
-	n, failed := r.countOf(c.Name, from, r.h.Timeline)
+	n, failed := r.countOf(c.Name, from, w.until)
 	r.res.AddCheck(judgeCount(e, n, failed, fmt.Sprintf("%d of %d", failed, n)))
 }
 
