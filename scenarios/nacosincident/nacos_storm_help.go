@@ -1,4 +1,4 @@
-package nacosarticle
+package nacosincident
 
 // stormHelp is nacos-storm's help text: setup, phases, every band's rule
 // with the source it comes from, what is only reported, the article's claim.

@@ -1,4 +1,4 @@
-package nacosarticle
+package nacosincident
 
 // incidentHelp is nacos-incident's help text: setup, timeline, every
 // band's rule with the source it comes from, the article's claims.

@@ -1,4 +1,4 @@
-package nacosarticle
+package nacosincident
 
 import (
 	"fmt"

@@ -1,0 +1,61 @@
+package nacosincident
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"sdchaos/childproc"
+	"sdchaos/figure/figuretest"
+	"sdchaos/history"
+	"sdchaos/report"
+	"sdchaos/scenarios"
+	"sdchaos/scenarios/scentest"
+)
+
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	os.Exit(m.Run())
+}
+
+func mkHistory(ops []history.Op, d time.Duration, evs ...history.Event) *history.History {
+	return &history.History{Ops: ops, Events: evs, Timeline: d}
+}
+
+func ev(at time.Duration, kind history.EventKind, phase history.Phase, targets ...string) history.Event {
+	return history.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
+}
+
+func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check string) {
+	t.Helper()
+	if res.Verdict != want {
+		t.Errorf("verdict %s, want %s: %s", res.Verdict, want, scentest.Names(res))
+	}
+	if check != "" {
+		if v := scentest.Verdict(res, check); v != want {
+			t.Errorf("check %q: %s, want %s", check, v, want)
+		}
+	}
+	scentest.NoUnexplainedDifference(t, res)
+}
+
+// within keeps the ops of caller scheduled in [from, to) (other callers' ops pass).
+func within(ops []history.Op, caller string, from, to time.Duration) []history.Op {
+	var out []history.Op
+	for _, op := range ops {
+		if op.Caller != caller || (op.Scheduled >= from && op.Scheduled < to) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// plotsOf draws a scenario's plots from h and returns the one called name.
+func plotsOf(t *testing.T, scenario string, h *history.History, name string) figuretest.Doc {
+	t.Helper()
+	plots, err := scentest.MustConfigure(t, scenario).(scenarios.Plotter).Plots(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figuretest.One(t, figuretest.Render(t, plots), name)
+}
