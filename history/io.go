@@ -22,10 +22,11 @@ type HistoryHeader struct {
 
 // historyLine is one line of a saved history after the header: exactly one field is set.
 type historyLine struct {
-	Op       *Op             `json:"op,omitempty"`
-	Event    *Event          `json:"event,omitempty"`
-	Timeline *time.Duration  `json:"timeline_ns,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
+	Op       *Op                   `json:"op,omitempty"`
+	Event    *Event                `json:"event,omitempty"`
+	Timeline *time.Duration        `json:"timeline_ns,omitempty"`
+	Data     json.RawMessage       `json:"data,omitempty"`
+	Callers  map[string]CallerInfo `json:"callers,omitempty"`
 }
 
 // WriteHistory writes h as gzipped JSON lines: the header, one line per op
@@ -44,6 +45,9 @@ func WriteHistory(w io.Writer, hdr HistoryHeader, h *History) error {
 	lines = append(lines, historyLine{Timeline: &h.Timeline})
 	if len(h.Data) > 0 {
 		lines = append(lines, historyLine{Data: h.Data})
+	}
+	if len(h.Callers) > 0 {
+		lines = append(lines, historyLine{Callers: h.Callers})
 	}
 	for _, l := range lines {
 		if err := enc.Encode(l); err != nil {
@@ -95,6 +99,8 @@ func readLines(dec *json.Decoder) (*History, error) {
 			h.Timeline = *l.Timeline
 		case len(l.Data) > 0:
 			h.Data = l.Data
+		case len(l.Callers) > 0:
+			h.Callers = l.Callers
 		}
 	}
 }

@@ -19,6 +19,7 @@ type Recorder struct {
 	events  Events
 	tally   map[string][2]int
 	onEvent func(Event)
+	callers map[string]CallerInfo
 }
 
 // NewRecorder returns a recorder whose time zero is t0.
@@ -119,6 +120,9 @@ type History struct {
 	// Data holds what a scenario measured beyond ops and events (server
 	// histories, simulation counts), as the scenario's own JSON.
 	Data json.RawMessage `json:"data,omitempty"`
+	// Callers describes the run's callers, by name, as their world
+	// started them (nil when the world described none).
+	Callers map[string]CallerInfo `json:"callers,omitempty"`
 }
 
 // SetData stores v (a scenario's typed record) as the history's Data.
@@ -143,4 +147,6 @@ func (h *History) DataInto(v any) error {
 }
 
 // History returns a copy of what was recorded so far.
-func (r *Recorder) History() History { return History{Ops: r.Ops(), Events: r.Events()} }
+func (r *Recorder) History() History {
+	return History{Ops: r.Ops(), Events: r.Events(), Callers: r.Callers()}
+}
