@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/ports"
 )
 
@@ -39,44 +40,48 @@ func TestInstanceRegistersIsListedAndASubscriberSeesIt(t *testing.T) {
 	}
 	t.Logf("listed after %s", waitCount(t, s, "svc", 1, 10*time.Second))
 	start := time.Now()
+	rec := history.NewRecorder(start)
 	g, err := StartGoCaller(context.Background(), GoDefaults(s.Addr(), t.TempDir()),
-		CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(2 * time.Second), CallTimeout: time.Second})
+		CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(2 * time.Second), CallTimeout: time.Second, Log: NewCallLog(rec, "go")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := g.Wait()
-	if n := countOutcome(res.Calls, OK); n != len(res.Calls) || n < 35 {
-		t.Errorf("%d of %d calls ok, want all of about 40: %+v", n, len(res.Calls), firstNot(res.Calls, OK))
+	g.Wait()
+	h := rec.History()
+	calls := history.Filter(h.Ops, "go")
+	if n := countOutcome(calls, history.OK); n != len(calls) || n < 35 {
+		t.Errorf("%d of %d calls ok, want all of about 40: %+v", n, len(calls), firstNot(calls, history.OK))
 	}
-	if !sawCount(res.Events, 1) {
-		t.Errorf("the subscriber never saw 1 instance: %+v", res.Events)
+	if !sawCount(history.Filter(h.Ops, history.ClientLabel("go")), 1) {
+		t.Errorf("the subscriber never saw 1 instance: %+v", h.Ops)
 	}
 	r.Close()
 	t.Logf("gone %s after its client closed", waitCount(t, s, "svc", 0, 10*time.Second))
 }
 
-func countOutcome(calls []Call, outcome string) int {
+func countOutcome(ops []history.Op, o history.Outcome) int {
 	n := 0
-	for _, c := range calls {
-		if c.Outcome == outcome {
+	for _, op := range ops {
+		if op.Outcome == o {
 			n++
 		}
 	}
 	return n
 }
 
-func firstNot(calls []Call, outcome string) *Call {
-	for i := range calls {
-		if calls[i].Outcome != outcome {
-			return &calls[i]
+func firstNot(ops []history.Op, o history.Outcome) *history.Op {
+	for i := range ops {
+		if ops[i].Outcome != o {
+			return &ops[i]
 		}
 	}
 	return nil
 }
 
-func sawCount(events []Event, n int) bool {
-	for _, e := range events {
-		if e.Kind == EventInstances && e.Count == n {
+// sawCount reports whether a client's listener saw n instances.
+func sawCount(reports []history.Op, n int) bool {
+	for _, op := range reports {
+		if op.Kind == history.OpNotify && op.Count == n {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"sdchaos/history"
 )
 
 // TestJavaCallersCallARegisteredInstance runs each Java client mode against one instance: every
@@ -25,38 +27,43 @@ func TestJavaCallersCallARegisteredInstance(t *testing.T) {
 	for _, mode := range []JavaMode{Plain, Spring} {
 		t.Run(string(mode), func(t *testing.T) {
 			start := time.Now().Add(25 * time.Second) // room for the JVM and Spring to start
+			rec := history.NewRecorder(start)
 			spec := JavaCallerSpec{Name: "caller-" + string(mode), Mode: mode, Server: s.Addr(), Home: t.TempDir(),
-				CallerSpec: CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(3 * time.Second), CallTimeout: time.Second},
-				Logf:       t.Logf}
+				CallerSpec: CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(3 * time.Second), CallTimeout: time.Second,
+					Log: NewCallLog(rec, "c")},
+				Logf: t.Logf}
 			c, err := StartJavaCaller(context.Background(), sup, spec)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := c.Wait()
-			if err != nil {
+			if err := c.Wait(); err != nil {
 				t.Fatal(err)
 			}
-			started := startedAt(res.Events)
-			t.Logf("%s: client built %.1f s after launch; %d calls, %d events, %d console lines", mode,
-				started.Sub(start.Add(-25*time.Second)).Seconds(), len(res.Calls), len(res.Events), res.Other)
-			if started.After(start) {
-				t.Fatalf("the client was built %s after the first call was due", started.Sub(start))
+			h := rec.History()
+			calls, reports := history.Filter(h.Ops, "c"), history.Filter(h.Ops, history.ClientLabel("c"))
+			started := startedAt(reports)
+			t.Logf("%s: client built %.1f s after launch; %d calls, %d reports, %d console lines", mode,
+				(started + 25*time.Second).Seconds(), len(calls), len(reports), c.Other())
+			if started > 0 {
+				t.Fatalf("the client was built %s after the first call was due", started)
 			}
-			if n := countOutcome(res.Calls, OK); n != len(res.Calls) || n < 55 {
-				t.Errorf("%d of %d calls ok, want all of 60; first other: %+v", n, len(res.Calls), firstNot(res.Calls, OK))
+			if n := countOutcome(calls, history.OK); n != len(calls) || n < 55 {
+				t.Errorf("%d of %d calls ok, want all of 60; first other: %+v", n, len(calls), firstNot(calls, history.OK))
 			}
-			if !sawCount(res.Events, 1) {
-				t.Errorf("the listener never saw 1 instance: %+v", res.Events)
+			if !sawCount(reports, 1) {
+				t.Errorf("the listener never saw 1 instance: %+v", reports)
 			}
 		})
 	}
 }
 
-func startedAt(events []Event) time.Time {
-	for _, e := range events {
-		if e.Kind == EventStarted {
-			return e.Time
+// startedAt is when the client reported it was built (from the recorder's zero; 1 h when it
+// never did).
+func startedAt(reports []history.Op) time.Duration {
+	for _, op := range reports {
+		if op.Kind == history.OpStart {
+			return op.Start
 		}
 	}
-	return time.Time{}
+	return time.Hour
 }

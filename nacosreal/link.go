@@ -11,6 +11,7 @@ import (
 // the gRPC port, with the same offset between them as the server's (so a client given Addr
 // finds gRPC at Addr's port + 1000, as every Nacos client assumes).
 type Link struct {
+	name       string
 	http, grpc *linkproxy.Proxy
 }
 
@@ -29,8 +30,11 @@ func NewLink(alloc *ports.Allocator, s *Server, name string) (*Link, error) {
 		h.Close()
 		return nil, fmt.Errorf("linking %s (gRPC proxy on port %d): %w", name, p+GRPCOffset, err)
 	}
-	return &Link{http: h, grpc: g}, nil
+	return &Link{name: name, http: h, grpc: g}, nil
 }
+
+// Name returns the name of the client whose link it is (a fault's target).
+func (l *Link) Name() string { return l.name }
 
 // Addr returns the HTTP address clients are given.
 func (l *Link) Addr() string { return l.http.Addr() }

@@ -59,3 +59,31 @@ func plotsOf(t *testing.T, scenario string, h *history.History, name string) fig
 	}
 	return figuretest.One(t, figuretest.Render(t, plots), name)
 }
+
+// sameJudgement fails unless a and b have the same verdict, gates, checks
+// (verdict, measured value and text) and metrics.
+func sameJudgement(t *testing.T, a, b *report.Result) {
+	t.Helper()
+	if a.Verdict != b.Verdict || len(a.Checks) != len(b.Checks) || len(a.Gates) != len(b.Gates) {
+		t.Fatalf("verdict %s, %d checks, %d gates; want %s, %d, %d", a.Verdict, len(a.Checks), len(a.Gates), b.Verdict, len(b.Checks), len(b.Gates))
+	}
+	for i, c := range a.Checks {
+		o := b.Checks[i]
+		if c.Name != o.Name || c.Verdict != o.Verdict || c.MeasuredText != o.MeasuredText {
+			t.Errorf("check %q: %s %q; want %q: %s %q", c.Name, c.Verdict, c.MeasuredText, o.Name, o.Verdict, o.MeasuredText)
+		}
+	}
+	for i, g := range a.Gates {
+		if g != b.Gates[i] {
+			t.Errorf("gate %+v, want %+v", g, b.Gates[i])
+		}
+	}
+	for k, v := range a.Metrics {
+		if w, ok := b.Metrics[k]; !ok || (v != w && !(v != v && w != w)) {
+			t.Errorf("metric %s = %v, want %v", k, v, w)
+		}
+	}
+	if len(a.Metrics) != len(b.Metrics) {
+		t.Errorf("%d metrics, want %d", len(a.Metrics), len(b.Metrics))
+	}
+}

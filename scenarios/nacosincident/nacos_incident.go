@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/nacosreal"
 	"sdchaos/ports"
+	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
 
@@ -28,17 +30,28 @@ func init() {
 		},
 		Without: []string{"net", "external"}, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
-			return &nacosIncident{Fault: nacosreal.FaultBlackhole, Loss: 18 * time.Second, FaultAt: 5 * time.Second, After: 20 * time.Second,
+			return &nacosIncident{Fault: faultBlackhole, Loss: 18 * time.Second, FaultAt: 5 * time.Second, After: 20 * time.Second,
 				Instances: 3, Rate: 40}
 		},
 	})
 }
 
+// The incident's faults (--fault).
+const (
+	// faultBlackhole holds every byte of every client link (instances and
+	// callers) to the server: the article's packet loss.
+	faultBlackhole = "blackhole"
+	// faultEmpty deregisters every instance (their endpoints stay up) and
+	// registers them again at the heal: the registry answers an empty list
+	// while every instance is alive.
+	faultEmpty = "empty"
+)
+
 // nacosIncident is the Nacos article's incident on the real Nacos server
 // and real clients (package nacosreal): every client link blackholed for
 // --loss, or every instance deregistered while alive.
 type nacosIncident struct {
-	// Fault is nacosreal.FaultBlackhole or nacosreal.FaultEmpty.
+	// Fault is faultBlackhole or faultEmpty.
 	Fault string
 	// Loss is how long the fault lasts; FaultAt when it starts (from the
 	// callers' first call); After how long the run goes on after the heal.
@@ -96,8 +109,8 @@ func (s *nacosIncident) Flags(fs *flag.FlagSet) {
 // Validate reports a bad combination of values, quoting them.
 func (s *nacosIncident) Validate(c scenarios.Common) error {
 	switch {
-	case s.Fault != nacosreal.FaultBlackhole && s.Fault != nacosreal.FaultEmpty:
-		return scenarios.Usagef("--fault %q: want %s or %s", s.Fault, nacosreal.FaultBlackhole, nacosreal.FaultEmpty)
+	case s.Fault != faultBlackhole && s.Fault != faultEmpty:
+		return scenarios.Usagef("--fault %q: want %s or %s", s.Fault, faultBlackhole, faultEmpty)
 	case s.Loss <= 0 || s.Loss > 10*time.Minute:
 		return scenarios.Usagef("--loss (%s) must be within (0, 10m]", s.Loss)
 	case s.FaultAt < time.Second:
@@ -123,7 +136,7 @@ func (s *nacosIncident) validateRestart() error {
 		return scenarios.Usagef("--restart-at (%s) must not be negative (0: no restart)", s.RestartAt)
 	case s.RestartAt == 0:
 		return nil
-	case s.Fault != nacosreal.FaultBlackhole:
+	case s.Fault != faultBlackhole:
 		return scenarios.Usagef("--restart-at (%s) needs --fault blackhole (got %q): the restarted clients must not reach the server", s.RestartAt, s.Fault)
 	case s.RestartAt <= s.FaultAt || s.RestartAt+restartRoom > s.FaultAt+s.Loss:
 		return scenarios.Usagef("--restart-at (%s) must be within (--fault-at, --fault-at + --loss − %s] = (%s, %s]: a restarted Java client spends %s "+
@@ -132,48 +145,59 @@ func (s *nacosIncident) validateRestart() error {
 	return nil
 }
 
-// Run is the plan: the real Nacos server (main port --port-base + 1000),
-// the instances and the six callers through their own links, the fault
-// from --fault-at for --loss, and the record turned into the history.
+// Run is the plan: the real Nacos world (its server's main port
+// --port-base + 1000), the instances and the callers each through its own
+// link, and the timeline (the fault from --fault-at for --loss, the
+// restart at --restart-at), run through the one run path.
 func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err
 	}
-	spec := nacosreal.DefaultServerSpec()
-	spec.KeepHome, spec.Logf = env.Keep, env.Printf
-	main := env.PortBase + serverOffset
-	server, err := nacosreal.StartServer(ctx, sup, ports.New(main, "--port-base"), spec)
+	w, err := nacosreal.NewWorld(sup, s.worldSpec(env))
 	if err != nil {
-		return nil, fmt.Errorf("starting the Nacos server: %w", err)
+		return nil, err
 	}
-	env.Printf("Nacos %s ready on %s in %.1f s", nacosVersion, server.Addr(), server.StartupTime().Seconds())
-	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
-	js := s.jitterSpec(env)
-	res, err := nacosreal.RunJitter(ctx, sup, clients, server, js)
+	h, err := rig.Run(ctx, env, w)
 	if err != nil {
 		return nil, fmt.Errorf("running the incident: %w", err)
 	}
-	h, err := incidentHistory(res, js, server.StartupTime())
-	if err != nil {
-		return nil, fmt.Errorf("recording the incident: %w", err)
-	}
-	h.Timeline = env.Duration
 	return h, nil
 }
 
-// nacosVersion names the server that runs.
-const nacosVersion = "3.1.0 (io.github.pig-mesh.nacos:nacos-server 3.1.0-bugfix)"
-
-// jitterSpec is the run's nacosreal.JitterSpec.
-func (s *nacosIncident) jitterSpec(env *scenarios.Env) nacosreal.JitterSpec {
-	j := nacosreal.DefaultJitterSpec()
-	j.Fault, j.Instances, j.Rate = s.Fault, s.Instances, s.Rate
-	j.Warmup, j.Jitter, j.After = s.FaultAt, s.Loss, env.Duration-s.FaultAt-s.Loss
-	j.JVMStart, j.KeepDir, j.Sample = incidentJVMStart, env.Keep, incidentSample
-	j.Callers, j.Restart, j.RestartAt = s.names(), s.restarted(), s.RestartAt
+// worldSpec is the run's world: the server, --instances instances
+// registered one after another, the callers at --rate from time zero
+// (incidentJVMStart after they are launched) for --duration.
+func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
+	sp := nacosreal.DefaultServerSpec()
+	sp.KeepHome, sp.Logf = env.Keep, env.Printf
+	main := env.PortBase + serverOffset
+	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
+	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
+		Service: "svc", Instances: s.Instances, Parallel: 1, Callers: s.names(), Rate: s.Rate, CallTimeout: time.Second,
+		JVMStart: incidentJVMStart, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
+		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
 	if !env.Quiet {
-		j.Logf = env.Printf
+		ws.Logf = env.Printf
 	}
-	return j
+	return ws
+}
+
+// timeline is the incident's: every client link blackholed (or every
+// instance deregistered) from --fault-at for --loss, and the restarted
+// callers killed and started again at --restart-at.
+func (s *nacosIncident) timeline(w *nacosreal.World) (fault.Timeline, error) {
+	var f fault.Fault = fault.BlackholeLinks{Links: w.Links()}
+	if s.Fault == faultEmpty {
+		f = fault.DeregisterInstances{Instances: w.Registrations()}
+	}
+	tl := fault.Timeline{{At: s.FaultAt, For: s.Loss, Fault: f}}
+	if !s.restarts() {
+		return tl, nil
+	}
+	rs, err := w.Restartables(s.restarted())
+	if err != nil {
+		return nil, err
+	}
+	return append(tl, fault.Step{At: s.RestartAt, Fault: fault.RestartCallers{Callers: rs}}), nil
 }

@@ -2,7 +2,6 @@ package nacosincident
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"sdchaos/history"
@@ -10,7 +9,9 @@ import (
 )
 
 // noInstances is Spring Cloud LoadBalancer's error for an empty list: the
-// article's "No instances available" (a 503 behind a gateway).
+// article's "No instances available" (a 503 behind a gateway); the caller
+// records it as a call failed for want of an instance
+// (history.ErrNoInstance).
 const noInstances = "No instances available"
 
 // springFails is the check of whether Spring failed with "No instances
@@ -80,7 +81,7 @@ func (s *nacosIncident) unguardedEmpty(h *history.History, name string, m incide
 // springEmpty judges Spring: whether and when it failed with "No instances
 // available", and that it failed every call from then until the refill.
 func (s *nacosIncident) springEmpty(h *history.History, m incidentMeasure) []report.Check {
-	first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances)
+	first, ok := firstFailed(h.Ops, "spring", m.start.At, history.ErrNoInstance)
 	cs := []report.Check{s.springFails(m.loss).JudgeBool(ok)}
 	if !ok {
 		return cs
@@ -107,13 +108,13 @@ func (s *nacosIncident) afterRefill(h *history.History, name string, m incidentM
 			pushDelay, deliverSlack)).Says(report.Says("recovers by itself")).JudgeText(float64(n[1]), fmt.Sprintf("%d of %d", n[1], n[0]))
 }
 
-// firstErr returns the first failed op of caller due at or after from
-// whose error contains text.
-func firstErr(ops []history.Op, caller string, from time.Duration, text string) (history.Op, bool) {
+// firstFailed returns the first failed op of caller due at or after from
+// whose error is of class c.
+func firstFailed(ops []history.Op, caller string, from time.Duration, c history.ErrClass) (history.Op, bool) {
 	var first history.Op
 	found := false
 	for _, op := range history.Filter(ops, caller) {
-		if op.Scheduled >= from && op.Outcome != history.OK && strings.Contains(op.Err, text) && (!found || op.Scheduled < first.Scheduled) {
+		if op.Scheduled >= from && op.Outcome != history.OK && op.ErrClass == c && (!found || op.Scheduled < first.Scheduled) {
 			first, found = op, true
 		}
 	}

@@ -13,8 +13,12 @@ import (
 
 // incidentMeasure is what a nacos-incident run measured.
 type incidentMeasure struct {
-	// names are the run's callers in table order.
+	// names are the run's callers in table order; callers describes them
+	// (their client, language, protections) and clients holds what their
+	// clients reported besides their calls.
 	names      []string
+	callers    map[string]history.CallerInfo
+	clients    map[string]clientReport
 	data       incidentData
 	series     map[string]report.Series
 	start, end history.Event
@@ -50,6 +54,7 @@ func (s *nacosIncident) measure(h *history.History) (m incidentMeasure, why stri
 	if err := h.DataInto(&m.data); err != nil {
 		return m, "the run recorded no Nacos data: " + err.Error()
 	}
+	m.callers, m.clients = h.Callers, clientReports(h.Ops, m.names)
 	kind := faultKind(s.Fault)
 	var ok bool
 	if m.start, ok = h.Events.First(kind, history.Inject); !ok {
@@ -78,7 +83,7 @@ func (s *nacosIncident) measure(h *history.History) (m incidentMeasure, why stri
 
 // faultKind is the event kind of a --fault.
 func faultKind(fault string) history.EventKind {
-	if fault == nacosreal.FaultEmpty {
+	if fault == faultEmpty {
 		return history.DeregisterInstances
 	}
 	return history.BlackholeLinks
@@ -114,7 +119,7 @@ func (m *incidentMeasure) measureServer() {
 		}
 	}
 	for _, n := range m.names {
-		for _, l := range m.data.Callers[n].Lists {
+		for _, l := range m.clients[n].lists {
 			if l.At >= m.start.At && l.Count == 0 {
 				m.emptied = append(m.emptied, n)
 				break
@@ -125,6 +130,7 @@ func (m *incidentMeasure) measureServer() {
 
 // Judge turns a nacos-incident run into the result (pure).
 func (s *nacosIncident) Judge(h *history.History) *report.Result {
+	h = upgradeHistory(h)
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
@@ -137,7 +143,7 @@ func (s *nacosIncident) Judge(h *history.History) *report.Result {
 	res.Gates = append(res.Gates, s.gates(h, m)...)
 	s.metrics(res.Metrics, m)
 	res.AddTable(s.timelineTable(m))
-	if s.Fault == nacosreal.FaultEmpty {
+	if s.Fault == faultEmpty {
 		s.emptyMetrics(res.Metrics, h, m)
 		res.AddCheck(s.emptyChecks(h, m)...)
 		s.concludeEmpty(res, h, m)
@@ -155,7 +161,7 @@ func (s *nacosIncident) Judge(h *history.History) *report.Result {
 }
 
 func (s *nacosIncident) tableTitle() string {
-	if s.Fault == nacosreal.FaultEmpty {
+	if s.Fault == faultEmpty {
 		return "Per-second ok/fail while the real Nacos server lists no instance (every instance deregistered, all alive)"
 	}
 	return "Per-second ok/fail while every client loses the real Nacos server (the Nacos incident: the clients failed everything)"
@@ -163,7 +169,7 @@ func (s *nacosIncident) tableTitle() string {
 
 // headline is the check a run that cannot judge is reported on.
 func (s *nacosIncident) headline() report.Expect {
-	if s.Fault == nacosreal.FaultEmpty {
+	if s.Fault == faultEmpty {
 		return s.springFails(0)
 	}
 	return s.serverEmptied(0)
@@ -178,12 +184,12 @@ func (s *nacosIncident) gates(h *history.History, m incidentMeasure) []report.Ga
 	want := int(math.Round(s.Rate * h.Timeline.Seconds()))
 	var short, early, unsteady []string
 	for _, n := range m.names {
-		c, ok := m.data.Callers[n]
-		switch {
-		case !ok:
+		c := m.clients[n]
+		if !c.started {
 			early = append(early, n+": not started")
-		case c.Err != "":
-			early = append(early, n+": "+report.ShortErr(c.Err))
+		}
+		if c.err != "" {
+			early = append(early, n+": "+report.ShortErr(c.err))
 		}
 		if r, ok := m.restart[n]; ok {
 			short = append(short, s.restartedShort(h, n, r)...)

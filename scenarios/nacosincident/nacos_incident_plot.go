@@ -11,7 +11,6 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/scenarios"
 )
 
@@ -20,6 +19,7 @@ import (
 // below them what the real server listed over the run, with its ejections
 // marked, beside the list of every client whose list changed after time zero.
 func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
+	h = upgradeHistory(h)
 	m, why := s.measure(h)
 	if why != "" {
 		return nil, fmt.Errorf("nacos-incident: %s", why)
@@ -46,7 +46,7 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 	ms = append(ms, ejectMarks(m.data.ServerLog, h.Timeline)...)
 	lines := []figure.Line{serverLine(m.data.Server, m.data.SamplePeriod, end)}
 	for i, n := range m.names {
-		if l, ok := clientLine(n, m.data.Callers[n].Lists, end); ok {
+		if l, ok := clientLine(n, m.clients[n].lists, end); ok {
 			l.Color = figure.Color(i)
 			lines = append(lines, l)
 		}
@@ -62,7 +62,7 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 
 func (s *nacosIncident) listTitle() string {
 	what := "every client link blackholed"
-	if s.Fault == nacosreal.FaultEmpty {
+	if s.Fault == faultEmpty {
 		what = "every instance deregistered"
 	}
 	return fmt.Sprintf("What the Nacos server listed (%s), and every client whose own list changed", what)
@@ -122,7 +122,7 @@ func clientLine(name string, lists []listChange, end float64) (figure.Line, bool
 // Curves are what a sweep over --loss plots: whether and when the server
 // removed anything, and each caller's failures after the heal.
 func (s *nacosIncident) Curves() []scenarios.Curve {
-	if s.Fault == nacosreal.FaultEmpty {
+	if s.Fault == faultEmpty {
 		return s.emptyCurves()
 	}
 	cs := []scenarios.Curve{

@@ -29,7 +29,7 @@ func (s *nacosIncident) timelineTable(m incidentMeasure) report.Table {
 	rows = append(rows, serverListRows(m.data.Server)...)
 	rows = append(rows, serverLogRows(m.data.ServerLog, m.timeline)...)
 	for _, n := range m.names {
-		for _, l := range m.data.Callers[n].Lists {
+		for _, l := range m.clients[n].lists {
 			if l.At >= 0 {
 				rows = append(rows, timelineRow{l.At, n, fmt.Sprintf("its client's list: %d instances", l.Count)})
 			}
@@ -168,7 +168,7 @@ func (s *nacosIncident) concludeEmpty(res *report.Result, h *history.History, m 
 	}
 	res.Conclude("Failures while the registry was empty: " + failures(m.names, m.during) + "; once the re-registered instances were pushed (heal + " +
 		refilledBy().String() + "): " + failures(m.names, refilled) + ".")
-	if first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances); ok {
+	if first, ok := firstFailed(h.Ops, "spring", m.start.At, history.ErrNoInstance); ok {
 		res.Conclude(fmt.Sprintf("Spring served from LoadBalancer's cache, then failed with %q from %.2f s after the registry emptied (the article's 503), until the re-registration.",
 			noInstances, (first.Scheduled - m.start.At).Seconds()))
 	}
@@ -179,7 +179,7 @@ func (s *nacosIncident) concludeEmpty(res *report.Result, h *history.History, m 
 // emptyMetrics are the empty registry's own metrics.
 func (s *nacosIncident) emptyMetrics(mt report.Metrics, h *history.History, m incidentMeasure) {
 	mt["spring.first_no_instances_s"] = secondsOrNaN(-1)
-	if first, ok := firstErr(h.Ops, "spring", m.start.At, noInstances); ok {
+	if first, ok := firstFailed(h.Ops, "spring", m.start.At, history.ErrNoInstance); ok {
 		mt["spring.first_no_instances_s"] = (first.Scheduled - m.start.At).Seconds()
 	}
 	for _, n := range m.names {

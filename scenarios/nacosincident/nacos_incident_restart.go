@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/history"
+	"sdchaos/nacosreal"
 	"sdchaos/report"
 )
 
@@ -31,13 +32,13 @@ func (r restartMeasure) startup() time.Duration { return r.firstCall - r.killed 
 func (s *nacosIncident) measureRestarts(h *history.History, m *incidentMeasure) (why string) {
 	m.restart = map[string]restartMeasure{}
 	for _, n := range s.restarted() {
-		rec := m.data.Callers[n].Restart
-		if rec == nil {
+		c := m.clients[n]
+		if c.killed < 0 {
 			return fmt.Sprintf("%s was not restarted", n)
 		}
-		r := restartMeasure{killed: rec.Killed, firstCall: -1, setupFailed: rec.SetupErr != ""}
-		r.before = callsOf(h.Ops, n, m.start.At, rec.Killed)
-		if first, ok := firstCallFrom(h.Ops, n, rec.Killed); ok {
+		r := restartMeasure{killed: c.killed, firstCall: -1, setupFailed: c.setupFailed}
+		r.before = callsOf(h.Ops, n, m.start.At, c.killed)
+		if first, ok := firstCallFrom(h.Ops, n, c.killed); ok {
 			r.firstCall = first
 			r.unreachable = callsOf(h.Ops, n, first, m.end.At-subscribeRetry)
 			r.medianCall = medianDuration(h.Ops, n, first, m.end.At-subscribeRetry)
@@ -73,11 +74,6 @@ func medianDuration(ops []history.Op, caller string, from, to time.Duration) tim
 	return time.Duration(report.Median(ds))
 }
 
-// isJava reports whether the caller is a Java client (spring*, plain*).
-func isJava(name string) bool {
-	return strings.HasPrefix(name, "spring") || strings.HasPrefix(name, "plain")
-}
-
 // restartClaim is the article's claim for a caller restarted during the
 // outage: with the disk cache loaded at start it serves, without it every
 // call fails.
@@ -89,25 +85,25 @@ func restartClaim(k restartKind) report.Claim {
 }
 
 // restartBasis is the rule behind a restarted caller's band while the
-// server is unreachable.
-func restartBasis(name string, k restartKind) string {
+// server is unreachable, by its client (c).
+func restartBasis(c history.CallerInfo, k restartKind) string {
 	switch {
-	case k == startsCached && isJava(name):
+	case k == startsCached && c.Language == history.Java:
 		b := "namingLoadCacheAtStart true: ServiceInfoHolder starts from DiskCache.read of its cache dir (JM.SNAPSHOT.PATH/nacos/naming/public, " +
 			"written by its first process); each read finds the service cached but not subscribed (NacosNamingService.tryToSubscribe), tries to " +
 			"subscribe, and uses the cache when that throws"
-		if strings.HasPrefix(name, "spring") {
+		if c.Client == nacosreal.ClientSpring {
 			b += "; Spring Cloud Alibaba passes naming-load-cache-at-start to the client, and LoadBalancer keeps the list it got 35 s"
 		}
 		return b
 	case k == startsCached:
 		return "NotLoadCacheAtStart false (the SDK's default): its ServiceInfoHolder loads its cache dir at start; SelectOneHealthyInstance reads " +
 			"the cache and asks the server only on a miss"
-	case strings.HasPrefix(name, "spring"):
+	case c.Client == nacosreal.ClientSpring:
 		return "naming-load-cache-at-start false: the Nacos client starts with no list, each read subscribes (tryToSubscribe) and RpcClient.request " +
 			"throws 'Client not connected' while it has no connection; NacosDiscoveryClient.getInstances rethrows (failure-tolerance-enabled false; " +
 			"its ServiceCache lives in memory and a restart empties it) and LoadBalancer's supplier answers an empty list: 'No instances available'"
-	case isJava(name):
+	case c.Language == history.Java:
 		return "namingLoadCacheAtStart false: ServiceInfoHolder starts with no list; each read subscribes (tryToSubscribe) and RpcClient.request " +
 			"throws 'Client not connected' while the client has no connection"
 	}
@@ -124,7 +120,7 @@ func (s *nacosIncident) afterRestart(c incidentCaller, m incidentMeasure) report
 		want = 0
 	}
 	e := report.Band(c.name+": failed share of its calls after its restart, while the server was unreachable", want, want, " %").
-		From(restartBasis(c.name, c.restart) + fmt.Sprintf("; calls due from its first call to %s before the heal (a read then may be answered after it)", subscribeRetry)).
+		From(restartBasis(m.callers[c.name], c.restart) + fmt.Sprintf("; calls due from its first call to %s before the heal (a read then may be answered after it)", subscribeRetry)).
 		Says(restartClaim(c.restart)).SameShare()
 	n := r.unreachable
 	if n[0] == 0 {
@@ -199,7 +195,7 @@ func (s *nacosIncident) startupCheck(m incidentMeasure, java bool) report.Check 
 	quickest, parts := time.Duration(-1), []string(nil)
 	for _, n := range s.restarted() {
 		r := m.restart[n]
-		if isJava(n) != java || r.firstCall < 0 {
+		if (m.callers[n].Language == history.Java) != java || r.firstCall < 0 {
 			continue
 		}
 		if quickest < 0 || r.startup() < quickest {

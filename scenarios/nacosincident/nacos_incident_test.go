@@ -1,6 +1,7 @@
 package nacosincident
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"testing"
@@ -15,14 +16,16 @@ import (
 const sec = time.Second
 
 // synthIncident describes a synthetic nacos-incident history: the six
-// callers at 40/s for d, fail deciding each call's outcome (err its error
-// text), the fault from start to end, the server listing listed(at) every
-// 20 ms, its log events and each caller's list changes.
+// callers at 40/s for d, fail deciding each call's outcome (class its
+// error class, err its text), the fault from start to end, the server
+// listing listed(at) every 20 ms, its log events and each caller's list
+// changes.
 type synthIncident struct {
 	fault      string
 	start, end time.Duration
 	d          time.Duration
 	fail       func(c string, at time.Duration) bool
+	class      func(c string) history.ErrClass
 	err        func(c string) string
 	listed     func(at time.Duration) int
 	log        []serverEvent
@@ -52,8 +55,71 @@ func (r *synthRestart) firstCall(c string) time.Duration {
 	return r.first
 }
 
+// history is the synthetic history as the world records it: the calls
+// and the clients' reports as ops, the callers described, the server's
+// readings as data.
 func (x synthIncident) history(t *testing.T) *history.History {
 	t.Helper()
+	ops, data := x.calls()
+	names := callerNamesOf(x.restart != nil)
+	h := &history.History{Timeline: x.d, Callers: map[string]history.CallerInfo{}}
+	for _, n := range names {
+		h.Callers[n], _ = nacosreal.DescribeCaller(n)
+		ops = append(ops, x.reports(n)...)
+	}
+	evs := x.faults()
+	if x.restart != nil {
+		ops, evs = x.restart.apply(ops, evs, true)
+	}
+	h.Ops, h.Events = ops, evs
+	if err := h.SetData(data); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// legacyHistory is the same history as the world recorded it before its
+// callers recorded their reports as ops: each caller's start, list
+// changes, error and restart in the data, no caller described, no error
+// class.
+func (x synthIncident) legacyHistory(t *testing.T) *history.History {
+	t.Helper()
+	ops, data := x.calls()
+	for i := range ops {
+		ops[i].ErrClass = ""
+	}
+	data.Callers = map[string]legacyCaller{}
+	for _, n := range callerNamesOf(x.restart != nil) {
+		c := legacyCaller{Started: -10 * sec, Client: n, Err: x.errs[n]}
+		for _, l := range append([]listChange{{At: -10 * sec, Count: 3}}, x.lists[n]...) {
+			c.Lists = append(c.Lists, struct {
+				At    time.Duration `json:"at_ns"`
+				Count int           `json:"count"`
+			}{l.At, l.Count})
+		}
+		data.Callers[n] = c
+	}
+	evs := x.faults()
+	if x.restart != nil {
+		ops, evs = x.restart.apply(ops, evs, false)
+		for _, n := range x.restart.names() {
+			c := data.Callers[n]
+			c.Restart = &legacyRestart{Killed: x.restart.killed, Launched: x.restart.killed, Started: x.restart.firstCall(n) - 10*time.Millisecond, Client: n}
+			if !slices.Contains(x.restart.subscribed, n) {
+				c.Restart.SetupErr = "subscribing: Client not connected"
+			}
+			data.Callers[n] = c
+		}
+	}
+	h := mkHistory(ops, x.d, evs...)
+	if err := h.SetData(data); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// calls are the callers' calls, the ready op, and the server's readings.
+func (x synthIncident) calls() ([]history.Op, incidentData) {
 	if x.fail == nil {
 		x.fail = func(string, time.Duration) bool { return false }
 	}
@@ -63,29 +129,60 @@ func (x synthIncident) history(t *testing.T) *history.History {
 	ops := scentest.Synth(callerNamesOf(x.restart != nil), 40, x.d, x.fail)
 	for i := range ops {
 		ops[i].Paced, ops[i].Start, ops[i].End = true, ops[i].Start+x.late, ops[i].End+x.late
-		if ops[i].Outcome != history.OK && x.err != nil {
+		if ops[i].Outcome == history.OK {
+			continue
+		}
+		ops[i].ErrClass = history.ErrNoInstance
+		if x.class != nil {
+			ops[i].ErrClass = x.class(ops[i].Caller)
+		}
+		if x.err != nil {
 			ops[i].Err = x.err(ops[i].Caller)
 		}
 	}
-	data := incidentData{Fault: x.fault, Instances: 3, ServerStart: 20 * sec, SamplePeriod: 20 * time.Millisecond, ServerLog: append([]serverEvent(nil), x.log...), Callers: map[string]callerRecord{}}
+	data := incidentData{Instances: 3, ServerStart: 20 * sec, SamplePeriod: 20 * time.Millisecond, ServerLog: append([]serverEvent(nil), x.log...)}
 	sort.SliceStable(data.ServerLog, func(i, j int) bool { return data.ServerLog[i].At < data.ServerLog[j].At })
 	for at := -5 * sec; at < x.d; at += 20 * time.Millisecond {
 		data.Server = append(data.Server, listSample{At: at, Count: x.listed(at), Healthy: x.listed(at)})
 	}
-	for _, n := range callerNamesOf(x.restart != nil) {
-		data.Callers[n] = callerRecord{Started: -10 * sec, Client: n, Lists: append([]listChange{{At: -10 * sec, Count: 3}}, x.lists[n]...), Err: x.errs[n]}
+	return append(ops, readyOp(data.Server, x.start, 3)), data
+}
+
+// readyOp is the world's ready op: the last reading before the fault.
+func readyOp(samples []listSample, faultAt time.Duration, instances int) history.Op {
+	op := history.Op{Caller: history.ReadyOp, Kind: history.OpGate, Value: fmt.Sprint(instances), Outcome: history.Fail}
+	for _, s := range samples {
+		if s.At < faultAt && s.Count >= 0 {
+			op.Scheduled, op.Start, op.End, op.Count, op.Outcome = s.At, s.At, s.At, s.Count, history.OK
+		}
 	}
-	ops = append(ops, readyOp(data.Server, x.start, 3))
+	return op
+}
+
+// reports are caller n's client reports: built 10 s before time zero with
+// every instance listed, its list changes, its exit at the end (failed
+// with its error, if any).
+func (x synthIncident) reports(n string) []history.Op {
+	at := func(k history.OpKind, t time.Duration) history.Op {
+		return history.Op{Caller: history.ClientLabel(n), Kind: k, Scheduled: t, Start: t, End: t, Outcome: history.OK}
+	}
+	ops := []history.Op{at(history.OpStart, -10*sec)}
+	for _, l := range append([]listChange{{At: -10 * sec, Count: 3}}, x.lists[n]...) {
+		op := at(history.OpNotify, l.At)
+		op.Count = l.Count
+		ops = append(ops, op)
+	}
+	exit := at(history.OpExit, x.d)
+	if e := x.errs[n]; e != "" {
+		exit.Outcome, exit.Err = history.Fail, e
+	}
+	return append(ops, exit)
+}
+
+// faults are the fault's inject and heal events.
+func (x synthIncident) faults() []history.Event {
 	kind := faultKind(x.fault)
-	evs := []history.Event{ev(x.start, kind, history.Inject, "instance-0"), ev(x.end, kind, history.Heal, "instance-0")}
-	if x.restart != nil {
-		ops, evs = x.restart.apply(ops, data, evs)
-	}
-	h := mkHistory(ops, x.d, evs...)
-	if err := h.SetData(data); err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return []history.Event{ev(x.start, kind, history.Inject, "instance-0"), ev(x.end, kind, history.Heal, "instance-0")}
 }
 
 // between is a fail function: caller c fails from from to to.
@@ -133,7 +230,7 @@ func judgeIncident(t *testing.T, x synthIncident, args ...string) *report.Result
 // removes nothing and nobody fails (the article's claims differ); every
 // other outcome breaks the check that names it.
 func TestNacosIncidentJudge18s(t *testing.T) {
-	base := synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
+	base := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
 	res := judgeIncident(t, base)
 	wantVerdict(t, res, report.Differs, "server: removed every instance during the loss (listed none)")
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{
@@ -177,7 +274,7 @@ func TestNacosIncidentJudge18s(t *testing.T) {
 // TestNacosIncidentJudgeShortLoss: below 14.75 s no connection can be
 // ejected (a caller's connection silent at most 10 s + 5 s probe).
 func TestNacosIncidentJudgeShortLoss(t *testing.T) {
-	x := synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 17 * sec, d: 37 * sec}
+	x := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 17 * sec, d: 37 * sec}
 	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Reproduced, "server: ejected a silent client connection during the loss")
 	x.log = ejects(16 * sec)
 	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Outside, "server: ejected a silent client connection during the loss")
@@ -188,7 +285,7 @@ func TestNacosIncidentJudgeShortLoss(t *testing.T) {
 // 0.8 s after the heal, the unprotected clients answered the empty list
 // after the heal, plain-protect failing its one raw read.
 func loss40s() synthIncident {
-	return synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 45 * sec, d: 65 * sec,
+	return synthIncident{fault: faultBlackhole, start: 5 * sec, end: 45 * sec, d: 65 * sec,
 		log:    ejects(26900*time.Millisecond, 26910*time.Millisecond, 34900*time.Millisecond),
 		listed: listedBetween(35400*time.Millisecond, 45800*time.Millisecond),
 		fail: either(between("plain", 45400*time.Millisecond, 45800*time.Millisecond),
@@ -250,7 +347,7 @@ func TestNacosIncidentJudge40s(t *testing.T) {
 // fail from the push of the empty list to the push of the re-registration,
 // spring from LoadBalancer's expiry 30.6 s in, the fixes nothing.
 func emptyRegistry() synthIncident {
-	return synthIncident{fault: nacosreal.FaultEmpty, start: 5 * sec, end: 45 * sec, d: 65 * sec,
+	return synthIncident{fault: faultEmpty, start: 5 * sec, end: 45 * sec, d: 65 * sec,
 		listed: listedBetween(5600*time.Millisecond, 45600*time.Millisecond),
 		fail: either(between("plain", 5700*time.Millisecond, 45600*time.Millisecond),
 			between("go-java-default", 5700*time.Millisecond, 45600*time.Millisecond),
@@ -327,7 +424,7 @@ func TestNacosIncidentGates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			x := synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
+			x := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
 			tc.edit(&x)
 			res := judgeIncident(t, x)
 			if res.Verdict != report.Invalid || gateOK(res.Gates, tc.gate) {
@@ -336,7 +433,7 @@ func TestNacosIncidentGates(t *testing.T) {
 		})
 	}
 	t.Run("too few calls", func(t *testing.T) {
-		x := synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
+		x := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
 		h := x.history(t)
 		h.Ops = within(h.Ops, "plain", 0, 40*sec)
 		res := scentest.Judge(scentest.MustConfigure(t, "nacos-incident"), h)
@@ -345,9 +442,9 @@ func TestNacosIncidentGates(t *testing.T) {
 		}
 	})
 	generic := map[string]synthIncident{
-		"registry healthy, every instance registered before the first fault": {fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec,
+		"registry healthy, every instance registered before the first fault": {fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec,
 			listed: func(at time.Duration) int { return map[bool]int{true: 2, false: 3}[at < 5*sec] }},
-		"the callers kept their schedule (the harness was not starved)": {fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec, late: 150 * time.Millisecond},
+		"the callers kept their schedule (the harness was not starved)": {fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec, late: 150 * time.Millisecond},
 	}
 	for name, x := range generic {
 		t.Run(name, func(t *testing.T) {
@@ -381,7 +478,7 @@ func hasGate(gs []report.Gate, name string) bool {
 // data or its fault cannot be judged.
 func TestNacosIncidentInvalidWithoutData(t *testing.T) {
 	s := scentest.MustConfigure(t, "nacos-incident")
-	h := (synthIncident{fault: nacosreal.FaultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}).history(t)
+	h := (synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}).history(t)
 	noData := *h
 	noData.Data = nil
 	noFault := *h
@@ -427,27 +524,42 @@ func TestNacosIncidentPlot(t *testing.T) {
 	}
 }
 
-// apply removes the restarted callers' calls due while they were down,
-// records their restarts in data and adds the restart's events.
-func (r *synthRestart) apply(ops []history.Op, data incidentData, evs []history.Event) ([]history.Op, []history.Event) {
-	var names []string
+// names are the callers the restart restarts.
+func (r *synthRestart) names() []string {
+	var out []string
 	for _, c := range incidentCallersOf(true) {
-		if c.restart == keepsRunning {
+		if c.restart != keepsRunning {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// apply removes the restarted callers' calls due while they were down and
+// adds the restart's event and, with reports, each restarted client's
+// reports: its kill, its second start, its failed subscribe.
+func (r *synthRestart) apply(ops []history.Op, evs []history.Event, reports bool) ([]history.Op, []history.Event) {
+	for _, n := range r.names() {
+		ops = without(ops, n, r.killed, r.firstCall(n))
+		if n == "plain-cache" && !r.fastReads {
+			slow(ops, n, r.firstCall(n), 450*time.Millisecond)
+		}
+		if !reports {
 			continue
 		}
-		names = append(names, c.name)
-		ops = without(ops, c.name, r.killed, r.firstCall(c.name))
-		if c.name == "plain-cache" && !r.fastReads {
-			slow(ops, c.name, r.firstCall(c.name), 450*time.Millisecond)
+		at := func(k history.OpKind, t time.Duration) history.Op {
+			return history.Op{Caller: history.ClientLabel(n), Kind: k, Scheduled: t, Start: t, End: t, Outcome: history.OK}
 		}
-		rec := data.Callers[c.name]
-		rec.Restart = &restartRecord{Killed: r.killed, Launched: r.killed, Started: r.firstCall(c.name) - 10*time.Millisecond, Client: c.name}
-		if !slices.Contains(r.subscribed, c.name) {
-			rec.Restart.SetupErr = "subscribing: Client not connected"
+		killed, started := at(history.OpExit, r.killed), at(history.OpStart, r.firstCall(n)-10*time.Millisecond)
+		killed.Value = history.ExitKilled
+		ops = append(ops, killed, started)
+		if !slices.Contains(r.subscribed, n) {
+			f := at(history.OpSetup, r.killed+time.Second)
+			f.Outcome, f.Err = history.Fail, "subscribing: Client not connected"
+			ops = append(ops, f)
 		}
-		data.Callers[c.name] = rec
 	}
-	evs = append(evs, ev(r.killed, history.RestartCallers, history.Once, names...))
+	evs = append(evs, ev(r.killed, history.RestartCallers, history.Once, r.names()...))
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].At < evs[j].At })
 	return ops, evs
 }
@@ -470,4 +582,32 @@ func without(ops []history.Op, caller string, from, to time.Duration) []history.
 		}
 	}
 	return out
+}
+
+// TestNacosIncidentJudgesTheOldFormatAlike: a history of the old format
+// (the callers' reports in the data, no caller described, no error class)
+// is judged as the same run recorded now.
+func TestNacosIncidentJudgesTheOldFormatAlike(t *testing.T) {
+	tests := []struct {
+		name string
+		x    synthIncident
+		args []string
+	}{
+		{"18 s", synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}, nil},
+		{"40 s", loss40s(), []string{"--loss", "40s"}},
+		{"empty", emptyRegistry(), []string{"--fault", "empty", "--loss", "40s"}},
+		{"restart", restart40s(), []string{"--loss", "40s", "--restart-at", "7s"}},
+		{"a caller ended early", withErrs(loss40s(), "plain", "exit status 1"), []string{"--loss", "40s"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := scentest.MustConfigure(t, "nacos-incident", tc.args...).(*nacosIncident)
+			sameJudgement(t, scentest.Judge(s, tc.x.history(t)), scentest.Judge(s, tc.x.legacyHistory(t)))
+		})
+	}
+}
+
+func withErrs(x synthIncident, caller, err string) synthIncident {
+	x.errs = map[string]string{caller: err}
+	return x
 }

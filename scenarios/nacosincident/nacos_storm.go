@@ -7,9 +7,11 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/nacosreal"
 	"sdchaos/ports"
+	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
 
@@ -109,69 +111,104 @@ func (s *nacosStorm) Validate(c scenarios.Common) error {
 	return nil
 }
 
-// Run is the plan: one phase per strategy, each on its own fresh server
-// (ports from --port-base + phase × stormPhaseSpan), killed after its
-// phase; the jitter's delays are drawn from the run's seeded source.
+// Run is the plan: one phase per strategy, each a world of its own (a
+// fresh server, ports from --port-base + phase × stormPhaseSpan, killed
+// after its phase) run through the one run path, on one timeline (the
+// phases share a recorder whose zero is when the first phase's server
+// listed every instance); the jitter's delays are drawn from the run's
+// seeded source.
 func (s *nacosStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	d := stormData{Instances: s.Instances, Loss: s.Loss, Spread: s.Spread, SamplePeriod: stormSample, ProbePeriod: stormProbe}
-	var t0 time.Time
+	shared := &rig.SharedRecorder{Env: env, NoEventLines: true}
+	var h *history.History
 	for i, strategy := range stormStrategies {
-		p, res, err := s.runPhase(ctx, env, i, strategy)
+		ph, rec, err := s.runPhase(ctx, env, i, strategy, shared)
 		if err != nil {
 			return nil, fmt.Errorf("phase %s: %w", strategy, err)
 		}
-		if i == 0 {
-			t0 = res.Listed
-		}
-		d.Phases = append(d.Phases, nacosStormRecord(strategy, p, res, t0))
+		h = ph
+		d.Phases = append(d.Phases, phaseOf(strategy, rec))
+		env.Printf("%s", describeHeals(h.Events, strategy))
 	}
-	h, err := nacosStormHistory(d)
-	if err != nil {
+	if err := h.SetData(d); err != nil {
 		return nil, fmt.Errorf("recording the storm: %w", err)
 	}
 	return h, nil
 }
 
-// runPhase starts a fresh server for phase i, runs the storm phase on it
-// and kills it; it returns the server's start-up time and the record.
-func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, strategy string) (time.Duration, nacosreal.StormResult, error) {
+// runPhase runs phase i (strategy) in a world of its own on the shared
+// recorder and returns the history so far and the phase's record.
+func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) (*history.History, nacosreal.Record, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
-		return 0, nacosreal.StormResult{}, err
+		return nil, nacosreal.Record{}, err
 	}
-	base := env.PortBase + i*stormPhaseSpan
-	spec := nacosreal.DefaultServerSpec()
-	spec.Name, spec.KeepHome, spec.Logf = "nacos-"+strategy, env.Keep, env.Printf
-	server, err := nacosreal.StartServer(ctx, sup, ports.New(base+serverOffset, "--port-base"), spec)
+	w, err := nacosreal.NewWorld(sup, s.worldSpec(env, i, strategy, shared))
 	if err != nil {
-		return 0, nacosreal.StormResult{}, fmt.Errorf("starting the Nacos server: %w", err)
+		return nil, nacosreal.Record{}, err
 	}
-	defer server.Kill()
-	env.Printf("%s: Nacos %s ready on %s in %.1f s", strategy, nacosVersion, server.Addr(), server.StartupTime().Seconds())
-	links, eps := ports.New(base+serverOffset+2, "--port-base"), ports.New(base+3000, "--port-base")
-	res, err := nacosreal.RunStorm(ctx, sup, links, eps, server, s.stormSpec(env, strategy))
+	h, err := rig.Run(ctx, env, w)
 	if err != nil {
-		return 0, res, fmt.Errorf("running the storm: %w", err)
+		return nil, nacosreal.Record{}, err
 	}
-	return server.StartupTime(), res, nil
+	var rec nacosreal.Record
+	if err := h.DataInto(&rec); err != nil {
+		return nil, rec, fmt.Errorf("the phase's record: %w", err)
+	}
+	return h, rec, nil
 }
 
-// stormSpec is a phase's nacosreal.StormSpec: the jitter phase draws each
-// link's heal delay from env.Rand, uniform in [0, --spread).
-func (s *nacosStorm) stormSpec(env *scenarios.Env, strategy string) nacosreal.StormSpec {
-	sp := nacosreal.DefaultStormSpec()
-	sp.Instances, sp.Warmup, sp.Loss = s.Instances, s.FaultAt, s.Loss
-	sp.After = env.Duration - s.FaultAt - s.Loss - s.Spread
-	sp.Sample, sp.Probe, sp.Parallel, sp.KeepDir = stormSample, stormProbe, stormParallel, env.Keep
+// worldSpec is phase i's world: --instances instances, stormParallel
+// registering at once, the server read every stormSample and probed every
+// stormProbe, for --fault-at + --loss + the last heal delay + the
+// observation after it (--duration − --fault-at − --loss − --spread; the
+// immediate phase adds --spread, so both last as long).
+func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) nacosreal.WorldSpec {
+	base := env.PortBase + i*stormPhaseSpan
+	sp := nacosreal.DefaultServerSpec()
+	sp.Name, sp.KeepHome, sp.Logf = "nacos-"+strategy, env.Keep, env.Printf
+	after := env.Duration - s.FaultAt - s.Loss - s.Spread
+	var delays []time.Duration
 	if strategy == stormJitter {
-		sp.HealDelays = jitterDelays(env.Rand, s.Instances, s.Spread)
+		delays = jitterDelays(env.Rand, s.Instances, s.Spread)
 	} else {
-		sp.After += s.Spread // both phases last as long
+		after += s.Spread
 	}
+	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(base+serverOffset, "--port-base"),
+		LinkPorts: ports.New(base+serverOffset+2, "--port-base"), EndpointPorts: ports.New(base+3000, "--port-base"),
+		Service: "svc", Instances: s.Instances, Parallel: stormParallel, Sample: stormSample, Probe: stormProbe,
+		Duration: s.FaultAt + s.Loss + lastOf(delays) + after, Timeline: s.timeline(strategy, delays), NewRecorder: shared.New, Keep: env.Keep}
 	if !env.Quiet {
-		sp.Logf = func(f string, a ...any) { env.Printf(strategy+": "+f, a...) }
+		ws.Logf = func(f string, a ...any) { env.Printf(strategy+": "+f, a...) }
 	}
-	return sp
+	return ws
+}
+
+// timeline blackholes every instance's link at --fault-at and heals link i
+// --loss + delays[i] later (every link at once without delays): one step
+// per link, each recorded as it fires.
+func (s *nacosStorm) timeline(strategy string, delays []time.Duration) func(w *nacosreal.World) (fault.Timeline, error) {
+	return func(w *nacosreal.World) (fault.Timeline, error) {
+		links := w.InstanceLinks()
+		tl := make(fault.Timeline, len(links))
+		for i, l := range links {
+			d := time.Duration(0)
+			if delays != nil {
+				d = delays[i]
+			}
+			tl[i] = fault.Step{At: s.FaultAt, For: s.Loss + d, Fault: fault.BlackholeLinks{Links: []fault.Link{l}, Cluster: strategy}}
+		}
+		return tl, nil
+	}
+}
+
+// lastOf is the longest of ds (0 for none).
+func lastOf(ds []time.Duration) time.Duration {
+	var d time.Duration
+	for _, x := range ds {
+		d = max(d, x)
+	}
+	return d
 }
 
 // jitterDelays draws n delays uniform in [0, spread) from r.

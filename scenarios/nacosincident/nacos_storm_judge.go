@@ -13,6 +13,7 @@ func (s *nacosStorm) Judge(h *history.History) *report.Result {
 	res := report.NewResult("")
 	res.TimelineSeconds, res.Events = h.Timeline.Seconds(), h.Events
 	m, why := s.measure(h)
+	res.Events = stormMarks(m.data.Phases)
 	if why != "" {
 		res.AddCheck(s.removedAll(stormImmediate, s.Loss).Invalid(why))
 		return res

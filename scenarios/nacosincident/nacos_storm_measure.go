@@ -67,6 +67,9 @@ func (s *nacosStorm) measure(h *history.History) (m stormMeasure, why string) {
 		return m, "the run recorded no Nacos storm data: " + err.Error()
 	}
 	m.phases = map[string]phaseMeasure{}
+	for i := range m.data.Phases {
+		phaseFaults(h.Events, &m.data.Phases[i])
+	}
 	for _, p := range m.data.Phases {
 		if len(p.HealAt) != m.data.Instances {
 			return m, fmt.Sprintf("%s: %d links healed of %d", p.Strategy, len(p.HealAt), m.data.Instances)

@@ -27,7 +27,10 @@ type stormData struct {
 	Phases []nacosStormPhase `json:"phases"`
 }
 
-// nacosStormPhase is one strategy's phase on its own fresh server.
+// nacosStormPhase is one strategy's phase on its own fresh server: the
+// world's record (nacosreal.Record) of that phase, and its faults. In a
+// history of the old format the faults were in the data (FaultAt, HealAt,
+// HealErrs); now they are the timeline's events (phaseFaults reads them).
 type nacosStormPhase struct {
 	// Strategy is stormImmediate or stormJitter.
 	Strategy string `json:"strategy"`
@@ -37,8 +40,8 @@ type nacosStormPhase struct {
 	// link was blackholed; HealAt when each link was healed (by
 	// instance); End when the phase's observation ended.
 	Listed  time.Duration   `json:"listed_ns"`
-	FaultAt time.Duration   `json:"fault_at_ns"`
-	HealAt  []time.Duration `json:"heal_at_ns"`
+	FaultAt time.Duration   `json:"fault_at_ns,omitempty"`
+	HealAt  []time.Duration `json:"heal_at_ns,omitempty"`
 	End     time.Duration   `json:"end_ns"`
 	// HealErrs counts the links whose heal failed.
 	HealErrs int `json:"heal_errs,omitempty"`
@@ -51,45 +54,74 @@ type nacosStormPhase struct {
 	ServerLog []serverEvent `json:"server_log"`
 }
 
-// firstRegistration is an instance's first registration: its call's span
-// (the client's creation and RegisterInstance, with retries) and error.
-type firstRegistration struct {
-	Start time.Duration `json:"start_ns"`
-	End   time.Duration `json:"end_ns"`
-	Err   string        `json:"err,omitempty"`
+// The world's records of a phase, as the judges read them.
+type (
+	// firstRegistration is an instance's first registration.
+	firstRegistration = nacosreal.Registration
+	// serverProbe is one reading of the server's readiness, CPU time and RSS.
+	serverProbe = nacosreal.ProbeSample
+)
+
+// phaseOf is the phase strategy as its world recorded it.
+func phaseOf(strategy string, r nacosreal.Record) nacosStormPhase {
+	return nacosStormPhase{Strategy: strategy, ServerStart: r.ServerStart, Listed: r.Listed, End: r.End, Registrations: r.Registrations,
+		Server: r.Server, Probes: r.Probes, ServerLog: r.ServerLog}
 }
 
-// serverProbe is one reading of the server: its readiness endpoint's
-// failure ("" when ready), the JVM's CPU time so far and its RSS (−1 when
-// unread).
-type serverProbe struct {
-	At       time.Duration `json:"at_ns"`
-	ReadyErr string        `json:"ready_err,omitempty"`
-	CPU      time.Duration `json:"cpu_ns"`
-	RSS      int64         `json:"rss"`
+// phaseFaults fills a phase's faults from the timeline's events of its
+// cluster (one blackhole per link, each healed at its own time): when the
+// links were blackholed (the first), when each was healed, and how many
+// heals failed. A phase of the old format keeps its own.
+func phaseFaults(evs history.Events, p *nacosStormPhase) {
+	if len(p.HealAt) > 0 {
+		return
+	}
+	p.FaultAt = -1
+	for _, e := range evs {
+		if e.Kind != history.BlackholeLinks || e.Cluster != p.Strategy {
+			continue
+		}
+		switch e.Phase {
+		case history.Inject:
+			if p.FaultAt < 0 || e.At < p.FaultAt {
+				p.FaultAt = e.At
+			}
+		case history.Heal:
+			p.HealAt = append(p.HealAt, e.At)
+			p.HealErrs += b2i(e.Err != "")
+		}
+	}
 }
 
-// nacosStormRecord turns one phase's result into its record, times from t0.
-func nacosStormRecord(strategy string, start time.Duration, res nacosreal.StormResult, t0 time.Time) nacosStormPhase {
-	off := func(t time.Time) time.Duration { return t.Sub(t0) }
-	p := nacosStormPhase{Strategy: strategy, ServerStart: start, Listed: off(res.Listed), FaultAt: off(res.FaultAt), End: off(res.End),
-		HealErrs: len(res.HealErrs)}
-	for _, t := range res.HealAt {
-		p.HealAt = append(p.HealAt, off(t))
+// stormMarks are the marks a report draws for the storm: per phase the
+// blackhole of every link and its heal at the last link's heal (the
+// events a history of the old format holds; the timeline's per-link
+// events, hundreds a phase, are in the history).
+func stormMarks(phases []nacosStormPhase) history.Events {
+	out := history.Events{}
+	for _, p := range phases {
+		if len(p.HealAt) == 0 {
+			continue
+		}
+		label := fmt.Sprintf("%s: blackhole every instance's link (%d)", p.Strategy, len(p.HealAt))
+		heal := fmt.Sprintf("healed: %s (the last link %.2f s after the first)", label, (p.lastHeal() - p.firstHeal()).Seconds())
+		out = append(out,
+			history.Event{At: p.FaultAt, Kind: history.BlackholeLinks, Phase: history.Inject, Targets: []string{"every instance"}, Label: label, Cluster: p.Strategy},
+			history.Event{At: p.lastHeal(), Kind: history.BlackholeLinks, Phase: history.Heal, Targets: []string{"every instance"}, Label: heal, Cluster: p.Strategy})
 	}
-	for _, r := range res.Registrations {
-		p.Registrations = append(p.Registrations, firstRegistration{Start: off(r.Start), End: off(r.End), Err: r.Err})
+	return out
+}
+
+// describeHeals says, for progress, when a phase's links were blackholed
+// and healed, from the timeline's events.
+func describeHeals(evs history.Events, strategy string) string {
+	p := nacosStormPhase{Strategy: strategy}
+	phaseFaults(evs, &p)
+	if len(p.HealAt) == 0 {
+		return strategy + ": no link was healed"
 	}
-	for _, s := range res.Server {
-		p.Server = append(p.Server, listSample{At: off(s.At), Count: s.Count, Healthy: s.Healthy, Err: s.Err})
-	}
-	for _, pr := range res.Probes {
-		p.Probes = append(p.Probes, serverProbe{At: off(pr.At), ReadyErr: pr.ReadyErr, CPU: pr.CPU, RSS: pr.RSS})
-	}
-	for _, e := range res.ServerLog {
-		p.ServerLog = append(p.ServerLog, serverEvent{At: off(e.At), Kind: e.Kind, Size: e.Size, Detail: e.Detail})
-	}
-	return p
+	return fmt.Sprintf("%s: every link (%d) blackholed at %.2f s, healed from %.2f s to %.2f s (%d heals failed)", strategy, len(p.HealAt),
+		p.FaultAt.Seconds(), p.firstHeal().Seconds(), p.lastHeal().Seconds(), p.HealErrs)
 }
 
 // firstHeal and lastHeal are the phase's first and last link heal.
@@ -107,26 +139,4 @@ func extremeOf(ds []time.Duration, most bool) time.Duration {
 		}
 	}
 	return x
-}
-
-// nacosStormHistory is the run's history: per phase the blackhole of every
-// link (inject at the fault, heal at its last link's heal, the phase's
-// strategy as the event's cluster) and the data.
-func nacosStormHistory(d stormData) (*history.History, error) {
-	var h history.History
-	for _, p := range d.Phases {
-		if len(p.HealAt) == 0 {
-			continue
-		}
-		label := fmt.Sprintf("%s: blackhole every instance's link (%d)", p.Strategy, len(p.HealAt))
-		heal := fmt.Sprintf("healed: %s (the last link %.2f s after the first)", label, (p.lastHeal() - p.firstHeal()).Seconds())
-		h.Events = append(h.Events,
-			history.Event{At: p.FaultAt, Kind: history.BlackholeLinks, Phase: history.Inject, Targets: []string{"every instance"}, Label: label, Cluster: p.Strategy},
-			history.Event{At: p.lastHeal(), Kind: history.BlackholeLinks, Phase: history.Heal, Targets: []string{"every instance"}, Label: heal, Cluster: p.Strategy})
-		h.Timeline = max(h.Timeline, p.End)
-	}
-	if err := h.SetData(d); err != nil {
-		return nil, err
-	}
-	return &h, nil
 }

@@ -1,7 +1,9 @@
 package nacosincident
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 
@@ -60,16 +62,66 @@ func synthPhase(st string, base time.Duration, sh nacosShape) nacosStormPhase {
 	return p
 }
 
-// synthStorm is a run of the two shapes.
+// synthStorm is a run of the two shapes as the world records it: each
+// phase's faults one blackhole per link on the timeline (the phase its
+// cluster), healed at the link's own time.
 func synthStorm(t *testing.T, imm, jit nacosShape) *history.History {
 	t.Helper()
-	d := stormData{Instances: synthN, Loss: synthLoss, Spread: 5 * time.Second, SamplePeriod: 100 * time.Millisecond, ProbePeriod: 500 * time.Millisecond}
-	d.Phases = append(d.Phases, synthPhase(stormImmediate, 0, imm), synthPhase(stormJitter, 120*time.Second, jit))
-	h, err := nacosStormHistory(d)
-	if err != nil {
+	d := synthData(imm, jit)
+	var h history.History
+	for i := range d.Phases {
+		p := &d.Phases[i]
+		for k, heal := range p.HealAt {
+			e := history.Event{At: p.FaultAt, Kind: history.BlackholeLinks, Targets: []string{fmt.Sprintf("instance-%d", k)}, Cluster: p.Strategy}
+			in, out := e, e
+			in.Phase, out.Phase, out.At = history.Inject, history.Heal, heal
+			h.Events = append(h.Events, in, out)
+		}
+		h.Timeline = max(h.Timeline, p.End)
+		p.FaultAt, p.HealAt = 0, nil
+	}
+	sort.SliceStable(h.Events, func(i, j int) bool { return h.Events[i].At < h.Events[j].At })
+	if err := h.SetData(d); err != nil {
 		t.Fatal(err)
 	}
-	return h
+	return &h
+}
+
+// legacyStorm is the same run as the world recorded it before the
+// timeline fired its faults: every link's heal in the data, one blackhole
+// and its heal per phase as events.
+func legacyStorm(t *testing.T, imm, jit nacosShape) *history.History {
+	t.Helper()
+	d := synthData(imm, jit)
+	h := history.History{Events: stormMarks(d.Phases)}
+	for _, p := range d.Phases {
+		h.Timeline = max(h.Timeline, p.End)
+	}
+	if err := h.SetData(d); err != nil {
+		t.Fatal(err)
+	}
+	return &h
+}
+
+// synthData is the data of a run of the two shapes, each phase's faults in it.
+func synthData(imm, jit nacosShape) stormData {
+	d := stormData{Instances: synthN, Loss: synthLoss, Spread: 5 * time.Second, SamplePeriod: 100 * time.Millisecond, ProbePeriod: 500 * time.Millisecond}
+	d.Phases = append(d.Phases, synthPhase(stormImmediate, 0, imm), synthPhase(stormJitter, 120*time.Second, jit))
+	return d
+}
+
+// TestNacosStormJudgesTheOldFormatAlike: a history whose faults are in its
+// data (recorded before the timeline fired them) is judged as the same
+// run recorded now.
+func TestNacosStormJudgesTheOldFormatAlike(t *testing.T) {
+	s := scentest.MustConfigure(t, "nacos-storm").(*nacosStorm)
+	imm := nacosShape{emptyAt: 26 * time.Second, delays: atOnce, relistLag: 2 * time.Second, listedFrom: synthN}
+	jit := withShape(imm, func(s *nacosShape) { s.delays = spreadOver })
+	now, old := scentest.Judge(s, synthStorm(t, imm, jit)), scentest.Judge(s, legacyStorm(t, imm, jit))
+	sameJudgement(t, now, old)
+	if len(now.Events) != 4 || now.Events[3].Label != old.Events[3].Label {
+		t.Errorf("marks %+v, want the old format's %+v", now.Events, old.Events)
+	}
 }
 
 func atOnce(int) time.Duration { return 0 }

@@ -1,0 +1,147 @@
+package nacosreal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// listPatience bounds the wait for the server to list every instance after they registered.
+const listPatience = 30 * time.Second
+
+// instance is one ephemeral instance of the world: its link, its endpoint, its registrant
+// (nil when its registration failed) and its first registration.
+type instance struct {
+	name  string
+	link  *Link
+	ep    *Endpoint
+	reg   *Registrant
+	first span
+}
+
+// span is a registration's call: when it started and ended, and its error.
+type span struct {
+	start, end time.Time
+	err        error
+}
+
+// Start starts the server, then every instance's link and endpoint, registers the instances
+// (Parallel at once) and waits, at most listPatience, for the server to list them all.
+func (w *World) Start(ctx context.Context) error {
+	s, err := StartServer(ctx, w.sup, w.spec.ServerPorts, w.spec.Server)
+	if err != nil {
+		return fmt.Errorf("starting the Nacos server: %w", err)
+	}
+	w.server = s
+	w.spec.Logf("Nacos %s ready on %s in %.1f s", Version, s.Addr(), s.StartupTime().Seconds())
+	if w.dir, err = w.sup.TempDir("sdchaos-nacos-clients-*", w.spec.Keep); err != nil {
+		return fmt.Errorf("the clients' directory: %w", err)
+	}
+	if f, err := os.Create(filepath.Join(w.dir, "nacos-sdk-go.log")); err == nil {
+		w.sdkLog = f
+		SetSDKLog(f)
+	}
+	if err := w.openInstances(); err != nil {
+		return err
+	}
+	w.registerAll(ctx)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("registering the instances: %w", err)
+	}
+	w.listed = w.awaitListed(ctx)
+	w.spec.Logf("%d instances registered (%d at once)", w.spec.Instances, w.spec.Parallel)
+	return nil
+}
+
+// instanceName names instance i as the events do.
+func instanceName(i int) string { return fmt.Sprintf("instance-%d", i) }
+
+// openInstances opens every instance's link and endpoint.
+func (w *World) openInstances() error {
+	for i := range w.spec.Instances {
+		in := &instance{name: instanceName(i)}
+		w.instances = append(w.instances, in)
+		var err error
+		if in.link, err = NewLink(w.spec.LinkPorts, w.server, in.name); err != nil {
+			return err
+		}
+		if in.ep, err = StartEndpoint(w.spec.EndpointPorts, in.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registerAll registers every instance on its own client and link, Parallel at once; once ctx
+// ends it starts no more.
+func (w *World) registerAll(ctx context.Context) {
+	sem := make(chan struct{}, w.spec.Parallel)
+	var wg sync.WaitGroup
+	for _, in := range w.instances {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			in.first.start = time.Now()
+			if err := ctx.Err(); err != nil {
+				in.first.end, in.first.err = in.first.start, err
+				return
+			}
+			in.reg, in.first.err = Register(GoDefaults(in.link.Addr(), filepath.Join(w.dir, in.name)), w.spec.Service, in.ep)
+			in.first.end = time.Now()
+		}()
+	}
+	wg.Wait()
+}
+
+// awaitListed polls the server until it lists every instance (at most listPatience) and
+// returns when it did, or the end of the wait when it never did.
+func (w *World) awaitListed(ctx context.Context) time.Time {
+	deadline := time.Now().Add(listPatience)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if list, err := w.server.Instances(ctx, w.spec.Service); err == nil && len(list) == w.spec.Instances {
+			return time.Now()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	w.spec.Logf("the server did not list every instance within %s", listPatience)
+	return time.Now()
+}
+
+// Name returns the instance's name (a fault's target).
+func (in *instance) Name() string { return in.name }
+
+// errNotRegistered is a fault's error on an instance whose registration failed.
+var errNotRegistered = errors.New("never registered")
+
+// Deregister removes the instance from the server (its client stays connected).
+func (in *instance) Deregister() error {
+	if in.reg == nil {
+		return errNotRegistered
+	}
+	return in.reg.Deregister()
+}
+
+// Reregister registers the instance again on its client.
+func (in *instance) Reregister() error {
+	if in.reg == nil {
+		return errNotRegistered
+	}
+	return in.reg.Reregister()
+}
+
+// close closes the instance's client, endpoint and link.
+func (in *instance) close() {
+	if in.reg != nil {
+		in.reg.Close()
+	} else if in.ep != nil {
+		_ = in.ep.Close()
+	}
+	if in.link != nil {
+		in.link.Close()
+	}
+}
