@@ -61,16 +61,13 @@ func DescribeCaller(name string) (history.CallerInfo, bool) {
 	return k.info(), true
 }
 
-// CallerNames returns the world's default callers: spring (Spring Cloud Alibaba + LoadBalancer
-// at their defaults, the incident's configuration), spring-fallback (the same with the fallback
-// to the last non-empty list), plain and plain-protect (nacos-client with
-// namingPushEmptyProtection off and on), go-sdk (nacos-sdk-go at its defaults) and
-// go-java-default (nacos-sdk-go with Java's defaults).
-func CallerNames() []string { return callerNames(false) }
-
-// KnownCallers returns every caller a world may run: CallerNames, and spring-cache and
-// plain-cache (spring and plain with namingLoadCacheAtStart on: Spring Cloud Alibaba's
-// naming-load-cache-at-start; they differ from their twins only when restarted).
+// KnownCallers returns every caller a world may run: spring (Spring Cloud Alibaba +
+// LoadBalancer at their defaults, the incident's configuration), spring-fallback (the same with
+// the fallback to the last non-empty list), plain and plain-protect (nacos-client with
+// namingPushEmptyProtection off and on), go-sdk (nacos-sdk-go at its defaults), go-java-default
+// (nacos-sdk-go with Java's defaults), and spring-cache and plain-cache (spring and plain with
+// namingLoadCacheAtStart on: Spring Cloud Alibaba's naming-load-cache-at-start; they differ
+// from their twins only when restarted).
 func KnownCallers() []string { return callerNames(true) }
 
 func callerNames(all bool) []string {

@@ -29,7 +29,7 @@ func TestSupervisorCloseEndsServerAndCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-c.Started():
+	case <-c.started:
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the caller did not start within 2 minutes")
 	}

@@ -136,12 +136,6 @@ func (s JavaCallerSpec) snapshotPath() string {
 	return s.Home
 }
 
-// CacheDir returns the directory of the caller's disk cache of the public namespace (nacos-client's
-// CacheDirUtil: JM.SNAPSHOT.PATH/nacos/naming/public).
-func (s JavaCallerSpec) CacheDir() string {
-	return filepath.Join(s.snapshotPath(), "nacos", "naming", "public")
-}
-
 func callerEnv(s JavaCallerSpec) []string {
 	off := s.GRPCOffset
 	if off == 0 {
@@ -188,9 +182,6 @@ func (c *JavaCaller) decode(out io.ReadCloser) {
 		}
 	}
 }
-
-// Started is closed once the client is built and its calls begin.
-func (c *JavaCaller) Started() <-chan struct{} { return c.started }
 
 // Pid returns the JVM's process id.
 func (c *JavaCaller) Pid() int { return c.child.Pid() }

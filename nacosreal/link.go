@@ -45,9 +45,6 @@ func (l *Link) Blackhole() error { return l.both((*linkproxy.Proxy).Blackhole) }
 // Heal lets bytes pass again.
 func (l *Link) Heal() error { return l.both((*linkproxy.Proxy).Heal) }
 
-// Conns returns the number of open proxied connections (HTTP + gRPC).
-func (l *Link) Conns() int { return l.http.Conns() + l.grpc.Conns() }
-
 // Close closes both proxies and their connections.
 func (l *Link) Close() {
 	l.http.Close()

@@ -88,13 +88,10 @@ func TestWorldSpecValidate(t *testing.T) {
 // restart reaches the JVM's environment.
 func TestJavaCallerSnapshotPath(t *testing.T) {
 	s := JavaCallerSpec{Name: "c", Mode: Plain, Home: "/h", CallerSpec: CallerSpec{Restarted: true}}
-	if got := s.CacheDir(); got != "/h/nacos/naming/public" {
-		t.Errorf("CacheDir without SnapshotPath = %s", got)
+	if got := s.snapshotPath(); got != "/h" {
+		t.Errorf("JM.SNAPSHOT.PATH without SnapshotPath = %s, want Home", got)
 	}
 	s.SnapshotPath = "/h/cache"
-	if got := s.CacheDir(); got != "/h/cache/nacos/naming/public" {
-		t.Errorf("CacheDir = %s", got)
-	}
 	args := strings.Join(callerArgs("app.jar", s, nil), " ")
 	if !strings.Contains(args, "-DJM.SNAPSHOT.PATH=/h/cache ") {
 		t.Errorf("args %s lack JM.SNAPSHOT.PATH", args)
