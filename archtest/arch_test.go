@@ -43,7 +43,7 @@ func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, 
 // floors below the scenarios: none of them may import a scenario room, the
 // core, the rig or the command.
 var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
-	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
+	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/cmd/experiments/internal/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
 	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
 
 // recorders record what happens (ops, events) and must not see the judge

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"sdchaos/etcdcli"
-	"sdchaos/peerproxy"
+	"sdchaos/cmd/experiments/internal/peerproxy"
 )
 
 // localEtcd is a 3-member cluster of plain etcd processes started by a test
