@@ -6,11 +6,8 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/figure/figuretest"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/scenarios"
-	"sdchaos/scenarios/scentest"
 )
 
 func TestMain(m *testing.M) {
@@ -26,19 +23,6 @@ func ev(at time.Duration, kind history.EventKind, phase history.Phase, targets .
 	return history.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
 }
 
-func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check string) {
-	t.Helper()
-	if res.Verdict != want {
-		t.Errorf("verdict %s, want %s: %s", res.Verdict, want, scentest.Names(res))
-	}
-	if check != "" {
-		if v := scentest.Verdict(res, check); v != want {
-			t.Errorf("check %q: %s, want %s", check, v, want)
-		}
-	}
-	scentest.NoUnexplainedDifference(t, res)
-}
-
 // within keeps the ops of caller scheduled in [from, to) (other callers' ops pass).
 func within(ops []history.Op, caller string, from, to time.Duration) []history.Op {
 	var out []history.Op
@@ -48,16 +32,6 @@ func within(ops []history.Op, caller string, from, to time.Duration) []history.O
 		}
 	}
 	return out
-}
-
-// plotsOf draws a scenario's plots from h and returns the one called name.
-func plotsOf(t *testing.T, scenario string, h *history.History, name string) figuretest.Doc {
-	t.Helper()
-	plots, err := scentest.MustConfigure(t, scenario).(scenarios.Plotter).Plots(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return figuretest.One(t, figuretest.Render(t, plots), name)
 }
 
 // sameJudgement fails unless a and b have the same verdict, gates, checks

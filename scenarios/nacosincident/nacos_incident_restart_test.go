@@ -39,7 +39,7 @@ func TestNacosIncidentJudgeRestart(t *testing.T) {
 	res := judgeIncident(t, restart40s(), restartArgs...)
 	// plain-protect's one raw read after the heal fails, where the article's
 	// protection failed none: differs, with the race named.
-	wantVerdict(t, res, report.Differs, "plain-protect: failures after the heal (the server had removed instances)")
+	scentest.WantVerdict(t, res, report.Differs, "plain-protect: failures after the heal (the server had removed instances)")
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{
 		"spring-cache: failed share of its calls after its restart, while the server was unreachable": report.Reproduced,
 		"spring: failed share of its calls after its restart, while the server was unreachable":       report.Reproduced,
@@ -90,7 +90,7 @@ func TestNacosIncidentJudgeRestart(t *testing.T) {
 			x := restart40s()
 			x.restart.firstOf = map[string]time.Duration{"go-sdk": 16500 * time.Millisecond, "go-java-default": 16500 * time.Millisecond}
 			tc.edit(&x)
-			wantVerdict(t, judgeIncident(t, x, restartArgs...), report.Outside, tc.check)
+			scentest.WantVerdict(t, judgeIncident(t, x, restartArgs...), report.Outside, tc.check)
 		})
 	}
 }

@@ -232,7 +232,7 @@ func judgeIncident(t *testing.T, x synthIncident, args ...string) *report.Result
 func TestNacosIncidentJudge18s(t *testing.T) {
 	base := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 23 * sec, d: 43 * sec}
 	res := judgeIncident(t, base)
-	wantVerdict(t, res, report.Differs, "server: removed every instance during the loss (listed none)")
+	scentest.WantVerdict(t, res, report.Differs, "server: removed every instance during the loss (listed none)")
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{
 		"clients: a caller's client emptied its instance list":       report.Differs,
 		"spring: failures during the loss":                           report.Differs,
@@ -266,7 +266,7 @@ func TestNacosIncidentJudge18s(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := base
 			tc.edit(&x)
-			wantVerdict(t, judgeIncident(t, x), report.Outside, tc.check)
+			scentest.WantVerdict(t, judgeIncident(t, x), report.Outside, tc.check)
 		})
 	}
 }
@@ -275,9 +275,9 @@ func TestNacosIncidentJudge18s(t *testing.T) {
 // ejected (a caller's connection silent at most 10 s + 5 s probe).
 func TestNacosIncidentJudgeShortLoss(t *testing.T) {
 	x := synthIncident{fault: faultBlackhole, start: 5 * sec, end: 17 * sec, d: 37 * sec}
-	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Reproduced, "server: ejected a silent client connection during the loss")
+	scentest.WantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Reproduced, "server: ejected a silent client connection during the loss")
 	x.log = ejects(16 * sec)
-	wantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Outside, "server: ejected a silent client connection during the loss")
+	scentest.WantVerdict(t, judgeIncident(t, x, "--loss", "12s"), report.Outside, "server: ejected a silent client connection during the loss")
 }
 
 // loss40s is the shape of the 40 s run in results/nacos-real: ejections
@@ -304,7 +304,7 @@ func TestNacosIncidentJudge40s(t *testing.T) {
 	res := judgeIncident(t, loss40s(), "--loss", "40s")
 	// The server empties as the article says; spring still fails nothing
 	// during the loss (nothing reaches a blackholed client): differs.
-	wantVerdict(t, res, report.Differs, "spring: failures during the loss")
+	scentest.WantVerdict(t, res, report.Differs, "spring: failures during the loss")
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{
 		"server: removed every instance during the loss (listed none)":      report.Reproduced,
 		"clients: a caller's client emptied its instance list":              report.Reproduced,
@@ -338,7 +338,7 @@ func TestNacosIncidentJudge40s(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := loss40s()
 			tc.edit(&x)
-			wantVerdict(t, judgeIncident(t, x, "--loss", "40s"), report.Outside, tc.check)
+			scentest.WantVerdict(t, judgeIncident(t, x, "--loss", "40s"), report.Outside, tc.check)
 		})
 	}
 }
@@ -366,7 +366,7 @@ func emptyRegistry() synthIncident {
 func TestNacosIncidentJudgeEmpty(t *testing.T) {
 	args := []string{"--fault", "empty", "--loss", "40s"}
 	res := judgeIncident(t, emptyRegistry(), args...)
-	wantVerdict(t, res, report.Reproduced, `spring: failed with "No instances available" while the registry was empty`)
+	scentest.WantVerdict(t, res, report.Reproduced, `spring: failed with "No instances available" while the registry was empty`)
 	tests := []struct {
 		name  string
 		edit  func(*synthIncident)
@@ -402,7 +402,7 @@ func TestNacosIncidentJudgeEmpty(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := emptyRegistry()
 			tc.edit(&x)
-			wantVerdict(t, judgeIncident(t, x, args...), report.Outside, tc.check)
+			scentest.WantVerdict(t, judgeIncident(t, x, args...), report.Outside, tc.check)
 		})
 	}
 }
@@ -511,7 +511,7 @@ func TestNacosIncidentValidation(t *testing.T) {
 // clients whose lists changed.
 func TestNacosIncidentPlot(t *testing.T) {
 	h := loss40s().history(t)
-	d := plotsOf(t, "nacos-incident", h, "per-second")
+	d := scentest.PlotsOf(t, "nacos-incident", h, "per-second")
 	d.Has(t, "identical: spring, spring-fallback, go-sdk — 40 ok / 0 failed every second",
 		"plain: nacos-client, push-empty protection off (its default)", "plain-protect: nacos-client, push-empty protection on",
 		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache)",

@@ -157,7 +157,7 @@ func TestNacosStormJudge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := scentest.Judge(s, synthStorm(t, tc.imm, tc.jit))
-			wantVerdict(t, res, tc.verdict, tc.check)
+			scentest.WantVerdict(t, res, tc.verdict, tc.check)
 		})
 	}
 }
