@@ -40,25 +40,67 @@ func packages(t *testing.T) []pkg {
 
 func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, "sdchaos/") }
 
-// floors below the scenarios: none of them may import a scenario room, the
-// core, the rig or the command.
-var below = []string{"sdchaos/caller", "sdchaos/childproc", "sdchaos/clock", "sdchaos/cluster", "sdchaos/etcdcli",
-	"sdchaos/eureka", "sdchaos/fakeservice", "sdchaos/fault", "sdchaos/linkproxy", "sdchaos/nemesis", "sdchaos/netns", "sdchaos/cmd/experiments/internal/peerproxy", "sdchaos/ports", "sdchaos/procstat", "sdchaos/registry",
-	"sdchaos/report", "sdchaos/history", "sdchaos/storm", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+// The layers are computed from each package's path, so a new package is
+// checked without editing this file: the command (cmd/) and the
+// scenarios (the core and its rooms) on top, the rig below them, and
+// every other package of the module on the floors below; the judge side
+// (report, linearize, figure and their sub-packages) defines checks,
+// verdicts and checkers, and every other package of the rig and below
+// only records.
 
-// recorders record what happens (ops, events) and must not see the judge
-// side: no package of theirs, direct or indirect, defines checks, verdicts
-// or the linearizability checker.
-var recorders = []string{"sdchaos/caller", "sdchaos/fault", "sdchaos/rig", "sdchaos/storm", "sdchaos/cluster",
-	"sdchaos/fakeservice", "sdchaos/eureka", "sdchaos/nemesis", "sdchaos/linkproxy", "sdchaos/netns", "sdchaos/history",
-	"sdchaos/childproc", "sdchaos/jvm", "sdchaos/eurekareal", "sdchaos/nacosreal"}
+// isBelow reports whether path is a floor below the scenarios and the
+// rig: none of them may import a scenario room, the core, the rig or the
+// command.
+func isBelow(path string) bool {
+	return local(path) && !strings.HasPrefix(path, "sdchaos/cmd/") && !strings.HasPrefix(path, "sdchaos/scenarios") &&
+		path != "sdchaos/rig" && path != "sdchaos/archtest" && !strings.HasPrefix(path, "sdchaos/examples/") && path != "sdchaos"
+}
 
 // judgeSide are the packages that define checks, verdicts and checkers.
 var judgeSide = []string{"sdchaos/report", "sdchaos/linearize", "sdchaos/figure"}
 
+// isJudgeSide reports whether path is on the judge side (or a package of it).
+func isJudgeSide(path string) bool {
+	for _, j := range judgeSide {
+		if path == j || strings.HasPrefix(path, j+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isRecorder reports whether path records what happens (ops, events) and
+// so must not see the judge side: the rig and every floor below that is
+// not the judge side.
+func isRecorder(path string) bool {
+	return (isBelow(path) || path == "sdchaos/rig") && !isJudgeSide(path)
+}
+
+// TestLayersAreComputedFromTheModule shows the lists follow the module:
+// every package of it is placed, a new world's package included.
+func TestLayersAreComputedFromTheModule(t *testing.T) {
+	tests := []struct {
+		path            string
+		below, recorder bool
+	}{
+		{"sdchaos/caller", true, true},
+		{"sdchaos/someworld", true, true}, // a package that does not exist yet
+		{"sdchaos/report", true, false},
+		{"sdchaos/figure/figuretest", true, false},
+		{"sdchaos/rig", false, true},
+		{"sdchaos/scenarios/anyregistry", false, false},
+		{"sdchaos/cmd/experiments", false, false},
+	}
+	for _, tc := range tests {
+		if isBelow(tc.path) != tc.below || isRecorder(tc.path) != tc.recorder {
+			t.Errorf("%s: below %v recorder %v, want %v %v", tc.path, isBelow(tc.path), isRecorder(tc.path), tc.below, tc.recorder)
+		}
+	}
+}
+
 func TestRecordersDoNotSeeTheJudges(t *testing.T) {
 	for _, p := range packages(t) {
-		if !contains(recorders, p.ImportPath) {
+		if !isRecorder(p.ImportPath) {
 			continue
 		}
 		for _, d := range judgeDeps(p) {
@@ -71,7 +113,7 @@ func TestRecordersDoNotSeeTheJudges(t *testing.T) {
 func judgeDeps(p pkg) []string {
 	var out []string
 	for _, d := range p.Deps {
-		if contains(judgeSide, d) {
+		if isJudgeSide(d) {
 			out = append(out, d)
 		}
 	}
@@ -101,7 +143,7 @@ func TestWhoMayImportWhom(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", p.ImportPath, imp)
 			case p.ImportPath == "sdchaos/report" && imp != "sdchaos/history":
 				t.Errorf("report may import only the history, but imports %s", imp)
-			case contains(below, p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig"):
+			case isBelow(p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig"):
 				t.Errorf("%s (a floor below the scenarios) imports %s", p.ImportPath, imp)
 			case p.ImportPath == "sdchaos/rig" && strings.HasPrefix(imp, "sdchaos/scenarios"):
 				t.Errorf("the rig imports %s", imp)

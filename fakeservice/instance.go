@@ -20,6 +20,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/clock"
 	"sdchaos/etcdcli"
 	"sdchaos/ports"
 )
@@ -47,6 +48,13 @@ type Config struct {
 	GRPC bool
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
+	// OnRegister, when set, is told about every registration (a grant and
+	// a put) the instance makes, the first one included, and how it ended.
+	OnRegister func(id string, start, end time.Time, err error)
+	// Rejoin, when set, is how long an instance that found its lease gone
+	// waits before it registers again (a seeded back-off's draw); it is
+	// called once per re-registration.
+	Rejoin func() time.Duration
 }
 
 // DefaultConfig returns the article's values: ttl 20s renewed every 2s.
@@ -158,7 +166,12 @@ func (in *Instance) Client() *clientv3.Client { return in.cli }
 // register grants a lease and puts the instance's key (and its gRPC
 // endpoint) on it.
 func (in *Instance) register(ctx context.Context) error {
-	if err := in.reg.Register(ctx); err != nil {
+	start := time.Now()
+	err := in.reg.Register(ctx)
+	if in.cfg.OnRegister != nil {
+		in.cfg.OnRegister(in.ID, start, time.Now(), err)
+	}
+	if err != nil {
 		return err
 	}
 	if in.grpc == nil {
@@ -180,6 +193,11 @@ func (in *Instance) RenewOnce(ctx context.Context) error {
 	in.renewFail.Add(1)
 	if errors.Is(err, ErrLeaseGone) {
 		in.cfg.Log.Info("lease gone; registering again", "instance", in.ID)
+		if in.cfg.Rejoin != nil {
+			if err := clock.SleepFor(ctx, in.cfg.Rejoin()); err != nil {
+				return err
+			}
+		}
 		return in.register(ctx)
 	}
 	return err

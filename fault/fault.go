@@ -59,6 +59,10 @@ type Step struct {
 	At, For time.Duration
 	Fault   Fault
 	Probe   Probe
+	// Origin, when positive, is the 1-based index of the experiment step
+	// (package experiment) this step was made from: the events it records
+	// carry it, so a judge finds a step's events by it, not by their kind.
+	Origin int
 }
 
 // Timeline is the fault and probe schedule of one run.
@@ -116,7 +120,7 @@ func (s Step) run(ctx context.Context, rec *history.Recorder) error {
 		return nil // the run ended first
 	}
 	if s.Probe != nil {
-		rec.Event(time.Now(), with(s.Probe.Describe(), history.Once))
+		rec.Event(time.Now(), s.stamp(with(s.Probe.Describe(), history.Once)))
 		if err := s.Probe.Run(ctx, rec); err != nil {
 			return fmt.Errorf("probe %s: %w", s.label(), err)
 		}
@@ -126,10 +130,10 @@ func (s Step) run(ctx context.Context, rec *history.Recorder) error {
 	if err := s.Fault.Inject(ctx); err != nil {
 		// The fault did not take effect: the run goes on but cannot judge
 		// (the faults gate makes it invalid).
-		rec.Event(at, failed(with(s.Fault.Describe(), history.Inject), err))
+		rec.Event(at, s.stamp(failed(with(s.Fault.Describe(), history.Inject), err)))
 		return nil
 	}
-	rec.Event(at, with(s.Fault.Describe(), history.Inject))
+	rec.Event(at, s.stamp(with(s.Fault.Describe(), history.Inject)))
 	if s.For <= 0 {
 		Failpoint("timeline-injected")
 		return nil
@@ -149,11 +153,17 @@ func (s Step) run(ctx context.Context, rec *history.Recorder) error {
 	}
 	healed, at = true, time.Now()
 	if err := h.Heal(ctx); err != nil {
-		rec.Event(at, failed(with(s.Fault.Describe(), history.Heal), err))
+		rec.Event(at, s.stamp(failed(with(s.Fault.Describe(), history.Heal), err)))
 		return nil
 	}
-	rec.Event(at, with(s.Fault.Describe(), history.Heal))
+	rec.Event(at, s.stamp(with(s.Fault.Describe(), history.Heal)))
 	return nil
+}
+
+// stamp gives the event the step's origin.
+func (s Step) stamp(e history.Event) history.Event {
+	e.Origin = s.Origin
+	return e
 }
 
 // failed marks an event whose fault did not take effect.

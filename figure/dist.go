@@ -109,7 +109,16 @@ type Bar struct {
 // Bars returns a grouped bar chart: one cluster per category, one bar per
 // series within it, with error bars where given. A NaN value draws no bar.
 func Bars(title, yLabel string, categories []string, series ...Bar) (*plot.Plot, error) {
+	return BarsOver(title, yLabel, categories, nil, series...)
+}
+
+// BarsOver is Bars over bands (a rule's prediction per category), drawn
+// first so that a band never covers a bar.
+func BarsOver(title, yLabel string, categories []string, bands []Band, series ...Bar) (*plot.Plot, error) {
 	p := NewPanel(title, "", yLabel)
+	if err := AddBands(p, bands...); err != nil {
+		return nil, fmt.Errorf("%s: %w", title, err)
+	}
 	n := float64(len(series))
 	width := 0.8 / n
 	for si, s := range series {

@@ -39,7 +39,9 @@ func One(name string, p *plot.Plot) Plot { return Plot{Name: name, Panels: []*pl
 func Stack(name string, ps ...*plot.Plot) Plot { return Plot{Name: name, Panels: ps} }
 
 // The colours every plot uses: the Okabe–Ito palette, safe for colour-blind
-// readers; OK and Fail are the ok/fail colours of call counts.
+// readers (Wine, from Paul Tol's, takes the place of its black, which the
+// plots keep for theory and reference lines); OK and Fail are the ok/fail
+// colours of call counts.
 var (
 	Blue      = color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}
 	Orange    = color.RGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}
@@ -48,14 +50,16 @@ var (
 	Purple    = color.RGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}
 	Sky       = color.RGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}
 	Yellow    = color.RGBA{R: 0xC8, G: 0xB4, B: 0x00, A: 0xFF}
+	Wine      = color.RGBA{R: 0x88, G: 0x22, B: 0x55, A: 0xFF}
 	Black     = color.RGBA{A: 0xFF}
 	Grey      = color.RGBA{R: 0x88, G: 0x88, B: 0x88, A: 0xFF}
 	OK        = Green
 	Fail      = Vermilion
 )
 
-// palette is the order in which series get their colours.
-var palette = []color.Color{Blue, Orange, Green, Vermilion, Purple, Sky, Yellow, Black}
+// palette is the order in which series get their colours: never black,
+// the colour of reference lines (a threshold, a server's own count).
+var palette = []color.Color{Blue, Orange, Green, Vermilion, Purple, Sky, Yellow, Wine}
 
 // Color returns the i-th colour of the palette (cycling).
 func Color(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }

@@ -183,6 +183,7 @@ func Lanes(title string, lanes []Lane, ws []Window, ms []Mark, hs ...Highlight) 
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Min, p.Y.Max = rows[len(rows)-1].bottom-0.6, 0.6
+	padAxis(&p.X, 0.01) // an op at the very end stays inside the frame
 	p.Y.Tick.Label.Font.Size = vg.Points(8)
 	return p, nil
 }

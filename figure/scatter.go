@@ -193,3 +193,21 @@ func Light(c color.Color, alpha uint8) color.NRGBA {
 	r, g, b, _ := c.RGBA()
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: alpha}
 }
+
+// OpenSquare is a glyph: the outline of a square, 1.2 points wide. Drawn
+// around a dot at the same place it hides none of it, so a measurement
+// and another one (or an article's figure) that coincide both show.
+type OpenSquare struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (OpenSquare) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(lineStyle(sty.Color, 1.2))
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y + r})
+	p.Close()
+	c.Stroke(p)
+}

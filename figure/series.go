@@ -221,7 +221,8 @@ type Caller struct {
 }
 
 // PerSecond returns a figure with one panel per caller: its ok and failed
-// calls per second of scheduled send time (failed includes timed out,
+// calls per second of scheduled send time (ok drawn wide under failed, so
+// that a second with as many of each shows both; failed includes timed out,
 // which is also drawn, as a grey hatched area under the failed line —
 // grey as the unknown ops of an operations chart — when there is any), with the fault windows shaded and the marks drawn on every
 // panel.
@@ -229,9 +230,9 @@ func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, err
 	f := Plot{Name: name}
 	ymax := 0.0
 	for _, c := range callers {
-		lines := []Line{
-			{Name: "ok", Y: Floats(c.Series.OK), Color: OK, Step: true},
-			{Name: "failed", Y: Floats(c.Series.Fail), Color: Fail, Step: true, Width: 1.5},
+		lines := []Line{ // ok wide under failed: a second with as many of each shows both
+			{Name: "ok", Y: Floats(c.Series.OK), Color: OK, Step: true, Width: 2.6},
+			{Name: "failed", Y: Floats(c.Series.Fail), Color: Fail, Step: true, Width: 1.2},
 		}
 		if sum(c.Series.Unknown) > 0 {
 			lines = append(lines, Line{Name: "of which timed out", Y: Floats(c.Series.Unknown), Color: Grey, Step: true, Area: true})
@@ -251,6 +252,7 @@ func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, err
 	for _, p := range f.Panels {
 		p.Y.Max = ymax
 	}
+	ShareX(f.Panels...)
 	if len(callers) > 1 {
 		f.Height = vg.Inch * 2.3 * vg.Length(len(callers))
 	}

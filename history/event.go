@@ -91,6 +91,20 @@ type Event struct {
 	// Err says why the fault did not take effect (empty when it did); a
 	// run with such an event is invalid.
 	Err string `json:"err,omitempty"`
+	// Origin, when positive, is the 1-based index of the step of the
+	// experiment written as data that made the event.
+	Origin int `json:"origin,omitempty"`
+}
+
+// OfOrigin returns the events made by step i (1-based) of the experiment.
+func (es Events) OfOrigin(i int) Events {
+	var out Events
+	for _, e := range es {
+		if e.Origin == i {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Second returns the 0-based second the event falls in.

@@ -27,6 +27,8 @@ type historyLine struct {
 	Timeline *time.Duration        `json:"timeline_ns,omitempty"`
 	Data     json.RawMessage       `json:"data,omitempty"`
 	Callers  map[string]CallerInfo `json:"callers,omitempty"`
+	// Experiment is the run's experiment written as data.
+	Experiment json.RawMessage `json:"experiment,omitempty"`
 }
 
 // WriteHistory writes h as gzipped JSON lines: the header, one line per op
@@ -48,6 +50,9 @@ func WriteHistory(w io.Writer, hdr HistoryHeader, h *History) error {
 	}
 	if len(h.Callers) > 0 {
 		lines = append(lines, historyLine{Callers: h.Callers})
+	}
+	if len(h.Experiment) > 0 {
+		lines = append(lines, historyLine{Experiment: h.Experiment})
 	}
 	for _, l := range lines {
 		if err := enc.Encode(l); err != nil {
@@ -101,6 +106,8 @@ func readLines(dec *json.Decoder) (*History, error) {
 			h.Data = l.Data
 		case len(l.Callers) > 0:
 			h.Callers = l.Callers
+		case len(l.Experiment) > 0:
+			h.Experiment = l.Experiment
 		}
 	}
 }

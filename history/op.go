@@ -93,6 +93,13 @@ const (
 	OpGate OpKind = "gate"
 	// OpNemesis is an action of an external nemesis (Target the member).
 	OpNemesis OpKind = "nemesis"
+	// OpRegister is an instance's registration with the registry (a lease
+	// and its key, a session and its node, a registration request): Target
+	// the instance; the first one and every re-registration.
+	OpRegister OpKind = "register"
+	// OpListed is a count of the instances the registry lists, sampled
+	// while the run goes on: Count the instances.
+	OpListed OpKind = "listed"
 	// OpSample is one measurement of a pure-registry or simulation
 	// experiment (an expiry pass, a registration seen).
 	OpSample OpKind = "sample"

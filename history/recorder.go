@@ -123,6 +123,11 @@ type History struct {
 	// Callers describes the run's callers, by name, as their world
 	// started them (nil when the world described none).
 	Callers map[string]CallerInfo `json:"callers,omitempty"`
+	// Experiment is the experiment written as data that the run ran (the
+	// registry and package experiment's value, as JSON), so that a judge
+	// can be run again from the history alone; empty for a scenario
+	// written in Go.
+	Experiment json.RawMessage `json:"experiment,omitempty"`
 }
 
 // SetData stores v (a scenario's typed record) as the history's Data.

@@ -83,6 +83,9 @@ type Expect struct {
 	Claim Claim
 	// Cause explains a claim outside the band; required for Differs.
 	Cause string
+	// Subject is who the check is about (a caller, the registry), where a
+	// report groups its checks by it (the registry matrix).
+	Subject string
 	// Agree is how near the article's figure ours must be to agree with it.
 	Agree Agreement
 	// spread explains a disagreement the band allows (see Spread).
@@ -138,6 +141,9 @@ func (e Expect) From(basis string) Expect { e.Basis = basis; return e }
 // Because sets the cause reported when the article's figure is outside the band.
 func (e Expect) Because(cause string) Expect { e.Cause = cause; return e }
 
+// About sets who the check is about (see Expect.Subject).
+func (e Expect) About(subject string) Expect { e.Subject = subject; return e }
+
 // Digits formats the numbers of the check with d decimals.
 func (e Expect) Digits(d int) Expect { e.digits = d; return e }
 
@@ -173,7 +179,7 @@ func (e Expect) Invalid(why string) Check {
 
 func (e Expect) base() Check {
 	c := Check{Name: e.Name, Article: e.Claim.Text, Band: e.bandText(), BandLo: Number(e.Lo), BandHi: Number(e.Hi),
-		Unit: strings.TrimSpace(e.Unit), Basis: e.Basis, YesNo: e.yesNo()}
+		Unit: strings.TrimSpace(e.Unit), Basis: e.Basis, YesNo: e.yesNo(), Subject: e.Subject}
 	if e.Claim.HasValue {
 		lo, hi := e.Claim.Lo, e.Claim.Hi
 		c.ArticleLo, c.ArticleHi = &lo, &hi
@@ -239,8 +245,10 @@ type Check struct {
 	BandHi       Number   `json:"band_hi"`
 	Unit         string   `json:"unit,omitempty"`
 	Basis        string   `json:"basis,omitempty"`
-	Verdict      Verdict  `json:"verdict"`
-	Cause        string   `json:"cause,omitempty"`
+	// Subject is who the check is about (a caller, the registry), if said.
+	Subject string  `json:"subject,omitempty"`
+	Verdict Verdict `json:"verdict"`
+	Cause   string  `json:"cause,omitempty"`
 	// Pass is true when the measurement is inside the band (reproduced or differs).
 	Pass bool `json:"pass"`
 	// YesNo marks a yes/no observation (measured 1 or 0).

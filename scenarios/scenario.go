@@ -146,6 +146,9 @@ type Spec struct {
 	// it would ignore them ("duration", "port-base", "keep", "net", and
 	// "external" for the flags of an external etcd cluster).
 	Without []string
+	// FromFile marks the scenario that runs a user's experiment file
+	// (`experiments run FILE`): it is not listed among the scenarios.
+	FromFile bool
 }
 
 // Variant is a named reference run of a scenario with extra flags.
@@ -178,12 +181,15 @@ func Lookup(name string) (Spec, bool) {
 	return s, ok
 }
 
-// All returns every registered scenario in the order of the sources
+// All returns every registered scenario (but the one that runs a user's
+// file) in the order of the sources
 // (article 47, article 40, Nacos, Eureka), then by article section and name.
 func All() []Spec {
 	out := make([]Spec, 0, len(specs))
 	for _, s := range specs {
-		out = append(out, s)
+		if !s.FromFile {
+			out = append(out, s)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		ri, rj := sourceRank(out[i].Article), sourceRank(out[j].Article)

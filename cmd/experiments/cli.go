@@ -15,28 +15,71 @@ import (
 // errHelp is returned when -h was asked inside a scenario's flags.
 var errHelp = errors.New("help shown")
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `experiments — chaos experiments for service discovery against a real 3-node etcd
+// command is one of the commands beside the scenarios: its usage line(s),
+// as 'experiments help' lists them and 'experiments help <command>' prints.
+type command struct {
+	name, usage string
+}
 
-usage:
-  experiments list [--markdown]    list the scenarios (--markdown: the README's table)
-  experiments help <scenario>      setup, timeline, flags and what counts as reproduced
-  experiments <scenario> [flags]   run one scenario
-  experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
+// commands are every command run dispatches, in the order usage lists them.
+var commands = []command{
+	{"list", `experiments list [--markdown]    list the scenarios (--markdown: the README's table)`},
+	{"help", `experiments help [<scenario>|<command>]
+                                   setup, timeline, flags and what counts as reproduced of a
+                                   scenario; the usage of a command`},
+	{"run", `experiments run FILE [--registry NAME] [flags]
+                                   run an experiment written as data (YAML or JSON; see
+                                   docs/experiments.md) on etcd, nacos, eureka or zookeeper`},
+	{"matrix", `experiments matrix [--registries a,b] [--out DIR] [--markdown] EXPERIMENT...
+                                   run each registry-neutral experiment (a built-in or a file) on
+                                   every registry: one table per experiment, a row per client
+                                   set-up, a column per registry (calls failed · verdict)`},
+	{"all", `experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named) one after another, with a
                                    summary; --variants adds each scenario's reference variants;
                                    'all --variants --out results' regenerates results/;
                                    --runs N, --junit FILE, --baseline DIR, --quiet as below;
-                                   --eureka model|real for the Eureka scenarios
-  experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
-                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved
-  experiments recheck [--write] DIR
+                                   --eureka model|real for the Eureka scenarios`},
+	{"compare", `experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
+                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved`},
+	{"recheck", `experiments recheck [--write] DIR
                                    judge the saved histories in DIR again, without running;
                                    exit 1 naming what moved if a stored report no longer
-                                   matches; --write rewrites those reports from the histories
-  experiments merge [--out DIR] SHARD-DIR...
-                                   judge the histories of one sharded run (--shard k/n) as one run
+                                   matches; --write rewrites those reports from the histories`},
+	{"merge", `experiments merge [--format F] [--out DIR] SHARD-DIR...
+                                   judge the histories of one sharded run (--shard k/n) as one run`},
+	{"plot", `experiments plot DIR             draw the figures again, without running: every saved history
+                                   in DIR (a directory written with --out) as <name>.<figure>.svg
+                                   and .png beside its report, and every sweep's figure from its
+                                   <scenario>.sweep-<param>.json`},
+	{"sweep", `experiments ` + sweepUsage + `
+                                   run a scenario at each value of one of its flags (a list
+                                   a,b,c or a range FROM:TO:STEP) and draw each headline number's
+                                   median with its 95 % interval, theory and band; --out DIR
+                                   writes CSV, JSON, markdown, the figure and every point's report`},
+}
 
+// commandHelp returns the usage of a command, false when name is none.
+func commandHelp(name string) (string, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c.usage, true
+		}
+	}
+	return "", false
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "experiments — chaos experiments for service discovery against real registries (etcd, Nacos, Eureka, ZooKeeper)\n\nusage:\n")
+	for _, c := range commands {
+		if c.name == "list" {
+			fmt.Fprintln(w, "  "+c.usage)
+			fmt.Fprintln(w, "  experiments <scenario> [flags]   run one scenario")
+			continue
+		}
+		fmt.Fprintln(w, "  "+c.usage)
+	}
+	fmt.Fprint(w, `
 every scenario also takes --runs N (seeds seed … seed+N−1; medians with 95 % intervals, N ≥ 6),
 --retry-invalid K, --quiet, --junit FILE and --out DIR (reports and saved histories).
 
@@ -96,10 +139,20 @@ func lookup(name string) (scenarios.Spec, error) {
 	return s, nil
 }
 
+// help prints a scenario's help, or a command's usage.
 func help(w io.Writer, name string) error {
-	spec, err := lookup(name)
-	if err != nil {
-		return err
+	if u, ok := commandHelp(name); ok {
+		fmt.Fprintf(w, "usage:\n  %s\n", u)
+		return nil
+	}
+	spec, ok := scenarios.Lookup(name)
+	if !ok {
+		cmds := make([]string, len(commands))
+		for i, c := range commands {
+			cmds[i] = c.name
+		}
+		_, err := lookup(name)
+		return fmt.Errorf("%w; nor a command (%s)", err, strings.Join(cmds, ", "))
 	}
 	fs, _, _ := scenarios.NewFlagSet(spec)
 	writeHelp(w, spec, fs)

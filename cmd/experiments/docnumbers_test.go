@@ -47,9 +47,25 @@ func docPages(t *testing.T) []string {
 	return pages
 }
 
+// taggedPages are every page that may tie a number to results/: the
+// teaching pages, the README, every page of docs/ and results/' READMEs.
+func taggedPages(t *testing.T) []string {
+	t.Helper()
+	var pages []string
+	for _, glob := range []string{"../../README.md", "../../docs/*.md", "../../docs/learn/*.md", "../../results/*/README.md"} {
+		ps, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, ps...)
+	}
+	return pages
+}
+
 func TestTeachingPagesQuoteWhatTheRunsPrinted(t *testing.T) {
 	results := map[string]*report.Result{}
-	for _, page := range docPages(t) {
+	n := 0
+	for _, page := range taggedPages(t) {
 		text := readFile(t, page)
 		refs := docRef.FindAllStringSubmatch(text, -1)
 		for _, m := range refs {
@@ -65,7 +81,11 @@ func TestTeachingPagesQuoteWhatTheRunsPrinted(t *testing.T) {
 			if err := quoteMatches(m[1], res, strings.TrimSpace(m[3])); err != nil {
 				t.Errorf("%s: %q <!--r %s %s-->: %v", filepath.Base(page), m[1], m[2], m[3], err)
 			}
+			n++
 		}
+	}
+	if n < 100 {
+		t.Errorf("only %d tagged numbers found", n)
 	}
 }
 

@@ -1,12 +1,14 @@
 // Command experiments runs the service-discovery chaos experiments.
 //
 //	experiments list [--markdown]
-//	experiments help <scenario>
+//	experiments help [<scenario>|<command>]
 //	experiments <scenario> [flags]
 //	experiments all [flags]
 //	experiments compare OLD NEW
 //	experiments recheck [--write] DIR
 //	experiments merge [--format F] [--out DIR] SHARD-DIR...
+//	experiments plot DIR
+//	experiments sweep <scenario> --param NAME VALUES [flags]
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from
 // the article with a stated cause), 1 a check outside its band (or, for
@@ -121,6 +123,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return plotDir(args[1:], stdout)
 	case "sweep":
 		return sweep(ctx, args[1:], stdout, stderr)
+	case "run":
+		return runFile(ctx, args[1:], stdout, stderr)
+	case "matrix":
+		return matrix(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sdchaos/figure"
+	"sdchaos/figure/figuretest"
 )
 
 // TestOutWritesPlotsAndCSV runs ttl-false-removal (no process: fast) with
@@ -58,5 +61,34 @@ func TestPlotDirRedrawsSavedHistories(t *testing.T) {
 	}
 	if _, err := os.Stat(svg); err != nil || !strings.Contains(out.String(), svg) {
 		t.Errorf("plot did not redraw %s: %v\n%s", svg, err, out.String())
+	}
+}
+
+// TestPlotDirRedrawsSweeps: 'plot DIR' draws a sweep's figure again from
+// its JSON (a sweep directory holds no history of its own), in the
+// colours the scenario gives its curves.
+func TestPlotDirRedrawsSweeps(t *testing.T) {
+	src := filepath.Join("..", "..", "results", "sweeps", "reregistration-storm-instances", "reregistration-storm.sweep-instances.json")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Skipf("no stored sweep: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"plot", dir}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "reregistration-storm.sweep-instances.svg"))
+	if err != nil || !strings.Contains(out.String(), "reregistration-storm.sweep-instances.png") {
+		t.Fatalf("plot did not redraw the sweep: %v\n%s", err, out.String())
+	}
+	if !bytes.Contains(svg, []byte(figuretest.Hex(figure.Vermilion))) {
+		t.Error("the immediate curve lost the vermilion the scenario gives it")
+	}
+	if err := run(context.Background(), []string{"plot", t.TempDir()}, io.Discard, io.Discard); err == nil {
+		t.Error("plot of a directory with neither a history nor a sweep succeeded")
 	}
 }

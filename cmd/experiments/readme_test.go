@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -173,6 +175,81 @@ func TestReadmeArchitectureListsEveryPackage(t *testing.T) {
 		dir := strings.TrimPrefix(p, "sdchaos/")
 		if !strings.Contains(table, "`"+dir+"/`") && !strings.Contains(table, "`"+dir+"`") {
 			t.Errorf("the README's architecture table does not list %s/", dir)
+		}
+	}
+}
+
+// TestUsageNamesEveryCommand: every command run dispatches is in the
+// usage text and has a 'help <command>' of its own.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	src := readFile(t, "main.go")
+	body := src[strings.Index(src, "func run("):]
+	cases := regexp.MustCompile(`case "([a-z]+)"`).FindAllStringSubmatch(body, -1)
+	if len(cases) < 8 {
+		t.Fatalf("found %d commands in run", len(cases))
+	}
+	var u bytes.Buffer
+	usage(&u)
+	for _, m := range cases {
+		if !strings.Contains(u.String(), "experiments "+m[1]) {
+			t.Errorf("the usage text leaves out %q", m[1])
+		}
+		var h bytes.Buffer
+		if err := help(&h, m[1]); err != nil || !strings.Contains(h.String(), "experiments "+m[1]) {
+			t.Errorf("help %s: %v\n%s", m[1], err, h.String())
+		}
+	}
+}
+
+// docFiles are the repository's pages: README.md, docs/ and the READMEs
+// and reports under results/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "points"):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".md"):
+			out = append(out, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// mdLink is a markdown link or image: [text](target) or ![alt](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocLinksResolve: every relative link of every page names a file or
+// directory of the repository, and nothing points outside it (at the
+// sessions' shared notes, say).
+func TestDocLinksResolve(t *testing.T) {
+	pages := docFiles(t)
+	if len(pages) < 20 {
+		t.Fatalf("found %d pages", len(pages))
+	}
+	for _, page := range pages {
+		text := readFile(t, page)
+		for _, bad := range []string{"../shared", "shared/reference", "/work/"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s points outside the repository (%q)", page, bad)
+			}
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links %s, which is not in the repository", page, m[1])
+			}
 		}
 	}
 }

@@ -22,6 +22,12 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err != nil {
 		return err
 	}
+	return runNamed(ctx, spec, spec.Name, args, stdout, stderr)
+}
+
+// runNamed runs spec from its command line, its results named name, and
+// renders it.
+func runNamed(ctx context.Context, spec scenarios.Spec, name string, args []string, stdout, stderr io.Writer) error {
 	common, _, _, err := parse(spec, args, stdout)
 	if err != nil {
 		return err
@@ -29,10 +35,11 @@ func runScenario(ctx context.Context, name string, args []string, stdout, stderr
 	if err := prepareOut(common.Out); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	rr, err := repeat(ctx, plannedRun{spec: spec, name: spec.Name, args: args}, *common, stderr)
+	rr, err := repeat(ctx, plannedRun{spec: spec, name: name, args: args}, *common, stderr)
 	if err != nil {
 		return err
 	}
+	rr.result.Scenario = name
 	if err := report.Render(stdout, rr.result, common.Format); err != nil {
 		return fmt.Errorf("%s: writing output: %w", name, err)
 	}

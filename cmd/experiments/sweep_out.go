@@ -79,7 +79,10 @@ func containsCurve(cs []scenarios.Curve, name string) bool {
 }
 
 // baseName is the stem of the sweep's files: <scenario>.sweep-<param>.
-func (sr *sweepResult) baseName() string { return sr.Scenario + ".sweep-" + sr.Param }
+func (sr *sweepResult) baseName() string { return sr.Scenario + sweepInfix + sr.Param }
+
+// sweepInfix names a sweep's files: <scenario>.sweep-<param>.<ext>.
+const sweepInfix = ".sweep-"
 
 // pointsDir is where each point's own reports and histories go.
 func pointsDir(out string) string { return filepath.Join(out, "points") }

@@ -26,6 +26,13 @@ func (sr *sweepResult) figure() (figure.Plot, error) {
 		}
 		f.Panels = append(f.Panels, p)
 	}
+	// one x range for every panel (a curve measured at fewer points does
+	// not stretch its own), a little wider than the points so that the
+	// first and last are drawn whole
+	figure.ShareX(f.Panels...)
+	for _, p := range f.Panels {
+		figure.Pad(p, xPad, 0)
+	}
 	f.Height = vg.Inch * 2.6 * vg.Length(max(len(f.Panels), 1))
 	return f, nil
 }
@@ -94,7 +101,7 @@ func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) 
 		case len(g) > 1:
 			col = figure.Color(i)
 		}
-		if err := sr.addCurve(p, c, col, len(g) == 1, logY, xs); err != nil {
+		if err := sr.addCurve(p, c, col, nested(i, len(g)), logY, xs); err != nil {
 			return nil, err
 		}
 	}
@@ -104,7 +111,25 @@ func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) 
 	if !logY && p.Y.Min >= 0 { // counts and times start at zero
 		p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 1)
 	}
+	figure.Pad(p, 0, 0.04) // the points at the top and at zero drawn whole
 	return p, nil
+}
+
+// curveSize is how wide a curve's line and how large its dots are drawn.
+type curveSize struct {
+	alone         bool // the only curve of its panel
+	width, radius float64
+}
+
+// nested sizes the i-th of n curves of a panel: where curves coincide (two
+// strategies that both never fail), each is drawn narrower and with
+// smaller dots over the one before, so that all of them show.
+func nested(i, n int) curveSize {
+	if n == 1 {
+		return curveSize{alone: true, width: 1, radius: 3}
+	}
+	k := float64(n - 1 - i)
+	return curveSize{width: 1 + k*math.Min(1.6, 5/float64(n-1)), radius: 3 + k*math.Min(1.5, 4.5/float64(n-1))}
 }
 
 // anyPositive reports whether some curve of g has a positive median.
@@ -120,7 +145,8 @@ func (sr *sweepResult) anyPositive(g []scenarios.Curve) bool {
 
 // addCurve draws one curve in colour: its band when alone in its panel,
 // the line through its medians, its theory and its points with error bars.
-func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color, alone, logY bool, xs []float64) error {
+func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color, sz curveSize, logY bool, xs []float64) error {
+	alone := sz.alone
 	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
 	if logY {
 		if !allPositive(med) && !strings.HasSuffix(p.Title.Text, notDrawn) {
@@ -140,7 +166,7 @@ func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color
 			return err
 		}
 	}
-	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: col, Width: 1}); err != nil {
+	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: col, Width: sz.width}); err != nil {
 		return err
 	}
 	if !allNaN(theory) {
@@ -152,7 +178,7 @@ func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color
 			return err
 		}
 	}
-	return figure.AddPoints(p, figure.Points{Name: legend, X: xs, Y: med, YLo: lo, YHi: hi, Color: col})
+	return figure.AddPoints(p, figure.Points{Name: legend, X: xs, Y: med, YLo: lo, YHi: hi, Color: col, Radius: sz.radius})
 }
 
 // notDrawn notes a log axis's hidden zeros in a panel's title.
@@ -176,7 +202,11 @@ func (sr *sweepResult) series(name string) (med, lo, hi, theory, blo, bhi []floa
 	return med, lo, hi, theory, blo, bhi
 }
 
-// addBandArea shades the check's band along the points where both edges are finite.
+// addBandArea shades the check's band at each point where both edges are
+// finite, as a step from halfway to the previous point to halfway to the
+// next (the band is known at the points only: a slope between two would
+// invent the values between them). An exact band (a check of one value)
+// is a broad light line.
 func addBandArea(p *plot.Plot, xs, lo, hi []float64) error {
 	var upper, lower plotter.XYs
 	for i := range xs {
@@ -194,24 +224,45 @@ func addBandArea(p *plot.Plot, xs, lo, hi []float64) error {
 		}
 		return figure.AddLines(p, l)
 	}
-	if len(lower) == 1 { // one point: a short bar
-		w := 0.05 * math.Max(math.Abs(lower[0].X), 1)
-		return figure.AddBands(p, figure.Band{Name: "band of the check", X0: lower[0].X - w, X1: lower[0].X + w,
-			Y0: lower[0].Y, Y1: upper[0].Y, Color: figure.Light(figure.Sky, 0x50)})
+	_, logX := p.X.Scale.(plot.LogScale)
+	var bands []figure.Band
+	for i := range xs {
+		if !finite(lo[i]) || !finite(hi[i]) {
+			continue
+		}
+		x0, x1 := stepEdges(xs, i, logX)
+		bands = append(bands, figure.Band{Name: "band of the check", X0: x0, X1: x1, Y0: lo[i], Y1: hi[i], Color: figure.Light(figure.Sky, 0x50)})
 	}
-	ring := append(plotter.XYs{}, lower...)
-	for i := len(upper) - 1; i >= 0; i-- {
-		ring = append(ring, upper[i])
-	}
-	poly, err := plotter.NewPolygon(ring)
-	if err != nil {
-		return err
-	}
-	poly.Color, poly.LineStyle.Width = figure.Light(figure.Sky, 0x50), 0
-	p.Add(poly)
-	p.Legend.Add("band of the check", poly)
-	return nil
+	return figure.AddBands(p, bands...)
 }
+
+// stepEdges are where point i's step begins and ends: halfway (in the
+// axis's scale) to its neighbours; at either end as far past the point as
+// the axis is padded (a lone point: 5 % of its value either side).
+func stepEdges(xs []float64, i int, logX bool) (x0, x1 float64) {
+	if len(xs) == 1 {
+		w := 0.05 * math.Max(math.Abs(xs[0]), 1)
+		return xs[0] - w, xs[0] + w
+	}
+	mid := func(a, b float64) float64 { return (a + b) / 2 }
+	pad := func(x float64, dir float64) float64 { return x + dir*xPad*(xs[len(xs)-1]-xs[0]) }
+	if logX {
+		mid = func(a, b float64) float64 { return math.Sqrt(a * b) }
+		pad = func(x float64, dir float64) float64 { return x * math.Pow(xs[len(xs)-1]/xs[0], dir*xPad) }
+	}
+	x0, x1 = pad(xs[i], -1), pad(xs[i], 1)
+	if i > 0 {
+		x0 = mid(xs[i-1], xs[i])
+	}
+	if i < len(xs)-1 {
+		x1 = mid(xs[i], xs[i+1])
+	}
+	return x0, x1
+}
+
+// xPad is how far a sweep's x axis reaches past its first and last point,
+// as a share of its range.
+const xPad = 0.025
 
 // flat reports whether every band has no width (a check of one value).
 func flat(lower, upper plotter.XYs) bool {

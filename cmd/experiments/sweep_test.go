@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,23 +108,93 @@ func TestTinySweep(t *testing.T) {
 	}
 }
 
-// TestPlotsOfTheSavedResults draws every saved history in results/: the
-// plots hold up on real runs, not only on synthetic ones.
+// TestPlotsOfTheSavedResults draws every saved history in results/ (and
+// its directories) again, and every sweep's figure from its JSON: the
+// plots hold up on real runs, not only on synthetic ones, and every figure
+// stored in results/ is the one the code draws now (a change to the
+// figures fails here until 'experiments plot' has redrawn them; the SVG is
+// compared, the PNG is rendered from the same drawing).
 func TestPlotsOfTheSavedResults(t *testing.T) {
-	groups, err := historyGroups(filepath.Join("..", "..", "results"))
-	if err != nil {
+	root := filepath.Join("..", "..", "results")
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, path)
+		}
+		return err
+	})
+	if err != nil || len(dirs) == 0 {
 		t.Skipf("no saved results: %v", err)
 	}
-	dir := t.TempDir()
 	n := 0
-	for _, name := range sortedKeys(groups) {
-		files, err := plotHistory(dir, name, groups[name][0])
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-		n += len(files)
+	for _, dir := range dirs {
+		n += storedHistoryPlots(t, dir) + storedSweepPlots(t, dir)
 	}
 	if n == 0 {
 		t.Error("no saved history gave a plot")
+	}
+}
+
+// storedHistoryPlots redraws the histories of dir that have figures stored
+// beside them (a sweep's points have none) and compares each SVG with the
+// stored one; it returns how many it drew.
+func storedHistoryPlots(t *testing.T, dir string) int {
+	groups, err := historyGroups(dir)
+	if err != nil {
+		return 0
+	}
+	tmp, n := t.TempDir(), 0
+	for _, name := range sortedKeys(groups) {
+		if stored, _ := filepath.Glob(filepath.Join(dir, name+".*.svg")); len(stored) == 0 && !strings.Contains(dir, "sweeps") {
+			t.Errorf("%s: %s has a saved history but no figure beside it; run 'experiments plot %s'", dir, name, dir)
+			continue
+		} else if len(stored) == 0 {
+			continue
+		}
+		files, err := plotHistory(tmp, name, groups[name][0])
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, ".svg") {
+				sameFigure(t, filepath.Join(dir, f), filepath.Join(tmp, f))
+			}
+		}
+		n += len(files)
+	}
+	return n
+}
+
+// storedSweepPlots draws the figure of every sweep's JSON in dir and
+// compares it with the stored one.
+func storedSweepPlots(t *testing.T, dir string) int {
+	sweeps, _ := filepath.Glob(filepath.Join(dir, "*"+sweepInfix+"*.json"))
+	tmp := t.TempDir()
+	for _, path := range sweeps {
+		copied := filepath.Join(tmp, filepath.Base(path))
+		b, err := os.ReadFile(path)
+		if err == nil {
+			err = os.WriteFile(copied, b, 0o644)
+		}
+		if err == nil {
+			_, err = plotSweep(copied)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		svg := strings.TrimSuffix(filepath.Base(path), ".json") + ".svg"
+		sameFigure(t, filepath.Join(dir, svg), filepath.Join(tmp, svg))
+	}
+	return len(sweeps)
+}
+
+// sameFigure fails when the stored figure is not the one just drawn.
+func sameFigure(t *testing.T, stored, drawn string) {
+	t.Helper()
+	a, errA := os.ReadFile(stored)
+	b, errB := os.ReadFile(drawn)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Errorf("%s is not what the code draws from its saved data (%v, %v); redraw it with 'experiments plot %s'", stored, errA, errB, filepath.Dir(stored))
 	}
 }

@@ -41,6 +41,7 @@ func (s *expiryLatency) Plots(h *history.History) ([]figure.Plot, error) {
 		}
 	}
 	figure.FloorY(p)
+	figure.Headroom(p, 0.05)
 	return []figure.Plot{figure.One("expiry-latency", p)}, nil
 }
 

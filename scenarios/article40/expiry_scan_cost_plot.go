@@ -60,6 +60,7 @@ func (s *expiryScanCost) Plots(h *history.History) ([]figure.Plot, error) {
 			return nil, err
 		}
 	}
+	figure.Pad(p, 0.03, 0.04) // the rings at the ends drawn whole
 	f := figure.One("scan-cost", p)
 	f.Height = 4 * vg.Inch
 	return []figure.Plot{f}, nil

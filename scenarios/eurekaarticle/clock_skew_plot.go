@@ -45,23 +45,21 @@ func (s *clockSkew) evictionBars(m skewMeasure) (*plot.Plot, error) {
 		cats = append(cats, fmt.Sprintf("%s lease rule\nself-preservation %s", leaseLabel(o.c.LeaseBug), onOff(o.c.SelfPreservation)))
 		lo, hi := s.predicted(o.c)
 		bands = append(bands, figure.Band{Name: "predicted by the lease rule", X0: float64(i) - 0.45, X1: float64(i) + 0.45,
-			Y0: float64(lo) - 0.25, Y1: float64(hi) + 0.25, Color: figure.Light(figure.Black, 0x30)})
+			Y0: math.Max(float64(lo)-0.25, 0), Y1: float64(hi) + 0.25, Color: figure.Light(figure.Black, 0x30)})
 		fe, pl := float64(o.falseEvict), float64(o.peerLoss)
 		if !o.stepped || !o.hasFirst {
 			fe, pl = math.NaN(), math.NaN()
 		}
 		falseEv, peers = append(falseEv, fe), append(peers, pl)
 	}
-	p, err := figure.Bars(fmt.Sprintf("False evictions after s1's clock steps +%s (%d workers, all alive and renewing)", eureka.FormatModel(s.Skew), s.eu.Workers),
-		"workers evicted", cats,
+	p, err := figure.BarsOver(fmt.Sprintf("False evictions after s1's clock steps +%s (%d workers, all alive and renewing)", eureka.FormatModel(s.Skew), s.eu.Workers),
+		"workers evicted", cats, bands,
 		figure.Bar{Name: "evicted by the stepped s1", Values: falseEv, Color: figure.Vermilion},
 		figure.Bar{Name: "evicted or cancelled on its peers", Values: peers, Color: figure.Blue})
 	if err != nil {
 		return nil, err
 	}
-	if err := figure.AddBands(p, bands...); err != nil {
-		return nil, err
-	}
+	p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 1) // a count: from 0, one worker at least
 	figure.Headroom(p, 0.1)
 	return p, nil
 }
@@ -71,21 +69,18 @@ func (s *clockSkew) sizeSeries(h *history.History, m skewMeasure) (*plot.Plot, e
 	ws, ms := m.data.modelWindows(h, time.Minute)
 	ws = oneStep(ws, s.Skew, len(m.outs))
 	var lines []figure.Line
-	lowest := float64(s.eu.Workers)
 	for i, o := range m.outs {
-		l := figure.Line{Name: o.c.Label + " s1", Color: figure.Color(i), Points: true, PointRadius: 3.5 - 0.6*float64(i)}
+		l := figure.Line{Name: o.c.Label + " s1", Color: figure.Color(i), Points: true, PointRadius: 4.5 - 0.9*float64(i)}
 		for _, r := range o.c.Skewed.Evictions {
 			l.X, l.Y = append(l.X, minutes(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
-			lowest = math.Min(lowest, l.Y[len(l.Y)-1])
 		}
 		lines = append(lines, l)
 	}
-	p, err := figure.TimeSeries("Workers listed by each stepped s1 after its eviction runs", "model minutes since the run started",
-		"workers listed", ws, ms, lines...)
-	if err == nil {
-		p.Y.Min = math.Max(0, lowest-0.15*float64(s.eu.Workers))
-	}
-	return p, err
+	// clusters that evict alike coincide: each narrower (and its dots
+	// smaller) over the one before; the axis starts at zero, so that a
+	// drop reads as the share of the workers it is
+	return figure.TimeSeries("Workers listed by each stepped s1 after its eviction runs", "model minutes since the run started",
+		"workers listed", ws, ms, figure.Nest(lines)...)
 }
 
 // oneStep draws the clusters' clock steps (minutes apart at most, never

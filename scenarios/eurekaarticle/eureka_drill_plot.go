@@ -72,6 +72,8 @@ func (s *eurekaDrill) successPanel(m drillMeasure) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = -0.2, maxR+0.2
+	p.Y.Max = math.Max(p.Y.Max, 100) // a share: up to 100 %, and the dot there whole
+	figure.Pad(p, 0, 0.04)
 	var ticks []plot.Tick
 	for r := 0; r <= int(maxR); r++ {
 		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprint(r)})

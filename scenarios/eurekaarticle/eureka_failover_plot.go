@@ -40,6 +40,7 @@ func (s *eurekaFailover) Plots(h *history.History) ([]figure.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
+	figure.ShareX(fetches, tasks)
 	f := figure.Stack("failover", fetches, tasks, sw)
 	f.Height = vg.Inch * 8.4
 	return []figure.Plot{f}, nil
@@ -117,6 +118,7 @@ func (s *eurekaFailover) switchPanel(m failoverMeasure) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.X.Min, p.Y.Min = 0, 0
+	figure.Pad(p, 0, 0.04) // a switch at once (0 s) is a whole dot, not half of one under the axis
 	return p, nil
 }
 

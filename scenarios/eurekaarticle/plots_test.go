@@ -104,6 +104,11 @@ func TestSelfPreservationShadesEachClusterInItsPanels(t *testing.T) {
 	if n := d.MostShaded(); n != 1 {
 		t.Errorf("%d window fills lie on top of each other at one point, want 1 (overlaps striped)", n)
 	}
+	for _, p := range plots[0].Panels[1:] { // minute 0 at one place in every panel
+		if first := plots[0].Panels[0]; p.X.Min != first.X.Min || p.X.Max != first.X.Max {
+			t.Errorf("panel %q spans %g … %g minutes, the first %g … %g", p.Title.Text, p.X.Min, p.X.Max, first.X.Min, first.X.Max)
+		}
+	}
 	s := scentest.MustConfigure(t, "self-preservation").(*selfPreservation)
 	m, _ := s.measure(h)
 	ws, _ := m.data.windowsSince(figure.InCluster(h.Events, clusterOff), time.Minute, m.partAt)

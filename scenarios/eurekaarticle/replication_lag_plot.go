@@ -57,6 +57,8 @@ func (s *replicationLag) Plots(h *history.History) ([]figure.Plot, error) {
 	figure.FloorY(pp)
 	figure.FloorY(cp)
 	cp.Y.Max = math.Max(cp.Y.Max, 31)
+	figure.Headroom(pp, 0.05)
+	figure.Headroom(cp, 0.05) // the ring of the slowest drawn whole
 	f := figure.Stack("visibility", pp, cp)
 	f.Height = vg.Inch * 6
 	return []figure.Plot{f}, nil

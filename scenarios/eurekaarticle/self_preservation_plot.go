@@ -52,6 +52,7 @@ func (s *selfPreservation) Plots(h *history.History) ([]figure.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
+	figure.ShareX(on, off, size, evicted) // minute 0 at one place in every panel
 	f := figure.Stack("self-preservation", on, off, size, evicted)
 	f.Height = vg.Inch * 10.5
 	return []figure.Plot{f}, nil
@@ -110,22 +111,33 @@ func refusedWindows(h eureka.History, x spAxis) []figure.Window {
 	return out
 }
 
+// onColors and offColors are the servers' colours of each cluster, the
+// same in every panel.
+var (
+	onColors  = []color.Color{figure.Blue, figure.Sky, figure.Green}
+	offColors = []color.Color{figure.Vermilion, figure.Orange, figure.Purple}
+)
+
 // sizePanel draws every server's registry size after each eviction run:
-// both clusters, so the faults of both are shaded.
+// both clusters, so the faults of both are shaded; a cluster's servers
+// (solid "on", dashed "off") in colours of their own, each narrower than
+// the one before, so that servers that agree all show.
 func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for _, c := range []struct {
-		hs    map[string]eureka.History
-		color color.Color
-		dash  []vg.Length
-	}{{m.data.On, figure.Blue, nil}, {m.data.Off, figure.Vermilion, figure.Dashed}} {
-		for _, name := range sortedNames(c.hs) {
-			l := figure.Line{Name: name, Color: c.color, Dashes: c.dash}
+		hs     map[string]eureka.History
+		colors []color.Color
+		dash   []vg.Length
+	}{{m.data.On, onColors, nil}, {m.data.Off, offColors, figure.Dashed}} {
+		var cluster []figure.Line
+		for i, name := range sortedNames(c.hs) {
+			l := figure.Line{Name: name, Color: c.colors[i%len(c.colors)], Dashes: c.dash}
 			for _, r := range c.hs[name].Evictions {
 				l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
 			}
-			lines = append(lines, l)
+			cluster = append(cluster, l)
 		}
+		lines = append(lines, figure.Nest(cluster)...) // a cluster's servers mostly agree: each narrower over the last
 	}
 	return figure.TimeSeries(fmt.Sprintf("Workers listed by each server after its eviction run (%d workers per cluster)", s.eu.Workers),
 		spXLabel, "workers listed", ws, ms, lines...)
@@ -136,7 +148,7 @@ func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figur
 func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for i, name := range sortedNames(m.data.Off) {
-		l := figure.Line{Name: name, Color: figure.Color(i), Points: true, PointRadius: 4.5 - 1.2*float64(i), Width: 0.8}
+		l := figure.Line{Name: name, Color: offColors[i%len(offColors)], Points: true, PointRadius: 4.5 - 1.2*float64(i), Width: 0.8}
 		for _, r := range m.data.Off[name].Evictions {
 			l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(len(r.Evicted)))
 		}

@@ -64,6 +64,7 @@ func (s *reregistrationStorm) stormFigure(sz stormSize) (figure.Plot, error) {
 	if err != nil {
 		return figure.Plot{}, err
 	}
+	figure.ShareX(calls, flight)
 	f := figure.Stack("storm", calls, flight, lat)
 	f.Height = vg.Inch * 8.4
 	return f, nil
@@ -74,10 +75,14 @@ func stormLatency(sz stormSize) (*plot.Plot, error) {
 	side := func(sd stormSide) []float64 {
 		return []float64{sd.phase.Calls.P50ms, sd.phase.Calls.P99ms, sd.load.P50ms, sd.load.P99ms}
 	}
-	return figure.Bars("Latency of the re-registration calls after the heal", "milliseconds",
+	p, err := figure.Bars("Latency of the re-registration calls after the heal", "milliseconds",
 		[]string{"registrants: p50", "registrants: p99", "registry served: p50", "registry served: p99"},
 		figure.Bar{Name: "immediate", Values: side(sz.imm), Color: figure.Vermilion},
 		figure.Bar{Name: "jitter", Values: side(sz.jit), Color: figure.Blue})
+	if err == nil {
+		figure.Headroom(p, 0.05)
+	}
+	return p, err
 }
 
 // stormBuckets is how many 100 ms buckets the panels show: up to one

@@ -34,12 +34,15 @@ func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 	}
 	f := &plots[0]
 	f.Panels = append(f.Panels, p)
+	figure.ShareX(f.Panels...)
 	f.Height = vg.Inch * 2.3 * vg.Length(len(f.Panels))
 	return plots, nil
 }
 
 // listPanel is the server's listed count (a step every 20 ms reading) and
-// each changing client's list (a step at each change its listener saw).
+// each changing client's list (a step at each change its listener saw):
+// the lines mostly coincide, so each is drawn narrower over the last, the
+// server's (black) widest.
 func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.Plot, error) {
 	end := h.Timeline.Seconds()
 	ws, ms := figure.RunWindows(h.Events, end)
@@ -51,7 +54,11 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 			lines = append(lines, l)
 		}
 	}
-	p, err := figure.TimeSeries(s.listTitle(), "second of the run", "instances listed", ws, ms, lines...)
+	title := s.listTitle()
+	if len(lines) == 1 {
+		title += " (none did)"
+	}
+	p, err := figure.TimeSeries(title, "second of the run", "instances listed", ws, ms, figure.Nest(lines)...)
 	if err != nil {
 		return nil, fmt.Errorf("nacos-incident: %w", err)
 	}
@@ -82,7 +89,7 @@ func ejectMarks(evs []serverEvent, end time.Duration) []figure.Mark {
 
 // serverLine is the server's readings from time zero (a failed reading is a gap).
 func serverLine(samples []listSample, every time.Duration, end float64) figure.Line {
-	l := figure.Line{Name: fmt.Sprintf("server (admin API, read every %s)", every), Color: figure.Black, Width: 2.5, Step: true}
+	l := figure.Line{Name: fmt.Sprintf("server (admin API, read every %s)", every), Color: figure.Black, Step: true}
 	for _, smp := range samples {
 		if smp.At < 0 || smp.At.Seconds() > end {
 			continue
@@ -99,7 +106,7 @@ func serverLine(samples []listSample, every time.Duration, end float64) figure.L
 // clientLine is a client's list from time zero to end, false when it never
 // changed after time zero (it held the list it had).
 func clientLine(name string, lists []listChange, end float64) (figure.Line, bool) {
-	l := figure.Line{Name: name + "'s client", Width: 1.2, Step: true}
+	l := figure.Line{Name: name + "'s client", Step: true}
 	last, changed := math.NaN(), false
 	for _, c := range lists {
 		if c.At < 0 {

@@ -1,0 +1,129 @@
+package cluster
+
+import (
+	"fmt"
+
+	"time"
+
+	"sdchaos/experiment"
+)
+
+// Rules are etcd's rules as the registry-neutral experiments' judges need
+// them, for instances on leases of TTL renewed every Renew, on a cluster
+// of Config. Each band's basis names the rule and where it is in etcd.
+type Rules struct {
+	Config     Config
+	TTL, Renew time.Duration
+}
+
+// slack is the allowance for timers and scheduling on a shared host.
+const slack = 50 * time.Millisecond
+
+// electionBound is how long a majority may take to elect a leader:
+// PreVote, then a randomized election timeout in [election, 2 × election).
+func (r Rules) electionBound() time.Duration {
+	return 2*time.Duration(r.Config.ElectionMs)*time.Millisecond + time.Second
+}
+
+// RefreshFails: clientv3 waits for a ready connection and retries an
+// unavailable cluster until the call's deadline (client/v3's retry
+// interceptor, gRPC WaitForReady), so the first refresh after the cut
+// fails at its deadline, whether the members are dead or the links hold
+// their bytes.
+func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+	return timeout - slack, refresh + timeout + slack,
+		"clientv3 retries an unavailable cluster until the deadline (client/v3 retry interceptor): the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
+}
+
+// ClientWhileUnreachable: etcd's naming resolver changes the balancer's
+// addresses only on watch events, and a broken watch sends none
+// (client/v3/naming/resolver), so both balancers keep calling the live
+// instances: no call fails.
+func (Rules) ClientWhileUnreachable(string, experiment.How, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{Lo: 0, Hi: 0, Basis: "the resolver changes addresses only on watch events and a broken watch sends none " +
+		"(client/v3/naming/resolver): the balancer keeps its addresses"}, true
+}
+
+// realFailsAfterCrash bounds a real client's failures after an instance
+// crashed: calls in flight on the closed connection, or picked before the
+// transport noticed.
+const realFailsAfterCrash = 3
+
+// ClientAfterCrash: gRPC sees the crashed instance's connection close;
+// round_robin picks only READY subchannels, pick_first moves to the next
+// address when its connection is refused.
+func (Rules) ClientAfterCrash(string, int, float64, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{Lo: 0, Hi: realFailsAfterCrash, Basis: "gRPC sees the crashed instance's connection close; round_robin picks only " +
+		"READY subchannels, pick_first moves to the next address when refused: only calls in flight or picked before the transport notices fail"}, true
+}
+
+// Recovery: a policy caller's next refresh after the heal succeeds (after
+// a kill, once the restarted members elected a leader); the resolver's
+// clients never lost their addresses.
+func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
+	if c.Kind != experiment.PolicyCaller {
+		return 0, "the resolver kept its addresses throughout"
+	}
+	d, why := refresh+time.Second, "its next refresh (≤ refresh) answered within 1 s"
+	if how == experiment.Kill {
+		d += r.electionBound()
+		why += fmt.Sprintf(", once the restarted members elected a leader (≤ 2 × %d ms election timeout + 1 s)", r.Config.ElectionMs)
+	}
+	return d, why
+}
+
+// RemovesSilent: a lease expires TTL after the last renewal the leader
+// granted (server/lease/lessor.go); with the links cut, renewals stop at
+// the cut, the last one at most Renew before it. Killed members expire
+// nothing, and a new leader resets every lease's TTL (lessor.Promote).
+func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Band {
+	if how == experiment.Kill {
+		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader resets every lease to its full ttl (lessor.Promote)"}
+	}
+	basis := fmt.Sprintf("a lease expires ttl (%s) after the last renewal, at most %s before the cut (lessor)", r.TTL, r.Renew)
+	switch {
+	case d < r.TTL-r.Renew-slack:
+		return experiment.Band{Lo: 0, Hi: 0, Basis: basis}
+	case d > r.TTL+time.Second:
+		return experiment.Band{Lo: 1, Hi: 1, Basis: basis}
+	}
+	return experiment.Band{Lo: 0, Hi: 1, Basis: basis}
+}
+
+// MemberServes: a linearizable read needs a ReadIndex from a leader with a
+// quorum, a registration (a lease grant and a put) a proposal committed by
+// a quorum (etcd raft): the member alone serves neither; the majority
+// serves both once it has a leader.
+func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
+	if role == experiment.CutOff {
+		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the member alone has none"}, true
+	}
+	if f == experiment.QuorumLoss {
+		return experiment.Band{}, false // no majority side
+	}
+	basis := fmt.Sprintf("2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.Config.ElectionMs)
+	if since >= r.electionBound() {
+		return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
+	}
+	return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
+}
+
+// Relisted: an instance whose lease expired registers again at its next
+// renewal (KeepAliveOnce answers "lease not found", then a grant and a
+// put), after its seeded delay when spread.
+func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
+	d := spread + r.Renew + 2*time.Second
+	return d, fmt.Sprintf("each instance registers again at its next renewal after its delay: spread (%s) + renew (%s) + 2 s for the grant and the put", spread, r.Renew)
+}
+
+// RejoinWindow: an instance renews every Renew with a call deadline of
+// at least Renew (fakeservice), so when a blackholed link returns every
+// instance has a renewal in flight; the held request is answered at once,
+// "lease not found", and the instance registers again after its seeded
+// delay in [0, spread). Without a spread they all come back at once.
+func (r Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
+	return spread + time.Second, spread, fmt.Sprintf("every instance has a renewal in flight when the link returns (its deadline ≥ renew %s): "+
+		"answered at once, lease not found, it registers again after its delay in [0, spread %s) (+ 1 s for the answer and the grant)", r.Renew, spread)
+}
+
+var _ experiment.Rules = Rules{}

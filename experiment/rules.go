@@ -1,0 +1,74 @@
+package experiment
+
+import "time"
+
+// Band is what a registry's rules predict for one check: Lo ≤ measured ≤
+// Hi (in the check's unit), and where that comes from: the rule, with its
+// source (a file, a constant, a documented default).
+type Band struct {
+	Lo, Hi float64
+	Basis  string
+}
+
+// Role is the part a member plays in a member fault.
+type Role string
+
+// The roles a probe reports on.
+const (
+	// CutOff is the member cut off from its peers, or the survivor of a
+	// quorum loss: alive and reachable by clients, alone.
+	CutOff Role = "cut-off"
+	// Majority is a member on the side that kept a majority.
+	Majority Role = "majority"
+)
+
+// ProbeOp is what a members probe does through one member.
+type ProbeOp string
+
+// The probe operations.
+const (
+	// List reads the instance list as the world's clients do.
+	List ProbeOp = "list"
+	// Register registers a probe instance.
+	Register ProbeOp = "register"
+)
+
+// Rules are a registry's own rules, as the registry-neutral experiments'
+// judges need them. Each method says what the registry predicts, its
+// source in the band's basis; ok is false where the registry has no rule
+// for the case (the check is then reported, not judged, and the report
+// says why).
+type Rules interface {
+	// RefreshFails bounds when a policy caller's list refresh fails once
+	// the registry became unreachable (made as how), from the cut to the
+	// refresh's failure, with the refresh interval and its deadline.
+	RefreshFails(how How, refresh, timeout time.Duration) (lo, hi time.Duration, basis string)
+	// ClientWhileUnreachable is the share (%) of a real client's calls that
+	// fail while the registry is unreachable (made as how) for d and every
+	// instance lives.
+	ClientWhileUnreachable(client string, how How, d time.Duration) (Band, bool)
+	// ClientAfterCrash is how many of a real client's calls fail once one
+	// of n instances crashed while the registry is unreachable, over a
+	// window of w at rate calls per second.
+	ClientAfterCrash(client string, n int, rate float64, w time.Duration) (Band, bool)
+	// Recovery is how long after the heal a caller may still fail before
+	// its list is whole again (a policy caller refreshing every refresh,
+	// or a real client), and why.
+	Recovery(c Caller, how How, refresh time.Duration) (time.Duration, string)
+	// RemovesSilent says whether the registry removes a live instance
+	// while it is unreachable (made as how) for d (0: never, 1: always,
+	// 0–1: either), and why.
+	RemovesSilent(how How, d time.Duration) Band
+	// MemberServes says whether a member in role answers op since after
+	// fault began (1 yes, 0 no, 0–1 either), and why.
+	MemberServes(fault FaultKind, role Role, op ProbeOp, since time.Duration) (Band, bool)
+	// Relisted is how long after the registry returns every one of n
+	// instances is listed again, when they come back at once (spread 0)
+	// or over spread.
+	Relisted(n int, spread time.Duration) (time.Duration, string)
+	// RejoinWindow is how instances that lost their registration register
+	// again once the registry returns (made unreachable as how): each at a
+	// random time within span of its return, no time of which is likelier
+	// than 1/spreadOver (0: all may come at once), and why.
+	RejoinWindow(how How, spread time.Duration) (span, spreadOver time.Duration, basis string)
+}

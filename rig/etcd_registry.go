@@ -1,0 +1,239 @@
+package rig
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/cluster"
+	"sdchaos/experiment"
+	"sdchaos/fakeservice"
+	"sdchaos/fault"
+	"sdchaos/history"
+)
+
+func init() { RegisterRegistry(etcdRegistry{}) }
+
+// etcdRegistry runs experiments written as data on the etcd world: a real
+// 3-member etcd cluster (each member its own process), instances
+// registered on leases, policy callers reading through clientv3, and the
+// real clients etcd's naming resolver feeds.
+type etcdRegistry struct{}
+
+// The real clients of the etcd world.
+const (
+	// EtcdRoundRobin is etcd's naming resolver feeding gRPC's round_robin.
+	EtcdRoundRobin = "grpc-round-robin"
+	// EtcdPickFirst is etcd's naming resolver feeding gRPC's pick_first.
+	EtcdPickFirst = "grpc-pick-first"
+)
+
+// Name returns "etcd".
+func (etcdRegistry) Name() experiment.Registry { return experiment.Etcd }
+
+// Describe names the server.
+func (etcdRegistry) Describe() string {
+	return "etcd " + etcdVersion() + ", 3 members (each its own process), instances on leases"
+}
+
+// Clients are etcd's naming resolver with two gRPC balancers.
+func (etcdRegistry) Clients() []ClientInfo {
+	return []ClientInfo{
+		{EtcdRoundRobin, "etcd's gRPC naming resolver (a watch on the endpoint keys) feeding gRPC's round_robin balancer"},
+		{EtcdPickFirst, "etcd's gRPC naming resolver feeding gRPC's pick_first balancer"},
+	}
+}
+
+// Can accepts every registry-neutral fault and probe; it needs whole-second
+// lease ttls of at least fakeservice.MinTTL and one user's program at most.
+func (r etcdRegistry) Can(x experiment.Experiment) error {
+	if err := CheckClients(r, x); err != nil {
+		return err
+	}
+	if err := etcdService(x).Validate(); err != nil {
+		return Cannotf("etcd: instances.ttl: %v", err)
+	}
+	execs := 0
+	for _, c := range x.Callers {
+		if c.Kind == experiment.ExecClient {
+			execs++
+		}
+	}
+	if execs > 1 {
+		return Cannotf("etcd runs one user's program per run (the experiment has %d)", execs)
+	}
+	return nil
+}
+
+// etcdService is the instances' configuration: the experiment's ttl (20 s
+// by default), renewed every tenth of it.
+func etcdService(x experiment.Experiment) fakeservice.Config {
+	c := fakeservice.DefaultConfig()
+	if x.Instances.TTL > 0 {
+		c.TTL = x.Instances.TTL.D()
+		c.Renew = c.TTL / 10
+	}
+	return c
+}
+
+// World compiles x into an etcd plan: its callers, its instances, and a
+// timeline of fault values on the started rig.
+func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
+	if err := r.Can(x); err != nil {
+		return nil, err
+	}
+	sink := &Sink{}
+	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: needsLinks(x)}
+	o.Service.OnRegister = sink.Registered
+	if x.Instances.Spread > 0 {
+		o.Service.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
+	}
+	phase := time.Duration(env.Rand.Int64N(int64(DefaultRefresh)))
+	plan := Plan{Timeline: func(ctx context.Context, rig *Etcd) (fault.Timeline, error) { return etcdTimeline(ctx, env, rig, x) },
+		Traffic: listedTraffic}
+	for _, c := range x.Callers {
+		switch c.Kind {
+		case experiment.PolicyCaller:
+			plan.Callers = append(plan.Callers, policyCaller(c, phase))
+		case experiment.RealClient:
+			b := caller.RoundRobin
+			if c.Client == EtcdPickFirst {
+				b = caller.PickFirst
+			}
+			plan.Real = append(plan.Real, caller.GRPCConfig{Name: c.Name, Rate: RateOf(c), Balancer: b, CallTimeout: CallTimeout})
+		case experiment.ExecClient:
+			plan.Exec = &ExecConfig{Name: c.Name, Argv: c.Command, Rate: RateOf(c), CallTimeout: CallTimeout}
+		}
+	}
+	env.Duration = x.Duration.D()
+	return &sinkWorld{EtcdWorld: NewEtcdWorld(env, o, plan), sink: sink}, nil
+}
+
+// sinkWorld is the etcd world of an experiment: its instances' registrations
+// are recorded once the recorder exists.
+type sinkWorld struct {
+	*EtcdWorld
+	sink *Sink
+}
+
+// Recorder returns the world's recorder and points the sink at it.
+func (w *sinkWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
+	rec, d := w.EtcdWorld.Recorder(ctx)
+	w.sink.Set(rec)
+	return rec, d
+}
+
+// listedTraffic samples how many instances etcd lists, for the whole run.
+func listedTraffic(r *Etcd) ([]caller.Traffic, func(), error) {
+	s, err := newListedSampler(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []caller.Traffic{s}, s.Close, nil
+}
+
+// needsLinks reports whether a step cuts the clients' links (the rig then
+// puts a proxy in front of each member).
+func needsLinks(x experiment.Experiment) bool {
+	for _, s := range x.Timeline {
+		if s.Fault == experiment.Unreachable && s.HowOf() == experiment.Blackhole {
+			return true
+		}
+	}
+	return false
+}
+
+// policyCaller is the harness's caller for a policy caller of x, with
+// the refresh phase every policy caller of the run shares.
+func policyCaller(c experiment.Caller, phase time.Duration) caller.Config {
+	cfg := caller.DefaultConfig(c.Name)
+	cfg.Rate, cfg.Refresh, cfg.RefreshTimeout, cfg.CallTimeout = RateOf(c), RefreshOf(c), RefreshTimeout, CallTimeout
+	cfg.RefreshPhase = phase % cfg.Refresh
+	cfg.Policy = caller.Policy{OnError: caller.KeepList, Eject: c.Eject.D()}
+	if c.Policy == experiment.Clear {
+		cfg.Policy.OnError = caller.ClearList
+	}
+	return cfg
+}
+
+// etcdTimeline turns x's steps into fault values on the started rig.
+func etcdTimeline(ctx context.Context, env *Env, r *Etcd, x experiment.Experiment) (fault.Timeline, error) {
+	var tl fault.Timeline
+	for i, s := range x.Timeline {
+		st := fault.Step{At: s.At.D(), For: s.For.D(), Origin: i + 1}
+		var err error
+		if s.Probe != "" {
+			st.Probe = etcdMembersProbe(r)
+		} else {
+			st.Fault, err = etcdFault(ctx, env, r, s)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("timeline[%d] (%s): %w", i, s.Fault, err)
+		}
+		tl = append(tl, st)
+	}
+	return tl, nil
+}
+
+// etcdFault is the fault value of one registry-neutral step on etcd.
+func etcdFault(ctx context.Context, env *Env, r *Etcd, s experiment.Step) (fault.Fault, error) {
+	switch s.Fault {
+	case experiment.Unreachable:
+		if s.HowOf() == experiment.Kill {
+			return fault.KillNodes{Nodes: r.Cluster.Nodes()}, nil
+		}
+		return fault.Blackhole{Proxies: r.Proxies}, nil
+	case experiment.CrashInstance:
+		ins := r.Group.Instances
+		return fault.CrashInstance{Instance: ins[env.Rand.IntN(len(ins))]}, nil
+	case experiment.QuorumLoss:
+		leader, err := r.Cluster.WaitLeader(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return fault.KillNodes{Nodes: majorityWith(r.Cluster, leader)}, nil
+	case experiment.CutOffMember:
+		n, err := memberOf(ctx, r.Cluster, s.WhichOf())
+		if err != nil {
+			return nil, err
+		}
+		return fault.PartitionPeer{Cluster: r.Cluster, Node: n}, nil
+	}
+	return nil, Cannotf("etcd cannot make %q", s.Fault)
+}
+
+// majorityWith returns a majority of the members that includes n (the
+// leader dies with it, so the survivor must elect: it cannot).
+func majorityWith(c *cluster.Cluster, n *cluster.Node) []*cluster.Node {
+	out := []*cluster.Node{n}
+	for _, m := range c.Nodes() {
+		if len(out) == c.Size()/2+1 {
+			break
+		}
+		if m != n {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// memberOf returns the leader, or a member that is not the leader.
+func memberOf(ctx context.Context, c *cluster.Cluster, which experiment.Which) (*cluster.Node, error) {
+	leader, err := c.WaitLeader(ctx)
+	if err != nil || which == experiment.Leader {
+		return leader, err
+	}
+	for _, m := range c.Nodes() {
+		if m != leader {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("no member besides the leader %s", leader.Name)
+}
+
+// Rules are etcd's rules for x's instances on the harness's cluster.
+func (etcdRegistry) Rules(x experiment.Experiment) experiment.Rules {
+	svc := etcdService(x)
+	return cluster.Rules{Config: cluster.DefaultConfig(), TTL: svc.TTL, Renew: svc.Renew}
+}

@@ -1,0 +1,120 @@
+package anyregistry
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"sdchaos/experiment"
+	"sdchaos/history"
+	"sdchaos/report"
+	"sdchaos/rig"
+)
+
+// unreachableChecks judge every caller while the registry was unreachable
+// (and after an instance crashed meanwhile), and after the heal.
+func (r *run) unreachableChecks(w window) {
+	crash, crashed := r.crashIn(w)
+	end := w.to
+	if crashed {
+		end = crash
+	}
+	for _, c := range r.x.Callers {
+		switch c.Kind {
+		case experiment.PolicyCaller:
+			r.policyDuring(c, w, end)
+		case experiment.RealClient:
+			r.clientDuring(c, w, end)
+		}
+		if crashed {
+			r.afterCrash(c, w.from, crash, w.to)
+		} else if w.healed {
+			r.afterHeal(c, w)
+		}
+	}
+	r.registryChecks(w)
+}
+
+// policyDuring judges a policy caller from the cut until end (the heal, or
+// a crash): keep fails nothing; clear fails from its first failed refresh.
+func (r *run) policyDuring(c experiment.Caller, w window, end time.Duration) {
+	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
+	text := fmt.Sprintf("%d of %d", failed, n)
+	if c.Policy == experiment.Keep {
+		e := report.Exactly(c.Name+": failures while the registry was unreachable", 0, "").About(c.Name).
+			From("a failed refresh keeps the old list and every instance lives: every call reaches a live instance")
+		r.res.AddCheck(judgeCount(e, n, failed, text))
+		return
+	}
+	lo, hi, basis := r.rules.RefreshFails(w.step.HowOf(), rig.RefreshOf(c), rig.RefreshTimeout)
+	send := time.Duration(float64(time.Second) / rig.RateOf(c))
+	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).About(c.Name).
+		From(basis + "; then its next send fails on the emptied list")
+	op, ok := firstFail(r.h.Ops, c.Name, w.from, end)
+	if !ok {
+		r.res.AddCheck(first.JudgeText(math.NaN(), "never failed"))
+		return
+	}
+	r.res.AddCheck(first.Judge((op.Scheduled - w.from).Seconds()))
+	after, afterFail := r.countOf(c.Name, op.Scheduled, end)
+	share := report.Band(c.Name+": failed share from its first failure until the registry returned", 100, 100, " %").About(c.Name).
+		From("an empty list serves nothing until a refresh succeeds, and none does while the registry is unreachable")
+	r.res.AddCheck(share.JudgeText(report.Pct(afterFail, after), fmt.Sprintf("%d of %d", afterFail, after)))
+}
+
+// clientDuring judges a real client from the cut until end by its world's rule.
+func (r *run) clientDuring(c experiment.Caller, w window, end time.Duration) {
+	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
+	name := c.Name + ": failed share while the registry was unreachable"
+	b, ok := r.rules.ClientWhileUnreachable(c.Client, w.step.HowOf(), w.to-w.from)
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while the registry was unreachable (%s has no rule for this client here: not judged).", c.Name, failed, n, r.reg.Name()))
+		return
+	}
+	e := report.Band(name, b.Lo, b.Hi, " %").Digits(1).About(c.Name).From(b.Basis)
+	if n == 0 {
+		r.res.AddCheck(e.Invalid("the client recorded no call while the registry was unreachable"))
+		return
+	}
+	r.res.AddCheck(e.JudgeText(report.Pct(failed, n), fmt.Sprintf("%d of %d", failed, n)))
+}
+
+// afterHeal judges a caller once its list is whole again after the heal.
+func (r *run) afterHeal(c experiment.Caller, w window) {
+	if c.Kind == experiment.ExecClient {
+		return
+	}
+	rec, why := r.rules.Recovery(c, w.step.HowOf(), rig.RefreshOf(c))
+	from := w.to + rec
+	e := report.Exactly(fmt.Sprintf("%s: failures after the registry returned (from %s after)", c.Name, rec.Round(time.Millisecond)), 0, "").About(c.Name).
+		From(why + "; every instance lives")
+	if from >= r.h.Timeline {
+		r.res.AddCheck(e.Invalid(fmt.Sprintf("the run ended %s after the heal, before the caller's recovery bound", (r.h.Timeline - w.to).Round(time.Millisecond))))
+		return
+	}
+	n, failed := r.countOf(c.Name, from, r.h.Timeline)
+	r.res.AddCheck(judgeCount(e, n, failed, fmt.Sprintf("%d of %d", failed, n)))
+}
+
+// judgeCount judges a count of failures, invalid when nothing was sent.
+func judgeCount(e report.Expect, n, failed int, text string) report.Check {
+	if n == 0 {
+		return e.Invalid("no call was scheduled in the window")
+	}
+	return e.JudgeText(float64(failed), text)
+}
+
+// firstFail returns name's first failed call scheduled in [from, to).
+func firstFail(ops []history.Op, name string, from, to time.Duration) (history.Op, bool) {
+	var best history.Op
+	found := false
+	for _, op := range ops {
+		if op.Caller != name || op.Outcome == history.OK || op.Scheduled < from || op.Scheduled >= to {
+			continue
+		}
+		if !found || op.Scheduled < best.Scheduled {
+			best, found = op, true
+		}
+	}
+	return best, found
+}
