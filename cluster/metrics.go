@@ -11,17 +11,20 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/grpc/codes"
 )
 
 // A member the harness started samples its own Prometheus registry (the
 // one embed.Etcd registers its metrics in) inside its process, so a
 // reading is not delayed by a loopback that the clients overload; a member
 // it did not start is read over its metrics endpoint (metrics_scrape.go).
-// Both sum the same families into a MetricSample (addFamily). The metric names are
-// etcd v3.7's (server/etcdserver/metrics.go, server/lease/metrics.go,
-// server/storage/mvcc/metrics.go) and its gRPC server metrics
-// (go-grpc-middleware/providers/prometheus, registered by
-// server/etcdserver/api/v3rpc/grpc.go).
+// Both sum the same families into a MetricSample (addFamilies). The metric
+// names are etcd v3.7's (server/etcdserver/metrics.go,
+// server/lease/metrics.go, server/storage/mvcc/metrics.go) and its gRPC
+// server metrics (go-grpc-middleware/providers/prometheus, registered by
+// server/etcdserver/api/v3rpc/grpc.go); etcd 3.4 exports them all but
+// etcd_server_request_duration_seconds (read on a 3.4.25 member's
+// /metrics), which a sample then notes as missing.
 const (
 	metricStarted       = "grpc_server_started_total"
 	metricHandled       = "grpc_server_handled_total"
@@ -38,23 +41,54 @@ const (
 	metricLeaseRevoked  = "etcd_debugging_lease_revoked_total"
 	metricLeaseRenewed  = "etcd_debugging_lease_renewed_total"
 	metricPuts          = "etcd_mvcc_put_total"
+	metricVersion       = "etcd_server_version"
 )
+
+// Family is a metric family of a member that the storm's judge reads: a
+// member that does not export it (an external etcd of another version, a
+// registry behind a filter) leaves its figure missing, never zero.
+type Family string
+
+// The families the judge reads.
+const (
+	FamilyStarted       Family = metricStarted
+	FamilyHandled       Family = metricHandled
+	FamilyDuration      Family = metricDuration
+	FamilyHasLeader     Family = metricHasLeader
+	FamilyLeaderChanges Family = metricLeaderChanges
+)
+
+// JudgedFamilies are the families a sample notes as missing when a reading
+// does not hold them.
+var JudgedFamilies = []Family{FamilyStarted, FamilyHandled, FamilyDuration, FamilyHasLeader, FamilyLeaderChanges}
 
 // MetricSample is one reading of a member's counters and gauges. Counters
 // are cumulative since the member process started.
 type MetricSample struct {
 	// T is the member's wall clock at the reading (Unix nanoseconds).
 	T int64 `json:"t"`
-	// Started counts gRPC calls the member started handling (every method);
-	// HandledOK and HandledErr count those it answered, with code OK or
-	// another code (ErrCodes splits the latter by code). A LeaseKeepAlive
-	// stream that ends Canceled is not an error: clientv3's KeepAliveOnce
-	// cancels its stream once it has the answer; those are KeepAliveClosed.
-	Started         float64            `json:"started"`
-	HandledOK       float64            `json:"ok"`
-	HandledErr      float64            `json:"err"`
-	ErrCodes        map[string]float64 `json:"err_codes,omitempty"`
-	KeepAliveClosed float64            `json:"keepalive_closed"`
+	// Started counts gRPC calls the member started handling (every method).
+	// The calls it ended are typed by Classify: HandledOK counts answers
+	// with code OK, HandledErr the registry's errors (ErrCodes splits them
+	// by code), StreamsClosed the streams their clients cancelled (clientv3's
+	// KeepAliveOnce cancels its stream once it has the answer; the name in
+	// JSON is the one histories always had), and StreamsUnavailable and
+	// StreamsUnknown the streams that ended with those codes where they mean
+	// no leader or closed by the client (EndNoLeaderOrClosed), which a
+	// window decides by the member's leader.
+	Started            float64            `json:"started"`
+	HandledOK          float64            `json:"ok"`
+	HandledErr         float64            `json:"err"`
+	ErrCodes           map[string]float64 `json:"err_codes,omitempty"`
+	StreamsClosed      float64            `json:"keepalive_closed"`
+	StreamsUnavailable float64            `json:"streams_unavailable,omitempty"`
+	StreamsUnknown     float64            `json:"streams_unknown,omitempty"`
+	// Version is the member's etcd version (etcd_server_version), "" when
+	// the reading did not hold it.
+	Version string `json:"version,omitempty"`
+	// Missing lists the JudgedFamilies the reading did not hold (histories
+	// saved before it was noted have none).
+	Missing []Family `json:"missing,omitempty"`
 	// Duration is etcd_server_request_duration_seconds summed over request
 	// types: how long the member took to serve reads and raft requests (put,
 	// lease grant and revoke), from entering the server to the result.
@@ -136,10 +170,45 @@ func readMetrics(g prometheus.Gatherer, clock func() time.Time) (MetricSample, e
 		return MetricSample{}, fmt.Errorf("gathering metrics: %w", err)
 	}
 	s := MetricSample{T: now.UnixNano()}
-	for _, mf := range mfs {
-		s.addFamily(mf)
-	}
+	s.addFamilies(mfs)
 	return s, nil
+}
+
+// addFamilies sums the families into s: the member's version first (the
+// calls' ends are typed by it), then every family, and notes the judged
+// families the reading did not hold.
+func (s *MetricSample) addFamilies(mfs []*dto.MetricFamily) {
+	var ver *Version
+	held := map[Family]bool{}
+	for _, mf := range mfs {
+		held[Family(mf.GetName())] = true
+		if mf.GetName() != metricVersion {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if v, err := ParseVersion(label(m, "server_version")); err == nil && m.GetGauge().GetValue() == 1 {
+				s.Version, ver = v.String(), &v
+			}
+		}
+	}
+	for _, mf := range mfs {
+		s.addFamily(mf, ver)
+	}
+	for _, f := range JudgedFamilies {
+		if !held[f] {
+			s.Missing = append(s.Missing, f)
+		}
+	}
+}
+
+// Lacks reports whether the reading did not hold family f.
+func (s MetricSample) Lacks(f Family) bool {
+	for _, m := range s.Missing {
+		if m == f {
+			return true
+		}
+	}
+	return false
 }
 
 // scalars maps a counter or gauge family to the sample field it sums into.
@@ -153,12 +222,13 @@ func (s *MetricSample) scalars() map[string]*float64 {
 	}
 }
 
-func (s *MetricSample) addFamily(mf *dto.MetricFamily) {
+func (s *MetricSample) addFamily(mf *dto.MetricFamily, ver *Version) {
 	name := mf.GetName()
 	switch name {
 	case metricHandled:
 		for _, m := range mf.GetMetric() {
-			s.addHandled(label(m, "grpc_method"), label(m, "grpc_code"), m.GetCounter().GetValue())
+			end := Classify(Method(label(m, "grpc_method")), ParseCode(label(m, "grpc_code")), ver)
+			s.addHandled(end, label(m, "grpc_code"), m.GetCounter().GetValue())
 		}
 		return
 	case metricDuration:
@@ -180,13 +250,20 @@ func (s *MetricSample) addFamily(mf *dto.MetricFamily) {
 	}
 }
 
-func (s *MetricSample) addHandled(method, code string, v float64) {
-	switch {
-	case code == "OK":
+func (s *MetricSample) addHandled(end CallEnd, code string, v float64) {
+	switch end {
+	case EndOK:
 		s.HandledOK += v
 		return
-	case method == "LeaseKeepAlive" && code == "Canceled":
-		s.KeepAliveClosed += v
+	case EndClosedByClient:
+		s.StreamsClosed += v
+		return
+	case EndNoLeaderOrClosed:
+		if code == codes.Unknown.String() {
+			s.StreamsUnknown += v
+		} else {
+			s.StreamsUnavailable += v
+		}
 		return
 	}
 	s.HandledErr += v

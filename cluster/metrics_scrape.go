@@ -91,10 +91,37 @@ func scrape(ctx context.Context, c *http.Client, url string) (MetricSample, erro
 }
 
 // parseFamilies parses the families a sample reads from a metrics
-// endpoint's answer (Prometheus text format).
+// endpoint's answer (Prometheus text format). A family the answer declares
+// whose samples sampledLines left out (every gRPC counter at zero) is
+// there with no metric: the member exports it.
 func parseFamilies(body []byte) (map[string]*dto.MetricFamily, error) {
+	kept := sampledLines(body)
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	return p.TextToMetricFamilies(bytes.NewReader(sampledLines(body)))
+	mfs, err := p.TextToMetricFamilies(bytes.NewReader(kept))
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range declaredFamilies(kept) {
+		if _, ok := mfs[name]; !ok {
+			mfs[name] = &dto.MetricFamily{Name: &name}
+		}
+	}
+	return mfs, nil
+}
+
+// declaredFamilies returns the families a text-format body declares
+// ("# TYPE name type").
+func declaredFamilies(body []byte) []string {
+	var out []string
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte{'\n'})
+		body = rest
+		if decl, ok := bytes.CutPrefix(line, []byte("# TYPE ")); ok {
+			name, _, _ := bytes.Cut(decl, []byte{' '})
+			out = append(out, string(name))
+		}
+	}
+	return out
 }
 
 // parseSample reads a sample taken at t from a metrics endpoint's answer.
@@ -104,9 +131,11 @@ func parseSample(body []byte, t time.Time) (MetricSample, error) {
 		return MetricSample{}, err
 	}
 	s := MetricSample{T: t.UnixNano()}
+	list := make([]*dto.MetricFamily, 0, len(mfs))
 	for _, mf := range mfs {
-		s.addFamily(mf)
+		list = append(list, mf)
 	}
+	s.addFamilies(list)
 	return s, nil
 }
 
@@ -150,10 +179,10 @@ func keepLine(line []byte) bool {
 	return ok
 }
 
-// sampledFamilies are the families a MetricSample sums.
+// sampledFamilies are the families a MetricSample reads.
 var sampledFamilies = func() map[string]*float64 {
 	m := (&MetricSample{}).scalars()
-	m[metricDuration] = nil
+	m[metricDuration], m[metricVersion] = nil, nil
 	return m
 }()
 

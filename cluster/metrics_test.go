@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
+	"go.etcd.io/etcd/api/v3/version"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sdchaos/procstat"
@@ -40,7 +41,7 @@ func TestReadMetricsSumsTheFamilies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.KeepAliveClosed != 7 || s.HasLeader != 1 {
+	if s.T != 42 || s.Started != 8 || s.HandledOK != 6 || s.HandledErr != 1 || s.StreamsClosed != 7 || s.HasLeader != 1 {
 		t.Fatalf("sample %+v", s)
 	}
 	if len(s.ErrCodes) != 1 || s.ErrCodes["DeadlineExceeded"] != 1 {
@@ -126,6 +127,9 @@ func TestCollectMetricsInsideTheMembers(t *testing.T) {
 		last := mm.Samples[len(mm.Samples)-1]
 		started += last.Started
 		leaders += last.IsLeader
+		if last.Version != version.Version || len(last.Missing) > 0 { // the calls' ends are typed by it
+			t.Errorf("%s: version %q (want %s), missing %v", mm.Name, last.Version, version.Version, last.Missing)
+		}
 		if last.HasLeader != 1 || last.Puts < 100 || len(last.Duration.Bounds) == 0 {
 			t.Errorf("%s: has_leader %g, puts %g (want ≥ 100: every member applies every put), duration %+v", mm.Name, last.HasLeader, last.Puts, last.Duration)
 		}

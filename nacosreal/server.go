@@ -65,6 +65,7 @@ type Server struct {
 	name    string
 	child   *childproc.Child
 	port    int
+	host    string // the address its listeners bind; "" is 127.0.0.1
 	home    string
 	logPath string
 	started time.Duration
@@ -118,8 +119,14 @@ func takeMainPort(alloc *ports.Allocator, name string) (int, error) {
 	return p, nil
 }
 
-// launch starts the JVM; its stdout (Spring's console log) and stderr go to the log file.
+// launch starts the standalone JVM; its stdout (Spring's console log) and stderr go to the log file.
 func (s *Server) launch(sup *childproc.Supervisor, jar string, spec ServerSpec) error {
+	return s.launchWith(sup, func(child []string) []string { return serverArgs(jar, s.home, s.port, spec, child) })
+}
+
+// launchWith starts the JVM with the arguments args returns for the options every JVM child
+// gets (child; jvm.ChildOptions), its output to home/server.log.
+func (s *Server) launchWith(sup *childproc.Supervisor, args func(child []string) []string) error {
 	java, err := jvm.Java()
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
@@ -130,7 +137,7 @@ func (s *Server) launch(sup *childproc.Supervisor, jar string, spec ServerSpec) 
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
 	child, _, err := sup.StartExternal(childproc.ExternalSpec{
-		Name: s.name, Path: java, Args: serverArgs(jar, s.home, s.port, spec, opts),
+		Name: s.name, Path: java, Args: args(opts),
 		Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: s.logPath, StdoutToLog: true,
 	})
 	if err != nil {

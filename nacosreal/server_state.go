@@ -2,6 +2,8 @@ package nacosreal
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"time"
 
 	"sdchaos/childproc"
@@ -14,11 +16,22 @@ func (s *Server) Name() string { return s.name }
 // Port returns the main (HTTP) port.
 func (s *Server) Port() int { return s.port }
 
-// Addr returns the HTTP address, 127.0.0.1:<main port>.
-func (s *Server) Addr() string { return ports.Addr(s.port) }
+// Addr returns the HTTP address, <host>:<main port> (host 127.0.0.1 but for a cluster member
+// given another).
+func (s *Server) Addr() string { return net.JoinHostPort(s.hostname(), strconv.Itoa(s.port)) }
 
-// GRPCAddr returns the SDK gRPC address, 127.0.0.1:<main port + 1000>.
-func (s *Server) GRPCAddr() string { return ports.Addr(s.port + GRPCOffset) }
+// GRPCAddr returns the SDK gRPC address, <host>:<main port + 1000>.
+func (s *Server) GRPCAddr() string {
+	return net.JoinHostPort(s.hostname(), strconv.Itoa(s.port+GRPCOffset))
+}
+
+// hostname returns the address the server's listeners bind.
+func (s *Server) hostname() string {
+	if s.host == "" {
+		return ports.Host
+	}
+	return s.host
+}
 
 // Pid returns the JVM's process id.
 func (s *Server) Pid() int { return s.child.Pid() }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -58,11 +59,14 @@ func listenersOf(t *testing.T, pid int) string {
 		}
 		f := strings.Fields(line)
 		if len(f) >= 5 {
-			b.WriteString(strings.ReplaceAll(f[4], "[::ffff:127.0.0.1]", "127.0.0.1") + " \n")
+			b.WriteString(v4Mapped.ReplaceAllString(f[4], "$1") + " \n")
 		}
 	}
 	return b.String()
 }
+
+// v4Mapped matches an IPv4-mapped IPv6 address as ss prints it ([::ffff:198.18.0.1]).
+var v4Mapped = regexp.MustCompile(`\[::ffff:([0-9.]+)\]`)
 
 func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	t.Helper()

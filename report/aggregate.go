@@ -134,14 +134,22 @@ func metricsTable(out *Result, n int) Table {
 	}
 	sort.Strings(keys)
 	out.MetricStats = map[string]Stats{}
+	missing := false
 	for _, k := range keys {
 		st := statsOf(out.Samples[k])
 		out.Metrics[k[7:]], out.MetricStats[k[7:]] = float64(st.Median), st
-		t.Rows = append(t.Rows, []string{k[7:], Num(float64(st.Median)), interval(float64(st.CILo), float64(st.CIHi)),
-			Num(float64(st.Min)), Num(float64(st.Max)), fmt.Sprint(st.Runs)})
+		row := []string{k[7:], Num(float64(st.Median)), interval(float64(st.CILo), float64(st.CIHi)),
+			Num(float64(st.Min)), Num(float64(st.Max)), fmt.Sprint(st.Runs)}
+		if st.Runs == 0 { // no run measured it (a figure the registry does not export)
+			row, missing = []string{k[7:], "—", "—", "—", "—", "0"}, true
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	if n < MinRunsForInterval {
 		t.Notes = append(t.Notes, fmt.Sprintf("a 95 %% interval of the median needs at least %d runs; with %d it is unbounded", MinRunsForInterval, n))
+	}
+	if missing {
+		t.Notes = append(t.Notes, "— = measured in no run")
 	}
 	return t
 }
@@ -190,6 +198,9 @@ func aggregateCheck(c Check, runs []*Result) Check {
 		unit = " " + c.Unit
 	}
 	out.MeasuredText = fmt.Sprintf("median %s%s, 95 %% %s; %d/%d runs in band", Num(med), unit, interval(lo, hi), in, len(xs))
+	if len(finite(xs)) == 0 {
+		out.MeasuredText = fmt.Sprintf("%s (measured in none of %d runs)", NotMeasured, len(xs))
+	}
 	blo, bhi := float64(out.BandLo), float64(out.BandHi)
 	switch {
 	case len(finite(xs)) == 0:

@@ -3,6 +3,7 @@ package storm
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -18,16 +19,35 @@ type RegistryLoad struct {
 	// start (the others' counts are missing).
 	Members int
 	// Received, OK and Errors are per bucket: gRPC calls the members started
-	// handling, and answered with code OK (or a KeepAliveOnce stream closed
-	// by its client after the answer) or another code.
+	// handling; those answered with code OK or ended by their clients (a
+	// stream its client cancelled, such as a KeepAliveOnce closed after its
+	// answer: see cluster.Classify); and those the registry ended with an
+	// error.
 	Received, OK, Errors []float64
-	// Totals over the window, and the error codes of the answers.
+	// Totals over the window, and the error codes of the errors.
 	TotalReceived, TotalOK, TotalErrors float64
 	ErrCodes                            map[string]float64
+	// ClosedByClients is how many of TotalOK were streams their clients
+	// closed; ClosedCodedAsErrors how many of those the member ended with an
+	// error code (cluster.EndNoLeaderOrClosed: Unavailable, etcd's "no
+	// leader", before 3.7) while it had a leader all along.
+	ClosedByClients, ClosedCodedAsErrors float64
+	// Untyped is how many streams ended no leader or closed by their
+	// clients on a member whose leader is not known (it exported no
+	// etcd_server_has_leader or no leader changes): neither ok nor an error.
+	Untyped float64
+	// Versions are the members' etcd versions, distinct and sorted.
+	Versions []string
+	// Missing names, per judged family, the members that exported it in
+	// none of their samples of the window: the figures made of it are
+	// missing, not zero.
+	Missing map[cluster.Family][]string
 	// Served is how many reads and raft requests the members completed in
 	// the window (etcd_server_request_duration_seconds), and P50ms, P99ms
 	// and MeanMs their duration; P99ms is the histogram's last bound when
-	// more than 1 % took longer (TooSlow).
+	// more than 1 % took longer (TooSlow). All four are NaN when a member
+	// does not export the histogram, the durations NaN when nothing was
+	// served (DurationsMissing says why).
 	Served, P50ms, P99ms, MeanMs float64
 	TooSlow                      bool
 	// LeaderChanges is the most leader changes one member saw in the window.
@@ -86,7 +106,7 @@ func (l RegistryLoad) HowFell() string {
 // members did in it even though the samples are not aligned with it.
 func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Duration, n int) RegistryLoad {
 	l := RegistryLoad{Received: make([]float64, n), OK: make([]float64, n), Errors: make([]float64, n),
-		ErrCodes: map[string]float64{}}
+		ErrCodes: map[string]float64{}, Missing: map[cluster.Family][]string{}}
 	to := from + int64(n)*int64(width)
 	var dur cluster.Histogram
 	covered := int64(math.MaxInt64)
@@ -100,8 +120,10 @@ func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Dur
 		}
 		l.Members++
 		covered = min(covered, ss[len(ss)-1].T-from)
-		l.addCounts(ss, from, width)
-		l.addHealth(m.Name, ss, from, to)
+		l.noteExports(m.Name, window(ss, from, to))
+		leader := l.addHealth(m.Name, ss, from, to)
+		l.addCounts(ss, from, width, leader)
+		l.addStreams(ss, from, to, leader)
 		first, last := at(ss, from), at(ss, to)
 		addDelta(&dur, first.Duration, last.Duration)
 		for code, v := range last.ErrCodes {
@@ -120,6 +142,72 @@ func MeasureRegistry(members []cluster.MemberMetrics, from int64, width time.Dur
 		l.Covered = time.Duration(covered)
 	}
 	return l
+}
+
+// window returns the samples that bear on [from, to]: the last one at or
+// before from, and those after it up to to.
+func window(ss []cluster.MetricSample, from, to int64) []cluster.MetricSample {
+	i := max(sort.Search(len(ss), func(i int) bool { return ss[i].T > from })-1, 0)
+	j := sort.Search(len(ss), func(j int) bool { return ss[j].T > to })
+	return ss[i:max(j, i+1)]
+}
+
+// noteExports notes the member's version and the judged families it
+// exported in none of the samples ws.
+func (l *RegistryLoad) noteExports(name string, ws []cluster.MetricSample) {
+	for _, f := range cluster.JudgedFamilies {
+		lacks := true
+		for _, s := range ws {
+			lacks = lacks && s.Lacks(f)
+		}
+		if lacks {
+			l.Missing[f] = append(l.Missing[f], name)
+		}
+	}
+	for _, s := range ws {
+		if s.Version != "" && !slices.Contains(l.Versions, s.Version) {
+			l.Versions = append(l.Versions, s.Version)
+			slices.Sort(l.Versions)
+		}
+	}
+}
+
+// Lacking says which of the families fs a member did not export in the
+// window ("m1, m2 export no grpc_server_handled_total"), "" when every
+// member exported them all.
+func (l RegistryLoad) Lacking(fs ...cluster.Family) string {
+	var parts []string
+	for _, f := range fs {
+		if ms := slices.Sorted(slices.Values(l.Missing[f])); len(ms) > 0 {
+			verb := "exports"
+			if len(ms) > 1 {
+				verb = "export"
+			}
+			parts = append(parts, fmt.Sprintf("%s%s %s no %s", strings.Join(ms, ", "), l.versionNote(), verb, f))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// versionNote is " (etcd 3.4.25)", or "" when no member said its version.
+func (l RegistryLoad) versionNote() string {
+	if len(l.Versions) == 0 {
+		return ""
+	}
+	return " (etcd " + strings.Join(l.Versions, ", ") + ")"
+}
+
+// DurationsMissing says why P50ms, P99ms and MeanMs are missing: a member
+// does not export the histogram, or nothing was served in the window; ""
+// when they are measured.
+func (l RegistryLoad) DurationsMissing() string {
+	if why := l.Lacking(cluster.FamilyDuration); why != "" {
+		return why
+	}
+	if !(l.Served > 0) {
+		return "no read or raft request was served in the window"
+	}
+	return ""
 }
 
 func sorted(ss []cluster.MetricSample) []cluster.MetricSample {
@@ -149,14 +237,35 @@ func value(ss []cluster.MetricSample, t int64, f func(cluster.MetricSample) floa
 	return f(a) + frac*(f(b)-f(a))
 }
 
-func (l *RegistryLoad) addCounts(ss []cluster.MetricSample, from int64, width time.Duration) {
+// leaderState is what a member's samples say of its leader over a window.
+type leaderState int
+
+const (
+	// leaderUnknown: the member exported no etcd_server_has_leader or no
+	// leader changes.
+	leaderUnknown leaderState = iota
+	// leaderKept: a leader in every sample and no leader change. etcd ends
+	// a stream "no leader" only after 3 election timeouts without one
+	// (v3rpc's monitorLeader); a spell without a leader that ended counts
+	// as a leader change (the new leader is new after none), and one that
+	// had not ended shows in the next sample.
+	leaderKept
+	// leaderLost: a sample without a leader, or a leader change.
+	leaderLost
+)
+
+// addCounts adds the member's counters per bucket; a stream that ended
+// Unavailable counts as closed by its client on a member that kept its
+// leader, as an error on one that lost it, and as neither otherwise.
+func (l *RegistryLoad) addCounts(ss []cluster.MetricSample, from int64, width time.Duration, leader leaderState) {
+	kept, lost := one(leader == leaderKept), one(leader == leaderLost)
 	fields := []struct {
 		out []float64
 		f   func(cluster.MetricSample) float64
 	}{
 		{l.Received, func(s cluster.MetricSample) float64 { return s.Started }},
-		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK + s.KeepAliveClosed }},
-		{l.Errors, func(s cluster.MetricSample) float64 { return s.HandledErr }},
+		{l.OK, func(s cluster.MetricSample) float64 { return s.HandledOK + s.StreamsClosed + kept*noLeaderOrClosed(s) }},
+		{l.Errors, func(s cluster.MetricSample) float64 { return s.HandledErr + lost*noLeaderOrClosed(s) }},
 	}
 	for _, fd := range fields {
 		prev := value(ss, from, fd.f)
@@ -168,23 +277,73 @@ func (l *RegistryLoad) addCounts(ss []cluster.MetricSample, from int64, width ti
 	}
 }
 
-// addHealth notes leader changes, a missing leader and sampling gaps in [from, to].
-func (l *RegistryLoad) addHealth(name string, ss []cluster.MetricSample, from, to int64) {
+// one is 1 when b holds, else 0.
+func one(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// noLeaderOrClosed is a sample's streams that ended for lack of a leader
+// or closed by their clients (cluster.EndNoLeaderOrClosed).
+func noLeaderOrClosed(s cluster.MetricSample) float64 { return s.StreamsUnavailable + s.StreamsUnknown }
+
+// addStreams adds the member's streams closed by their clients over
+// [from, to], and types by its leader those that ended for lack of a
+// leader or closed by their clients.
+func (l *RegistryLoad) addStreams(ss []cluster.MetricSample, from, to int64, leader leaderState) {
+	delta := func(f func(cluster.MetricSample) float64) float64 { return value(ss, to, f) - value(ss, from, f) }
+	l.ClosedByClients += delta(func(s cluster.MetricSample) float64 { return s.StreamsClosed })
+	for code, f := range map[string]func(cluster.MetricSample) float64{
+		"Unavailable": func(s cluster.MetricSample) float64 { return s.StreamsUnavailable },
+		"Unknown":     func(s cluster.MetricSample) float64 { return s.StreamsUnknown },
+	} {
+		switch n := delta(f); {
+		case n <= 0:
+		case leader == leaderKept:
+			l.ClosedByClients += n
+			l.ClosedCodedAsErrors += n
+		case leader == leaderLost:
+			l.ErrCodes[code] += n
+		default:
+			l.Untyped += n
+		}
+	}
+}
+
+// addHealth notes leader changes, a missing leader and sampling gaps in
+// [from, to], and returns what the samples say of the member's leader.
+// A sample that does not hold a leader family says nothing of it.
+func (l *RegistryLoad) addHealth(name string, ss []cluster.MetricSample, from, to int64) leaderState {
 	first := at(ss, from)
-	leaderless := false
+	leaderless, known := false, !first.Lacks(cluster.FamilyHasLeader) && !first.Lacks(cluster.FamilyLeaderChanges)
+	changes := 0.0
 	prevT := first.T
 	for _, s := range ss {
 		if s.T < from || s.T > to {
 			continue
 		}
-		l.LeaderChanges = max(l.LeaderChanges, s.LeaderChanges-first.LeaderChanges)
-		leaderless = leaderless || s.HasLeader == 0
+		if s.Lacks(cluster.FamilyHasLeader) || s.Lacks(cluster.FamilyLeaderChanges) {
+			known = false
+		} else {
+			changes = max(changes, s.LeaderChanges-first.LeaderChanges)
+			leaderless = leaderless || s.HasLeader == 0
+		}
 		l.MaxGap = max(l.MaxGap, time.Duration(s.T-prevT))
 		prevT = s.T
 	}
+	l.LeaderChanges = max(l.LeaderChanges, changes)
 	if leaderless {
 		l.Leaderless = append(l.Leaderless, name)
 	}
+	switch {
+	case leaderless || changes > 0:
+		return leaderLost
+	case known:
+		return leaderKept
+	}
+	return leaderUnknown
 }
 
 // addDelta adds b − a to sum (a histogram with no observation yet has no
@@ -211,7 +370,10 @@ func addDelta(sum *cluster.Histogram, a, b cluster.Histogram) {
 
 func (l *RegistryLoad) setDurations(h cluster.Histogram) {
 	l.Served = h.Count
-	if h.Count <= 0 {
+	if len(l.Missing[cluster.FamilyDuration]) > 0 {
+		l.Served = math.NaN()
+	}
+	if !(l.Served > 0) {
 		l.P50ms, l.P99ms, l.MeanMs = math.NaN(), math.NaN(), math.NaN()
 		return
 	}

@@ -81,3 +81,79 @@ func TestQuantileBeyondTheLastBound(t *testing.T) {
 		t.Errorf("p99 %g %v, want the last bound and beyond", ms, beyond)
 	}
 }
+
+// TestStreamsNoLeaderOrClosedAreTypedByTheLeader: on a member before etcd
+// 3.7 a stream its client cancelled ends Unavailable (or, on 3.4's
+// LeaseKeepAlive, Unknown), as one the member ended for lack of a leader
+// does; the window's leader decides which it was.
+func TestStreamsNoLeaderOrClosedAreTypedByTheLeader(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	from := t0.Add(time.Second).UnixNano()
+	tests := []struct {
+		name                      string
+		code                      string
+		change                    func(i int, s *cluster.MetricSample)
+		ok, errs, closed, untyped float64
+	}{
+		{"a leader throughout: closed by their clients", "Unavailable", func(int, *cluster.MetricSample) {}, 900 + 200, 100, 200, 0},
+		{"Unknown (3.4's ErrCanceled), a leader throughout: closed by their clients", "Unknown", func(int, *cluster.MetricSample) {}, 900 + 200, 100, 200, 0},
+		{"a sample without a leader: the registry's errors", "Unavailable", func(i int, s *cluster.MetricSample) { s.HasLeader = one(i != 15) }, 900, 100 + 200, 0, 0},
+		{"Unknown, a leader change: the registry's errors", "Unknown", func(i int, s *cluster.MetricSample) { s.LeaderChanges = one(i >= 18) }, 900, 100 + 200, 0, 0},
+		{"no leader state exported: neither", "Unavailable", func(_ int, s *cluster.MetricSample) {
+			s.Missing = []cluster.Family{cluster.FamilyHasLeader}
+		}, 900, 100, 0, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := member("n1", t0, 0, 3, 1000)
+			for i := range m.Samples {
+				s := &m.Samples[i]
+				if tc.code == "Unknown" {
+					s.StreamsUnknown = 0.2 * s.Started // 200 over the window's second
+				} else {
+					s.StreamsUnavailable = 0.2 * s.Started
+				}
+				s.Version = "3.4.25"
+				tc.change(i, s)
+			}
+			l := MeasureRegistry([]cluster.MemberMetrics{m}, from, 100*time.Millisecond, 10)
+			if !near(l.TotalOK, tc.ok) || !near(l.TotalErrors, tc.errs) || !near(l.ClosedByClients, tc.closed) || !near(l.Untyped, tc.untyped) {
+				t.Errorf("ok %g, errors %g, closed %g, untyped %g; want %g, %g, %g, %g",
+					l.TotalOK, l.TotalErrors, l.ClosedByClients, l.Untyped, tc.ok, tc.errs, tc.closed, tc.untyped)
+			}
+			if tc.errs > 100 && !near(l.ErrCodes[tc.code], 200) {
+				t.Errorf("error codes %v, want %s 200", l.ErrCodes, tc.code)
+			}
+		})
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+
+// TestMissingFamiliesAreMissingNotZero: a member that exports no duration
+// histogram leaves the durations missing, with why; one that exports it
+// but served nothing in the window says so.
+func TestMissingFamiliesAreMissingNotZero(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	from := t0.Add(time.Second).UnixNano()
+	ms := []cluster.MemberMetrics{member("m1", t0, 0, 3, 1000), member("m2", t0, 0, 3, 1000)}
+	for j := range ms {
+		for i := range ms[j].Samples {
+			s := &ms[j].Samples[i]
+			s.Duration, s.Missing, s.Version = cluster.Histogram{}, []cluster.Family{cluster.FamilyDuration}, "3.4.25"
+		}
+	}
+	l := MeasureRegistry(ms, from, 100*time.Millisecond, 10)
+	want := "m1, m2 (etcd 3.4.25) export no etcd_server_request_duration_seconds"
+	if !math.IsNaN(l.P99ms) || !math.IsNaN(l.Served) || l.DurationsMissing() != want {
+		t.Errorf("p99 %g, served %g, why %q; want NaN, NaN and %q", l.P99ms, l.Served, l.DurationsMissing(), want)
+	}
+	if l.Lacking(cluster.FamilyHandled, cluster.FamilyStarted) != "" {
+		t.Errorf("lacking %q, want nothing", l.Lacking(cluster.FamilyHandled, cluster.FamilyStarted))
+	}
+	idle := member("m1", t0, 0, 3, 0)
+	l = MeasureRegistry([]cluster.MemberMetrics{idle}, from, 100*time.Millisecond, 10)
+	if !math.IsNaN(l.P99ms) || l.Served != 0 || l.DurationsMissing() != "no read or raft request was served in the window" {
+		t.Errorf("idle: p99 %g, served %g, why %q", l.P99ms, l.Served, l.DurationsMissing())
+	}
+}

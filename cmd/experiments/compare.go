@@ -128,10 +128,18 @@ func comparisonTable(rows []comparison) report.Table {
 		if r.flagged {
 			mark = "MOVED"
 		}
-		t.Rows = append(t.Rows, []string{r.key, r.check, report.Num(r.oldMed) + " " + r.unit, report.Num(r.newMed) + " " + r.unit,
+		t.Rows = append(t.Rows, []string{r.key, r.check, medianText(r.oldMed, r.unit), medianText(r.newMed, r.unit),
 			change(r.oldMed, r.newMed), p, fmt.Sprintf("%d/%d", r.nOld, r.nNew), mark})
 	}
 	return t
+}
+
+// medianText prints a median over runs, "—" when no run measured it.
+func medianText(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return report.NotMeasured
+	}
+	return report.Num(v) + " " + unit
 }
 
 func change(old, cur float64) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,9 +183,13 @@ func runStormProcess(t *testing.T, args []string) (*report.Result, int) {
 // at the heal, in either run, so its sign is noise at this size).
 func compareStorms(t *testing.T, single, merged *report.Result, singleName, mergedName string) {
 	t.Helper()
+	n, err := strconv.ParseFloat(fmt.Sprint(single.Params["instances"]), 64)
+	if err != nil {
+		t.Fatalf("%s: --instances %v: %v", singleName, single.Params["instances"], err)
+	}
 	for _, k := range []string{"immediate.registered", "jitter.registered", "immediate.listed_at_loss", "jitter.listed_at_loss"} {
-		if single.Metrics[k] != 1000 || merged.Metrics[k] != 1000 {
-			t.Errorf("%s: %s %g, %s %g, want 1000", k, singleName, single.Metrics[k], mergedName, merged.Metrics[k])
+		if single.Metrics[k] != n || merged.Metrics[k] != n {
+			t.Errorf("%s: %s %g, %s %g, want %g", k, singleName, single.Metrics[k], mergedName, merged.Metrics[k], n)
 		}
 	}
 	verdicts := map[string]report.Verdict{}

@@ -340,6 +340,9 @@ func rewrite(dir, name string, files []string, stored, now *report.Result) error
 		rr.histories = append(rr.histories, savedHistory{header: hdr, history: h})
 	}
 	sort.Slice(rr.histories, func(i, j int) bool { return rr.histories[i].header.Seed < rr.histories[j].header.Seed })
+	if filepath.Base(dir) == "points" {
+		return writePoint(dir, rr) // a sweep's point: its report and history, without figures
+	}
 	return writeOut(dir, rr)
 }
 

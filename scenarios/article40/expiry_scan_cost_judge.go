@@ -187,9 +187,12 @@ func (s *expiryScanCost) table(m costMeasure) report.Table {
 		t.Rows = append(t.Rows, []string{fmtThousands(c.n), fmtMsCost(c.scan.ms), fmtMsCost(c.heap.ms),
 			strconv.Itoa(c.scan.removed), strconv.Itoa(c.heap.removed), fmtMsCost(c.walk.ms), artScan, artHeap})
 	}
-	t.Notes = []string{
-		fmt.Sprintf("Fit of ln(median pass) on ln N: scan slope %.2f (R² %.3f), heap slope %.2f (R² %.3f), walk alone %.2f (R² %.3f); a cost ∝ N has slope 1, a constant one 0.",
-			m.scanSlope, m.scanR2, m.heapSlope, m.heapR2, m.walkSlope, m.walkR2),
+	fit := fmt.Sprintf("Fit of ln(median pass) on ln N: scan slope %.2f (R² %.3f), heap slope %.2f (R² %.3f), walk alone %.2f (R² %.3f); a cost ∝ N has slope 1, a constant one 0.",
+		m.scanSlope, m.scanR2, m.heapSlope, m.heapR2, m.walkSlope, m.walkR2)
+	if slices.ContainsFunc([]float64{m.scanSlope, m.scanR2, m.heapSlope, m.heapR2, m.walkSlope, m.walkR2}, math.IsNaN) {
+		fit = "No fit of ln(median pass) on ln N: a strategy has passes at fewer than 2 sizes."
+	}
+	t.Notes = []string{fit,
 		"Go, this machine; the article's figures are Python on the author's arm64 laptop. " +
 			"Scan walks a dense array of deadlines; heap pops only the due entries (stale ones from renewals are dropped when popped).",
 	}

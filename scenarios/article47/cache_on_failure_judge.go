@@ -141,8 +141,8 @@ func (s *cacheOnFailure) checks(m cacheMeasure) []report.Check {
 }
 
 func (s *cacheOnFailure) conclude(res *report.Result, m cacheMeasure) {
-	res.Conclude(fmt.Sprintf("The registry died at %.2f s. keep served %d of %d requests (%.1f %%) from its cached list.",
-		m.outage.At.Seconds(), m.keepOK, m.keepTotal, report.Pct(m.keepOK, m.keepTotal)))
+	res.Conclude(fmt.Sprintf("The registry died at %.2f s. keep served %d of %d requests (%s) from its cached list.",
+		m.outage.At.Seconds(), m.keepOK, m.keepTotal, report.PctText(m.keepOK, m.keepTotal)))
 	if !m.clearFailed {
 		res.Conclude("clear never failed: its refreshes did not fail within the run, so clearing never happened.")
 		return

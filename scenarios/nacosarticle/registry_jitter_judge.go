@@ -320,8 +320,8 @@ func (s *registryJitter) conclude(res *report.Result, m jitterMeasure) {
 		return
 	}
 	if s.lossy() {
-		res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a lossy registry into %.1f %% failed requests.",
-			s.Svc.TTL, report.Pct(m.failDuring["naive"], m.nDuring["naive"])))
+		res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a lossy registry into %s failed requests.",
+			s.Svc.TTL, report.PctText(m.failDuring["naive"], m.nDuring["naive"])))
 		return
 	}
 	res.Conclude(fmt.Sprintf("No lease expired (ttl %s), so the registry never answered empty: keeping the list on a failed refresh was enough; clearing it turned a registry blip into a full outage.", s.Svc.TTL))

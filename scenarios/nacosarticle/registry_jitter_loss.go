@@ -55,7 +55,7 @@ func (s *registryJitter) lossTable(m jitterMeasure) report.Table {
 	}
 	for _, n := range append(jitterNames(), s.realNames()...) {
 		t.Rows = append(t.Rows, []string{n, fmt.Sprint(m.nDuring[n]), fmt.Sprint(m.failDuring[n]),
-			fmt.Sprintf("%.1f %%", report.Pct(m.failDuring[n], m.nDuring[n])), fmt.Sprint(m.failAfter[n])})
+			report.PctText(m.failDuring[n], m.nDuring[n]), fmt.Sprint(m.failAfter[n])})
 	}
 	t.Notes = append(t.Notes, "naive's share is not predicted: it depends on which refreshes get through, TCP's retransmissions racing --refresh-timeout")
 	return t
@@ -70,8 +70,8 @@ func (s *registryJitter) concludeLoss(res *report.Result, m jitterMeasure) {
 	if m.naiveFailed {
 		first = fmt.Sprintf("first failed %.2f s after the loss began", m.naiveFirst.Seconds())
 	}
-	res.Conclude(fmt.Sprintf("Under %g %% loss naive %s and failed %d of %d requests during the jitter (%.1f %%; at a loss of 1 it fails every one after its first failed refresh): some refreshes got through, each failed one emptied its list until the next.",
-		100*s.Loss, first, m.failDuring["naive"], m.nDuring["naive"], report.Pct(m.failDuring["naive"], m.nDuring["naive"])))
+	res.Conclude(fmt.Sprintf("Under %g %% loss naive %s and failed %d of %d requests during the jitter (%s; at a loss of 1 it fails every one after its first failed refresh): some refreshes got through, each failed one emptied its list until the next.",
+		100*s.Loss, first, m.failDuring["naive"], m.nDuring["naive"], report.PctText(m.failDuring["naive"], m.nDuring["naive"])))
 	if s.unpredicted(m) {
 		res.Conclude(fmt.Sprintf("%d instance(s) registered again during the partial loss: keep's and the real clients' lists could shrink whenever a refresh or the watch got through, so their failures are reported, not judged.",
 			m.reregistered))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/storm"
@@ -184,7 +185,7 @@ func (s *reregistrationStorm) checks(sz stormSize) []report.Check {
 		From("the remedy fails no more calls than a synchronized storm (registrants' side: errors and timeouts)").
 		Says(report.Says("back-off with jitter avoids knocking the registry over"))
 	regErr := report.AtMost(fmt.Sprintf("@%d: calls the registry answered with an error, jitter − immediate", sz.n), 0, "").
-		From("the registry's own count (grpc_server_handled_total, code not OK): spread re-registrations leave it no more to fail").
+		From("the registry's own count (grpc_server_handled_total, code not OK, streams their clients closed left out): spread re-registrations leave it no more to fail").
 		Says(report.Says("back-off with jitter spares the recovering registry"))
 	up := report.Exactly(fmt.Sprintf("@%d: the registry fell over under the jitter storm (leader changes, members leaderless or lost, not serving)", sz.n), 0, "").
 		From("spread re-registrations leave the members their heartbeats: no leader change, every member up with a leader, a count answered within 5 s after the phase").
@@ -192,21 +193,44 @@ func (s *reregistrationStorm) checks(sz stormSize) []report.Check {
 	if sz.why != "" {
 		return []report.Check{peak.Invalid(sz.why), back.Invalid(sz.why), failed.Invalid(sz.why), regErr.Invalid(sz.why), up.Invalid(sz.why)}
 	}
-	cs := make([]report.Check, 0, 5)
-	ip, jp := imm.load.Peak(), jit.load.Peak()
-	if ip <= 0 {
-		cs = append(cs, peak.Invalid(fmt.Sprintf("the members received nothing after the immediate heal at N = %d", sz.n)))
-	} else {
-		cs = append(cs, peak.JudgeText(jp/ip, fmt.Sprintf("%.2f (immediate %.0f, jitter %.0f)", jp/ip, ip, jp)))
-	}
-	return append(cs,
+	return []report.Check{s.judgePeak(peak, sz),
 		back.JudgeText(float64(jit.phase.Back-imm.phase.Back), fmt.Sprintf("%d (immediate %d/%d, jitter %d/%d)",
 			jit.phase.Back-imm.phase.Back, imm.phase.Back, sz.n, jit.phase.Back, sz.n)),
 		failed.JudgeText(float64(jit.phase.Calls.Errors-imm.phase.Calls.Errors), fmt.Sprintf("%d (immediate %d, jitter %d)",
 			jit.phase.Calls.Errors-imm.phase.Calls.Errors, imm.phase.Calls.Errors, jit.phase.Calls.Errors)),
-		regErr.JudgeText(jit.load.TotalErrors-imm.load.TotalErrors, fmt.Sprintf("%.0f (immediate %.0f, jitter %.0f)",
-			jit.load.TotalErrors-imm.load.TotalErrors, imm.load.TotalErrors, jit.load.TotalErrors)),
-		up.JudgeText(falls(jit), fellText(jit)))
+		judgeRegErr(regErr, sz), judgeUp(up, sz)}
+}
+
+// judgePeak judges the registry's peak, which needs the calls it received
+// (grpc_server_started_total) after the immediate heal.
+func (s *reregistrationStorm) judgePeak(peak report.Expect, sz stormSize) report.Check {
+	ip, jp := sz.imm.load.Peak(), sz.jit.load.Peak()
+	switch why := lacking(sz, cluster.FamilyStarted); {
+	case why != "":
+		return peak.Invalid(why + ": the calls the registry received are not measured")
+	case ip <= 0:
+		return peak.Invalid(fmt.Sprintf("the members received nothing after the immediate heal at N = %d", sz.n))
+	}
+	return peak.JudgeText(jp/ip, fmt.Sprintf("%.2f (immediate %.0f, jitter %.0f)", jp/ip, ip, jp))
+}
+
+// judgeRegErr judges the registry's errors, which need the calls' ends
+// (grpc_server_handled_total) typed (see cluster.Classify).
+func judgeRegErr(regErr report.Expect, sz stormSize) report.Check {
+	if why := errorsUntyped(sz); why != "" {
+		return regErr.Invalid(why)
+	}
+	imm, jit := sz.imm.load.TotalErrors, sz.jit.load.TotalErrors
+	return regErr.JudgeText(jit-imm, fmt.Sprintf("%.0f (immediate %.0f, jitter %.0f)", jit-imm, imm, jit))
+}
+
+// judgeUp judges whether the registry fell over under jitter, which needs
+// the members' leader state.
+func judgeUp(up report.Expect, sz stormSize) report.Check {
+	if why := lacking(sz, cluster.FamilyHasLeader, cluster.FamilyLeaderChanges); why != "" {
+		return up.Invalid(why + ": whether the registry kept its leader is not measured")
+	}
+	return up.JudgeText(falls(sz.jit), fellText(sz.jit))
 }
 
 // falls counts how the registry fell over in a phase (0: it stayed up).

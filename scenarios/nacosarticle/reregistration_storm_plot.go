@@ -70,13 +70,20 @@ func (s *reregistrationStorm) stormFigure(sz stormSize) (figure.Plot, error) {
 	return f, nil
 }
 
-// stormLatency is the latency quantiles of both strategies, on both sides.
+// stormLatency is the latency quantiles of both strategies, on both sides;
+// the registry's side only where it was measured (the title says when not).
 func stormLatency(sz stormSize) (*plot.Plot, error) {
-	side := func(sd stormSide) []float64 {
-		return []float64{sd.phase.Calls.P50ms, sd.phase.Calls.P99ms, sd.load.P50ms, sd.load.P99ms}
+	title, cats := "Latency of the re-registration calls after the heal", []string{"registrants: p50", "registrants: p99"}
+	side := func(sd stormSide) []float64 { return []float64{sd.phase.Calls.P50ms, sd.phase.Calls.P99ms} }
+	if sz.imm.load.DurationsMissing() != "" && sz.jit.load.DurationsMissing() != "" {
+		title += " (the registry's serving time: not measured)"
+	} else {
+		cats = append(cats, "registry served: p50", "registry served: p99")
+		side = func(sd stormSide) []float64 {
+			return []float64{sd.phase.Calls.P50ms, sd.phase.Calls.P99ms, sd.load.P50ms, sd.load.P99ms}
+		}
 	}
-	p, err := figure.Bars("Latency of the re-registration calls after the heal", "milliseconds",
-		[]string{"registrants: p50", "registrants: p99", "registry served: p50", "registry served: p99"},
+	p, err := figure.Bars(title, "milliseconds", cats,
 		figure.Bar{Name: "immediate", Values: side(sz.imm), Color: figure.Vermilion},
 		figure.Bar{Name: "jitter", Values: side(sz.jit), Color: figure.Blue})
 	if err == nil {

@@ -2,11 +2,13 @@ package nacosarticle
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/report"
 	"sdchaos/storm"
 )
@@ -34,9 +36,17 @@ func sideMetrics(sd stormSide) map[string]float64 {
 		"timeouts": float64(p.Calls.Timeouts), "converge_s": p.Last.Seconds(), "registered": float64(p.Back),
 		"listed_at_loss": float64(sd.listed), "left_at_heal": float64(sd.left), "drained_s": sd.drained.Seconds(),
 		"registry.peak_per_100ms": l.Peak(), "registry.requests": l.TotalReceived, "registry.ok": l.TotalOK,
-		"registry.errors": l.TotalErrors, "registry.served": l.Served, "registry.p50_ms": l.P50ms,
+		"registry.errors": l.TotalErrors, "registry.closed_by_clients": l.ClosedByClients, "registry.closed_coded_as_errors": l.ClosedCodedAsErrors, "registry.served": l.Served, "registry.p50_ms": l.P50ms,
 		"registry.p99_ms": l.P99ms, "registry.mean_ms": l.MeanMs, "registry.leader_changes": l.LeaderChanges,
 		"registry.fell_over": falls(sd), "registry.max_sample_gap_ms": report.Ms(l.MaxGap),
+	}
+	if l.Lacking(cluster.FamilyHandled) != "" || l.Untyped > 0 {
+		for _, k := range []string{"registry.errors", "registry.ok", "registry.closed_by_clients", "registry.closed_coded_as_errors"} {
+			m[k] = math.NaN()
+		}
+	}
+	if l.Lacking(cluster.FamilyStarted) != "" {
+		m["registry.peak_per_100ms"], m["registry.requests"] = math.NaN(), math.NaN()
 	}
 	for k, v := range costMetrics(p.N, p.Cost) {
 		m[k] = v
@@ -76,12 +86,12 @@ func (s *reregistrationStorm) clientTable(sizes []stormSize, settle time.Duratio
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(sz.n), strconv.Itoa(p.Clients), p.Strategy, count(sd.listed),
 				fmt.Sprintf("%.1f s", sd.drained.Seconds()), count(sd.left),
-				strconv.Itoa(peak(p.Started)), strconv.Itoa(peak(p.InFlight)), fmt.Sprintf("%.0f", p.Calls.P50ms), fmt.Sprintf("%.0f", p.Calls.P99ms),
+				strconv.Itoa(peak(p.Started)), strconv.Itoa(peak(p.InFlight)), msText(p.Calls.P50ms, false), msText(p.Calls.P99ms, false),
 				strconv.Itoa(p.Calls.Errors), strconv.Itoa(p.Calls.Timeouts), fmt.Sprintf("%d/%d", p.Back, sz.n), back})
 		}
 	}
 	t.Notes = []string{storm.Immediate{}.String(), storm.FullJitter{Base: s.Base, Cap: s.Cap}.String(),
-		"? = the registry did not answer the count (5 s deadline)",
+		"? = the registry did not answer the count (5 s deadline); — = no call completed",
 		"a re-registration is two calls (grant, put); latencies are per call; errors include timeouts"}
 	for _, sz := range sizes {
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
@@ -118,21 +128,34 @@ func (s *reregistrationStorm) registryTable(sizes []stormSize) report.Table {
 			"served p50 ms", "served p99 ms", "leader changes", "fell over", "longest sample gap"}}
 	for _, sz := range sizes {
 		for _, sd := range []stormSide{sz.imm, sz.jit} {
-			l := sd.load
-			p99 := fmt.Sprintf("%.0f", l.P99ms)
-			if l.TooSlow {
-				p99 = "> " + p99
-			}
-			t.Rows = append(t.Rows, []string{strconv.Itoa(sz.n), sd.phase.Strategy, fmt.Sprintf("%.1f s", sd.window.Seconds()),
-				fmt.Sprintf("%.0f", l.Peak()), fmt.Sprintf("%.0f", l.TotalReceived), fmt.Sprintf("%.0f", l.TotalOK),
-				fmt.Sprintf("%.0f%s", l.TotalErrors, codes(l.ErrCodes)), fmt.Sprintf("%.0f", l.P50ms), p99,
-				fmt.Sprintf("%.0f", l.LeaderChanges), fellText(sd), fmt.Sprintf("%.0f ms", report.Ms(l.MaxGap))})
+			t.Rows = append(t.Rows, registryRow(sz, sd))
 		}
 	}
-	t.Notes = []string{"received/answered: grpc_server_started_total and grpc_server_handled_total summed over the members (every method: grants, puts, renewals, the harness's counts); a LeaseKeepAlive stream that ends Canceled is a KeepAliveOnce closed after its answer and counts as ok; calls held by the blackhole reach the members at the heal and end Canceled",
+	t.Notes = []string{"received/answered: grpc_server_started_total and grpc_server_handled_total summed over the members (every method: grants, puts, renewals, the harness's counts); a stream its client cancelled (LeaseKeepAlive or Watch ending Canceled: a KeepAliveOnce closes its stream once it has the answer) is not the registry's error and counts as ok; on etcd before 3.7 such a stream ends Unavailable, etcd's \"no leader\", and counts as closed by its client on a member that had a leader throughout the window, as an error on one that did not; unary calls held by the blackhole reach the members at the heal and end Canceled or DeadlineExceeded, counted as errors (neither code nor method tells them from a call the registry was too slow for)",
 		"served: etcd_server_request_duration_seconds (reads and raft requests from entering the server to the result), histogram quantiles",
 		"fell over: a leader change (etcd_server_leader_changes_seen_total), a member without a leader (etcd_server_has_leader 0), a member lost, or no answer to a count within 5 s after the phase"}
+	t.Notes = append(t.Notes, registryNotes(sizes)...)
 	return t
+}
+
+// registryRow is one phase's row of the registry's side; a figure a
+// member does not export is "—".
+func registryRow(sz stormSize, sd stormSide) []string {
+	l := sd.load
+	recv, peakRecv := fmt.Sprintf("%.0f", l.TotalReceived), fmt.Sprintf("%.0f", l.Peak())
+	if l.Lacking(cluster.FamilyStarted) != "" {
+		recv, peakRecv = "—", "—"
+	}
+	ok, errs := fmt.Sprintf("%.0f", l.TotalOK), fmt.Sprintf("%.0f%s", l.TotalErrors, codes(l.ErrCodes))
+	if errorsUntyped(sz) != "" {
+		ok, errs = "—", "—"
+	}
+	changes, fell := fmt.Sprintf("%.0f", l.LeaderChanges), fellText(sd)
+	if l.Lacking(cluster.FamilyHasLeader, cluster.FamilyLeaderChanges) != "" {
+		changes, fell = "—", "—"
+	}
+	return []string{strconv.Itoa(sz.n), sd.phase.Strategy, fmt.Sprintf("%.1f s", sd.window.Seconds()), peakRecv, recv, ok, errs,
+		msText(l.P50ms, false), msText(l.P99ms, l.TooSlow), changes, fell, fmt.Sprintf("%.0f ms", report.Ms(l.MaxGap))}
 }
 
 // sampledHow says how the members' metrics were read: inside their
@@ -195,12 +218,12 @@ func atF(xs []float64, i int) float64 {
 
 func (s *reregistrationStorm) conclude(res *report.Result, sz stormSize, settle time.Duration) {
 	imm, jit := sz.imm, sz.jit
-	res.Conclude(fmt.Sprintf("N = %d: the registry received at most %.0f calls in 100 ms after an immediate heal (p99 served in %.0f ms, %.0f answered with an error) and %.0f with jittered back-off (p99 %.0f ms, %.0f errors); the registrants had %d and %d failed calls, and %d/%d and %d/%d were back.",
-		sz.n, imm.load.Peak(), imm.load.P99ms, imm.load.TotalErrors, jit.load.Peak(), jit.load.P99ms, jit.load.TotalErrors,
-		imm.phase.Calls.Errors, jit.phase.Calls.Errors, imm.phase.Back, sz.n, jit.phase.Back, sz.n))
+	res.Conclude(fmt.Sprintf("N = %d: %s; the registrants had %d and %d failed calls, and %d/%d and %d/%d were back.",
+		sz.n, receivedText(sz), imm.phase.Calls.Errors, jit.phase.Calls.Errors, imm.phase.Back, sz.n, jit.phase.Back, sz.n))
 	if sz.why != "" {
 		res.Conclude(fmt.Sprintf("N = %d cannot be judged: %s.", sz.n, sz.why))
 	}
+	concludeMissing(res, sz)
 	for _, sd := range []stormSide{imm, jit} {
 		s.concludeSide(res, sz.n, sd, settle)
 	}
@@ -211,7 +234,9 @@ func (s *reregistrationStorm) conclude(res *report.Result, sz stormSize, settle 
 }
 
 func (s *reregistrationStorm) concludeSide(res *report.Result, n int, sd stormSide, settle time.Duration) {
-	if falls(sd) > 0 {
+	if why := sd.load.Lacking(cluster.FamilyHasLeader, cluster.FamilyLeaderChanges); why != "" {
+		res.Conclude(fmt.Sprintf("At N = %d whether the registry kept its leader under the %s storm is not measured: %s.", n, sd.phase.Strategy, why))
+	} else if falls(sd) > 0 {
 		res.Conclude(fmt.Sprintf("At N = %d the %s storm knocked the registry over: %s.", n, sd.phase.Strategy, fellText(sd)))
 	} else if sd.phase.Strategy == "immediate" {
 		res.Conclude(fmt.Sprintf("At N = %d the registry absorbed the synchronized storm: no leader change, every member up with a leader, serving after it (the incident's registry fell over; etcd on this machine did not at this size).", n))
