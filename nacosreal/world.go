@@ -14,9 +14,6 @@ import (
 	"sdchaos/ports"
 )
 
-// Version names the server the world runs.
-const Version = "3.1.0 (io.github.pig-mesh.nacos:nacos-server 3.1.0-bugfix)"
-
 // WorldSpec is one run in the real Nacos world: a fresh server, Instances ephemeral instances
 // (each its own nacos-sdk-go client behind its own Link), the named Callers (each behind its
 // own Link), the server's list read every Sample (and, with Probe, its readiness, CPU time and
@@ -54,6 +51,9 @@ type WorldSpec struct {
 	// NewRecorder returns the recorder the run records into, time zero t0 and real its length
 	// from there (a shared one, to put consecutive worlds on one timeline); nil: a new one.
 	NewRecorder func(t0 time.Time, real time.Duration) *history.Recorder
+	// Describe, when set, receives what the world runs (the server as its jar says, its
+	// settings, the callers' and instances' clients) once the server has started.
+	Describe func(history.World)
 	// Keep keeps the clients' directory (their caches and logs) after the supervisor closes.
 	Keep bool
 	// Logf receives progress; nil discards it.
@@ -102,12 +102,14 @@ type World struct {
 	spec WorldSpec
 	sup  *childproc.Supervisor
 	// ctx is the run's context (from Traffic), for callers started again by a fault.
-	ctx       context.Context
-	server    *Server
-	dir       string
-	sdkLog    *os.File
-	instances []*instance
-	callers   []*worldCaller
+	ctx    context.Context
+	server *Server
+	// serverLine names the running server as its jar says (after Start).
+	serverLine string
+	dir        string
+	sdkLog     *os.File
+	instances  []*instance
+	callers    []*worldCaller
 	// listed is when the server first listed every instance; zero the run's zero.
 	listed, zero time.Time
 	rec          *history.Recorder
@@ -131,7 +133,7 @@ func NewWorld(sup *childproc.Supervisor, spec WorldSpec) (*World, error) {
 
 // Describe names the world for progress lines.
 func (w *World) Describe() string {
-	return fmt.Sprintf("Nacos %s, 1 server, %d instances, %d callers %v, for %s", Version, w.spec.Instances, len(w.spec.Callers),
+	return fmt.Sprintf("%s, 1 server, %d instances, %d callers %v, for %s", w.serverLine, w.spec.Instances, len(w.spec.Callers),
 		w.spec.Callers, w.spec.Duration)
 }
 

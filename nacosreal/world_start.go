@@ -37,7 +37,10 @@ func (w *World) Start(ctx context.Context) error {
 		return fmt.Errorf("starting the Nacos server: %w", err)
 	}
 	w.server = s
-	w.spec.Logf("Nacos %s ready on %s in %.1f s", Version, s.Addr(), s.StartupTime().Seconds())
+	if err := w.describe(ctx); err != nil {
+		return err
+	}
+	w.spec.Logf("%s ready on %s in %.1f s", w.serverLine, s.Addr(), s.StartupTime().Seconds())
 	if w.dir, err = w.sup.TempDir("sdchaos-nacos-clients-*", w.spec.Keep); err != nil {
 		return fmt.Errorf("the clients' directory: %w", err)
 	}
@@ -54,6 +57,27 @@ func (w *World) Start(ctx context.Context) error {
 	}
 	w.listed = w.awaitListed(ctx)
 	w.spec.Logf("%d instances registered (%d at once)", w.spec.Instances, w.spec.Parallel)
+	return nil
+}
+
+// describe names the running server (as its jar says) and hands spec.Describe what the world
+// runs: the server, its settings, the callers' and the instances' clients.
+func (w *World) describe(ctx context.Context) error {
+	sw, err := DescribeServer(ctx, w.server, w.spec.Logf)
+	if err != nil {
+		return err
+	}
+	c, _ := sw.Component(ServerComponent)
+	w.serverLine = "Nacos server " + c.Version + " (" + c.Coordinates + ")"
+	if w.spec.Describe == nil {
+		return nil
+	}
+	cw, err := DescribeCallers(ctx, w.spec.Callers, w.spec.Logf)
+	if err != nil {
+		return err
+	}
+	sw.Add(cw)
+	w.spec.Describe(sw)
 	return nil
 }
 
