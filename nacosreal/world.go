@@ -18,8 +18,9 @@ import (
 // (each its own nacos-sdk-go client behind its own Link), the named Callers (each behind its
 // own Link), the server's list read every Sample (and, with Probe, its readiness, CPU time and
 // RSS every Probe), and a timeline of fault values on the world's targets. The run's zero is
-// the callers' first call (JVMStart after they are launched) or, without callers, when the
-// server first listed every instance; Timeline's offsets and Duration are from it.
+// Settle after the server first listed every instance or, with callers, their first call
+// (JVMStart after they are launched) when that is later; Timeline's offsets and Duration are
+// from it.
 type WorldSpec struct {
 	// Server is the server's spec.
 	Server ServerSpec
@@ -37,6 +38,9 @@ type WorldSpec struct {
 	CallTimeout time.Duration
 	// JVMStart is how long the callers get to start before their first call.
 	JVMStart time.Duration
+	// Settle is the least time from the server listing every instance to the run's zero (0:
+	// none; with callers the zero is also JVMStart after they are launched).
+	Settle time.Duration
 	// Sample is the period of the readings of the server's list; Probe, when positive, the
 	// period of the readings of its readiness, CPU time and RSS.
 	Sample, Probe time.Duration
@@ -75,8 +79,8 @@ func (s WorldSpec) Validate() error {
 		return fmt.Errorf("WorldSpec.Instances (%d) must be within [1, %d]", s.Instances, MaxInstances)
 	case s.Parallel < 1:
 		return fmt.Errorf("WorldSpec.Parallel (%d) must be at least 1", s.Parallel)
-	case s.Sample <= 0 || s.Probe < 0 || s.Duration <= 0:
-		return fmt.Errorf("WorldSpec durations must be positive (Sample %s, Probe %s, Duration %s)", s.Sample, s.Probe, s.Duration)
+	case s.Sample <= 0 || s.Probe < 0 || s.Duration <= 0 || s.Settle < 0:
+		return fmt.Errorf("WorldSpec durations must be positive (Sample %s, Probe %s, Duration %s, Settle %s)", s.Sample, s.Probe, s.Duration, s.Settle)
 	case len(s.Callers) > 0 && s.JVMStart <= 0:
 		return fmt.Errorf("WorldSpec.JVMStart (%s) must be positive with callers", s.JVMStart)
 	case s.Timeline == nil:

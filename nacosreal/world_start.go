@@ -158,6 +158,17 @@ func (in *instance) Reregister() error {
 	return in.reg.Reregister()
 }
 
+// Crash stops the instance as its process's death would: its endpoint refuses connections and
+// its client's connection is closed (the server drops the instance when the close reaches it:
+// at once, or when a blackholed link lets it through).
+func (in *instance) Crash() error {
+	if in.reg == nil {
+		return errNotRegistered
+	}
+	in.reg.Close()
+	return nil
+}
+
 // close closes the instance's client, endpoint and link.
 func (in *instance) close() {
 	if in.reg != nil {

@@ -15,9 +15,9 @@ import (
 // into it from its first line), and returns the callers, the reading of the server's list and,
 // with Probe, of the server process, each a caller.Traffic.
 func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
-	w.ctx, w.zero = ctx, w.listed
-	if len(w.spec.Callers) > 0 {
-		w.zero = time.Now().Add(w.spec.JVMStart)
+	w.ctx, w.zero = ctx, w.listed.Add(w.spec.Settle)
+	if z := time.Now().Add(w.spec.JVMStart); len(w.spec.Callers) > 0 && z.After(w.zero) {
+		w.zero = z
 	}
 	w.rec = w.newRecorder()
 	w.end = w.rec.Offset(w.zero) + w.spec.Duration
@@ -85,6 +85,15 @@ func (w *World) Links() []fault.Link {
 // them back.
 func (w *World) Registrations() []fault.Registration {
 	out := make([]fault.Registration, len(w.instances))
+	for i, in := range w.instances {
+		out[i] = in
+	}
+	return out
+}
+
+// Crashables returns the instances as a crash stops them (a fault's targets), in order.
+func (w *World) Crashables() []fault.Crashable {
+	out := make([]fault.Crashable, len(w.instances))
 	for i, in := range w.instances {
 		out[i] = in
 	}
