@@ -75,6 +75,7 @@ type nacosPolicyCaller struct {
 	cfg    caller.Config
 	link   *nacosreal.Link
 	client *http.Client
+	caller *caller.Caller // once Traffic made it
 }
 
 // Start starts the world, then a link for each policy caller.
@@ -97,14 +98,19 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 }
 
 // Traffic is the world's (its real clients, its own reading of the server) with the policy
-// callers and the OpListed reading.
+// callers, each with its list filled by one read, and the OpListed reading.
 func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	ts, err := w.World.Traffic(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range w.policy {
-		ts = append(ts, caller.New(p.cfg, nacosreal.OpenAPISource{Addr: p.link.Addr(), Service: nacosService, Client: p.client}))
+	for i, p := range w.policy {
+		c := caller.New(p.cfg, nacosreal.OpenAPISource{Addr: p.link.Addr(), Service: nacosService, Client: p.client})
+		if err := c.Prime(ctx); err != nil { // its list filled before time zero, as the etcd rig's callers
+			return nil, fmt.Errorf("policy caller %s: %w", p.cfg.Name, err)
+		}
+		w.policy[i].caller = c
+		ts = append(ts, c)
 	}
 	return append(ts, &nacosListed{server: w.Server()}), nil
 }
@@ -139,6 +145,9 @@ func (w *nacosExpWorld) Close() {
 	for _, p := range w.policy {
 		p.link.Close()
 		p.client.CloseIdleConnections()
+		if p.caller != nil {
+			p.caller.Close()
+		}
 	}
 }
 
