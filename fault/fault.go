@@ -172,7 +172,12 @@ func failed(e history.Event, err error) history.Event {
 	return e
 }
 
+// with sets the event's phase; a fault that describes itself as a one-off
+// action (Phase Once: a caller restart) keeps it when injected.
 func with(e history.Event, p history.Phase) history.Event {
+	if e.Phase == history.Once && p == history.Inject {
+		return e
+	}
 	e.Phase = p
 	if p == history.Heal {
 		e.Label = "healed: " + e.Label
@@ -180,10 +185,17 @@ func with(e history.Event, p history.Phase) history.Event {
 	return e
 }
 
-// Describe returns a one-line description of the timeline for progress output.
+// describeSteps is how many steps Describe names; the rest are counted.
+const describeSteps = 8
+
+// Describe returns a one-line description of the timeline for progress
+// output (its first steps, and how many more there are).
 func (tl Timeline) Describe() string {
 	out := ""
 	for i, st := range tl {
+		if i == describeSteps {
+			return out + fmt.Sprintf(" and %d more steps", len(tl)-i)
+		}
 		if i > 0 {
 			out += ", "
 		}

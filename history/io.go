@@ -25,10 +25,11 @@ type HistoryHeader struct {
 
 // historyLine is one line of a saved history after the header: exactly one field is set.
 type historyLine struct {
-	Op       *Op             `json:"op,omitempty"`
-	Event    *Event          `json:"event,omitempty"`
-	Timeline *time.Duration  `json:"timeline_ns,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
+	Op       *Op                   `json:"op,omitempty"`
+	Event    *Event                `json:"event,omitempty"`
+	Timeline *time.Duration        `json:"timeline_ns,omitempty"`
+	Data     json.RawMessage       `json:"data,omitempty"`
+	Callers  map[string]CallerInfo `json:"callers,omitempty"`
 	// Experiment is the run's experiment written as data.
 	Experiment json.RawMessage `json:"experiment,omitempty"`
 }
@@ -49,6 +50,9 @@ func WriteHistory(w io.Writer, hdr HistoryHeader, h *History) error {
 	lines = append(lines, historyLine{Timeline: &h.Timeline})
 	if len(h.Data) > 0 {
 		lines = append(lines, historyLine{Data: h.Data})
+	}
+	if len(h.Callers) > 0 {
+		lines = append(lines, historyLine{Callers: h.Callers})
 	}
 	if len(h.Experiment) > 0 {
 		lines = append(lines, historyLine{Experiment: h.Experiment})
@@ -103,6 +107,8 @@ func readLines(dec *json.Decoder) (*History, error) {
 			h.Timeline = *l.Timeline
 		case len(l.Data) > 0:
 			h.Data = l.Data
+		case len(l.Callers) > 0:
+			h.Callers = l.Callers
 		case len(l.Experiment) > 0:
 			h.Experiment = l.Experiment
 		}

@@ -11,6 +11,10 @@ import (
 func TestWriteThenReadKeepsKinds(t *testing.T) {
 	h := &History{Ops: []Op{{Caller: KVCaller("n1", OpPut), Kind: OpPut, Via: "n1", Target: "/k", Value: "n1-0"}},
 		Events: Events{{At: time.Second, Kind: KillMembers, Phase: Inject}}, Timeline: 2 * time.Second}
+	rec := NewRecorder(time.Now())
+	rec.Describe("spring", CallerInfo{Client: "spring", Language: Java, CacheAtStart: true})
+	rec.Add(Op{Caller: "spring", Kind: OpCall, Outcome: Fail, ErrClass: ErrNoInstance})
+	h.Ops, h.Callers = append(h.Ops, rec.History().Ops...), rec.History().Callers
 	var b bytes.Buffer
 	if err := WriteHistory(&b, HistoryHeader{Scenario: "s"}, h); err != nil {
 		t.Fatal(err)
@@ -19,9 +23,12 @@ func TestWriteThenReadKeepsKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hdr.SchemaVersion != SchemaVersion || len(got.Ops) != 1 || got.Ops[0].Kind != OpPut || got.Ops[0].Via != "n1" ||
+	if hdr.SchemaVersion != SchemaVersion || len(got.Ops) != 2 || got.Ops[0].Kind != OpPut || got.Ops[0].Via != "n1" ||
 		len(got.Events) != 1 || got.Timeline != h.Timeline {
 		t.Errorf("read back %+v (schema %d)", got, hdr.SchemaVersion)
+	}
+	if c := got.Callers["spring"]; c.Language != Java || !c.CacheAtStart || got.Ops[1].ErrClass != ErrNoInstance {
+		t.Errorf("callers %+v, op %+v: the caller's description or the error class was lost", got.Callers, got.Ops[1])
 	}
 }
 

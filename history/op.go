@@ -57,6 +57,9 @@ type Op struct {
 	Count   int     `json:"count,omitempty"`
 	Outcome Outcome `json:"outcome"`
 	Err     string  `json:"err,omitempty"`
+	// ErrClass says why a failed call failed, as its caller classified it
+	// when it recorded the call (empty where the caller does not classify).
+	ErrClass ErrClass `json:"err_class,omitempty"`
 	// Paced marks a send of open-loop traffic (a caller's request, a
 	// scheduler's task): the schedule gate judges how late these started.
 	Paced bool `json:"paced,omitempty"`

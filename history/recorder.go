@@ -19,6 +19,7 @@ type Recorder struct {
 	events  Events
 	tally   map[string][2]int
 	onEvent func(Event)
+	callers map[string]CallerInfo
 }
 
 // NewRecorder returns a recorder whose time zero is t0.
@@ -119,6 +120,9 @@ type History struct {
 	// Data holds what a scenario measured beyond ops and events (server
 	// histories, simulation counts), as the scenario's own JSON.
 	Data json.RawMessage `json:"data,omitempty"`
+	// Callers describes the run's callers, by name, as their world
+	// started them (nil when the world described none).
+	Callers map[string]CallerInfo `json:"callers,omitempty"`
 	// Experiment is the experiment written as data that the run ran (the
 	// registry and package experiment's value, as JSON), so that a judge
 	// can be run again from the history alone; empty for a scenario
@@ -148,4 +152,6 @@ func (h *History) DataInto(v any) error {
 }
 
 // History returns a copy of what was recorded so far.
-func (r *Recorder) History() History { return History{Ops: r.Ops(), Events: r.Events()} }
+func (r *Recorder) History() History {
+	return History{Ops: r.Ops(), Events: r.Events(), Callers: r.Callers()}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/ports"
 )
 
@@ -40,19 +41,22 @@ func TestInstanceRegistersIsListedAndASubscriberSeesIt(t *testing.T) {
 	}
 	t.Logf("listed after %s", waitCount(t, s, "svc", 1, 10*time.Second))
 	start := time.Now()
+	rec := history.NewRecorder(start)
 	g, err := StartGoCaller(context.Background(), GoDefaults(s.Addr(), t.TempDir()),
-		CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(2 * time.Second), CallTimeout: time.Second})
+		CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(2 * time.Second), CallTimeout: time.Second, Log: NewCallLog(rec, "go")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := g.Wait()
+	g.Wait()
+	h := rec.History()
+	calls := history.Filter(h.Ops, "go")
 	// The pacer makes every call due at 20/s in [start, start + 2 s), late
 	// ones at once: 40 calls, all ok.
-	if n, want := countOutcome(res.Calls, OK), dueCalls(20, 2*time.Second); n != len(res.Calls) || n != want {
-		t.Errorf("%d of %d calls ok, want all of %d: %+v", n, len(res.Calls), want, firstNot(res.Calls, OK))
+	if n, want := countOutcome(calls, history.OK), dueCalls(20, 2*time.Second); n != len(calls) || n != want {
+		t.Errorf("%d of %d calls ok, want all of %d: %+v", n, len(calls), want, firstNot(calls, history.OK))
 	}
-	if !sawCount(res.Events, 1) {
-		t.Errorf("the subscriber never saw 1 instance: %+v", res.Events)
+	if !sawCount(history.Filter(h.Ops, history.ClientLabel("go")), 1) {
+		t.Errorf("the subscriber never saw 1 instance: %+v", h.Ops)
 	}
 	r.Close()
 	t.Logf("gone %s after its client closed", waitCount(t, s, "svc", 0, 10*time.Second))
@@ -64,28 +68,29 @@ func dueCalls(rate float64, d time.Duration) int {
 	return int(math.Ceil(rate * d.Seconds()))
 }
 
-func countOutcome(calls []Call, outcome string) int {
+func countOutcome(ops []history.Op, o history.Outcome) int {
 	n := 0
-	for _, c := range calls {
-		if c.Outcome == outcome {
+	for _, op := range ops {
+		if op.Outcome == o {
 			n++
 		}
 	}
 	return n
 }
 
-func firstNot(calls []Call, outcome string) *Call {
-	for i := range calls {
-		if calls[i].Outcome != outcome {
-			return &calls[i]
+func firstNot(ops []history.Op, o history.Outcome) *history.Op {
+	for i := range ops {
+		if ops[i].Outcome != o {
+			return &ops[i]
 		}
 	}
 	return nil
 }
 
-func sawCount(events []Event, n int) bool {
-	for _, e := range events {
-		if e.Kind == EventInstances && e.Count == n {
+// sawCount reports whether a client's listener saw n instances.
+func sawCount(reports []history.Op, n int) bool {
+	for _, op := range reports {
+		if op.Kind == history.OpNotify && op.Count == n {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/history"
 	"sdchaos/ports"
 )
 
@@ -22,12 +23,13 @@ func TestSupervisorCloseEndsServerAndCaller(t *testing.T) {
 	}
 	start := time.Now().Add(time.Hour) // never calls: it only has to be running
 	c, err := StartJavaCaller(context.Background(), sup, JavaCallerSpec{Name: "idle", Mode: Plain, Server: s.Addr(), Home: home,
-		CallerSpec: CallerSpec{Service: "svc", Rate: 1, Start: start, End: start.Add(time.Second), CallTimeout: time.Second}})
+		CallerSpec: CallerSpec{Service: "svc", Rate: 1, Start: start, End: start.Add(time.Second), CallTimeout: time.Second,
+			Log: NewCallLog(history.NewRecorder(start), "idle")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case <-c.Started():
+	case <-c.started:
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the caller did not start within 2 minutes")
 	}

@@ -7,11 +7,14 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nacos-group/nacos-sdk-go/v2/clients/naming_client"
 	"github.com/nacos-group/nacos-sdk-go/v2/model"
 	"github.com/nacos-group/nacos-sdk-go/v2/vo"
+
+	"sdchaos/history"
 )
 
 // CallerSpec is the traffic of a caller: calls to service at Rate from Start until End, each
@@ -25,6 +28,8 @@ type CallerSpec struct {
 	// setup (the listener's subscribe) is tried once and a failure is an EventSetupFailed, not
 	// an error; its first call is the first one due on Start's grid once its setup is done.
 	Restarted bool
+	// Log records the calls and the client's reports as they come (required).
+	Log *CallLog
 }
 
 // Validate reports the first setting out of range, quoting it.
@@ -38,18 +43,22 @@ func (s CallerSpec) Validate() error {
 		return fmt.Errorf("CallerSpec.End (%s) must be after Start (%s)", s.End.Format(time.RFC3339Nano), s.Start.Format(time.RFC3339Nano))
 	case s.CallTimeout <= 0:
 		return fmt.Errorf("CallerSpec.CallTimeout (%s) must be positive", s.CallTimeout)
+	case s.Log == nil:
+		return errors.New("CallerSpec.Log is nil: the calls would be recorded nowhere")
 	}
 	return nil
 }
 
 // GoCaller is a nacos-sdk-go client calling a service: it subscribes (each callback is an
 // EventInstances) and, for each call, asks SelectOneHealthyInstance (the SDK's weighted-random
-// choice over its cached list) and GETs that instance.
+// choice over its cached list) and GETs that instance. It records into its spec's Log.
 type GoCaller struct {
 	client naming_client.INamingClient
-	rec    record
+	log    *CallLog
 	done   chan struct{}
 	stop   context.CancelFunc
+	mu     sync.Mutex
+	killed time.Time // when Kill was called (zero: running)
 }
 
 // StartGoCaller creates the client, subscribes, and calls in the background until spec.End.
@@ -62,15 +71,15 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 	if err != nil {
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
 	}
-	g := &GoCaller{client: c, done: make(chan struct{})}
+	g := &GoCaller{client: c, log: spec.Log, done: make(chan struct{})}
 	if err := g.subscribe(spec); err != nil {
 		if !spec.Restarted {
 			c.CloseClient()
 			return nil, fmt.Errorf("starting a Go caller: subscribing to %s: %w", spec.Service, err)
 		}
-		g.rec.event(Event{Kind: EventSetupFailed, Time: time.Now(), Detail: "subscribing: " + err.Error()})
+		g.log.event(Event{Kind: EventSetupFailed, Time: time.Now(), Detail: "subscribing: " + err.Error()})
 	}
-	g.rec.event(Event{Kind: EventStarted, Time: time.Now(), Detail: fmt.Sprintf("nacos-sdk-go NotLoadCacheAtStart=%t UpdateCacheWhenEmpty=%t%s",
+	g.log.event(Event{Kind: EventStarted, Time: time.Now(), Detail: fmt.Sprintf("nacos-sdk-go NotLoadCacheAtStart=%t UpdateCacheWhenEmpty=%t%s",
 		o.NotLoadCacheAtStart, o.UpdateCacheWhenEmpty, restartedWord(spec.Restarted))})
 	if spec.Restarted {
 		spec.Start = firstDue(spec.Start, spec.Rate, time.Now())
@@ -84,7 +93,7 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 func (g *GoCaller) subscribe(spec CallerSpec) error {
 	return g.client.Subscribe(&vo.SubscribeParam{ServiceName: spec.Service, GroupName: Group,
 		SubscribeCallback: func(list []model.Instance, _ error) {
-			g.rec.event(Event{Kind: EventInstances, Time: time.Now(), Count: len(list)})
+			g.log.event(Event{Kind: EventInstances, Time: time.Now(), Count: len(list)})
 		}})
 }
 
@@ -114,26 +123,59 @@ func (g *GoCaller) run(ctx context.Context, spec CallerSpec) {
 }
 
 // Kill ends the caller as a killed process ends: its calls stop, its client is closed, and the
-// calls that had not ended by now are dropped from its record (a dead process prints nothing).
+// calls that had not ended by now are not recorded (a dead process prints nothing).
 func (g *GoCaller) Kill() {
-	at := time.Now()
+	g.mu.Lock()
+	if g.killed.IsZero() {
+		g.killed = time.Now()
+	}
+	g.mu.Unlock()
 	g.stop()
 	<-g.done
-	g.rec.dropEndedAfter(at)
+}
+
+// dead reports whether the caller was killed before t.
+func (g *GoCaller) dead(t time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.killed.IsZero() && t.After(g.killed)
 }
 
 func (g *GoCaller) call(hc *http.Client, service string, due time.Time) {
 	c := Call{Scheduled: due, Start: time.Now()}
 	in, err := g.client.SelectOneHealthyInstance(vo.SelectOneHealthInstanceParam{ServiceName: service, GroupName: Group})
+	class := selectClass(err)
 	if err == nil {
 		c.Target = net.JoinHostPort(in.Ip, strconv.FormatUint(in.Port, 10))
-		err = get(hc, c.Target)
+		err, class = get(hc, c.Target), history.ErrInstance
 	}
 	c.End, c.Outcome = time.Now(), OK
 	if err != nil {
-		c.Outcome, c.Err = outcomeOf(err), err.Error()
+		c.Outcome, c.Err, c.Class = callOutcome(err), err.Error(), string(class)
 	}
-	g.rec.call(c)
+	if !g.dead(c.End) {
+		g.log.call(c)
+	}
+}
+
+// SDK errors of SelectOneHealthyInstance when the client's list holds no (healthy) instance:
+// nacos-sdk-go v2.3.2 naming_client.selectOneHealthyInstances returns exactly these (errors.New,
+// no typed error); every other error of the call comes from its subscribe to the server.
+const (
+	sdkEmptyList   = "instance list is empty!"
+	sdkNoneHealthy = "healthy instance list is empty!"
+)
+
+// selectClass is why SelectOneHealthyInstance failed: no instance in the client's list, or the
+// server could not be read.
+func selectClass(err error) history.ErrClass {
+	if err == nil {
+		return ""
+	}
+	if m := err.Error(); m == sdkEmptyList || m == sdkNoneHealthy {
+		return history.ErrNoInstance
+	}
+	return history.ErrRegistry
 }
 
 // get GETs http://target/ and wants 200.
@@ -149,8 +191,8 @@ func get(hc *http.Client, target string) error {
 	return nil
 }
 
-// outcomeOf is Unknown for a timeout, Fail otherwise.
-func outcomeOf(err error) string {
+// callOutcome is Unknown for a timeout, Fail otherwise.
+func callOutcome(err error) string {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return Unknown
@@ -158,11 +200,5 @@ func outcomeOf(err error) string {
 	return Fail
 }
 
-// Wait blocks until the caller has stopped (spec.End or its context) and returns its record.
-func (g *GoCaller) Wait() Result {
-	<-g.done
-	return g.rec.result()
-}
-
-// Snapshot returns what the caller recorded so far.
-func (g *GoCaller) Snapshot() Result { return g.rec.result() }
+// Wait blocks until the caller has stopped (spec.End, its context or Kill).
+func (g *GoCaller) Wait() { <-g.done }

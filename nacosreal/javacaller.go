@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"sdchaos/childproc"
@@ -73,11 +74,13 @@ func (s JavaCallerSpec) Validate() error {
 	return s.CallerSpec.Validate()
 }
 
-// JavaCaller is a running Java caller; its lines are decoded as they come.
+// JavaCaller is a running Java caller; its lines are decoded and recorded into its spec's Log
+// as they come.
 type JavaCaller struct {
 	name    string
 	child   *childproc.Child
-	rec     record
+	log     *CallLog
+	other   atomic.Int64
 	started chan struct{}
 	read    chan struct{}
 	logPath string
@@ -101,7 +104,7 @@ func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCa
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	c := &JavaCaller{name: spec.Name, started: make(chan struct{}), read: make(chan struct{}),
+	c := &JavaCaller{name: spec.Name, log: spec.Log, started: make(chan struct{}), read: make(chan struct{}),
 		logPath: filepath.Join(spec.Home, spec.Name+".log")}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: spec.Name, Path: java,
 		Args: callerArgs(jar, spec, opts), Env: callerEnv(spec), LogPath: c.logPath})
@@ -133,12 +136,6 @@ func (s JavaCallerSpec) snapshotPath() string {
 	return s.Home
 }
 
-// CacheDir returns the directory of the caller's disk cache of the public namespace (nacos-client's
-// CacheDirUtil: JM.SNAPSHOT.PATH/nacos/naming/public).
-func (s JavaCallerSpec) CacheDir() string {
-	return filepath.Join(s.snapshotPath(), "nacos", "naming", "public")
-}
-
 func callerEnv(s JavaCallerSpec) []string {
 	off := s.GRPCOffset
 	if off == 0 {
@@ -153,9 +150,9 @@ func callerEnv(s JavaCallerSpec) []string {
 		"SDCHAOS_RESTARTED=" + b(s.Restarted)}
 }
 
-// decode reads the caller's stdout line by line until EOF. Lines that are not the protocol's
-// (Spring's and the Nacos client's console log) are counted (Result.Other) and appended to the
-// log file.
+// decode reads the caller's stdout line by line until EOF, recording each call and report into
+// the log as it comes. Lines that are not the protocol's (Spring's and the Nacos client's console
+// log) are counted (Other) and appended to the log file.
 func (c *JavaCaller) decode(out io.ReadCloser) {
 	defer close(c.read)
 	defer out.Close()
@@ -171,23 +168,20 @@ func (c *JavaCaller) decode(out io.ReadCloser) {
 		call, ev, err := decodeLine(sc.Bytes())
 		switch {
 		case err != nil:
-			c.rec.malformed()
+			c.other.Add(1)
 			if logf != nil {
 				_, _ = logf.Write(append(sc.Bytes(), '\n'))
 			}
 		case call != nil:
-			c.rec.call(*call)
+			c.log.call(*call)
 		default:
-			c.rec.event(*ev)
+			c.log.event(*ev)
 			if ev.Kind == EventStarted {
 				close(c.started)
 			}
 		}
 	}
 }
-
-// Started is closed once the client is built and its calls begin.
-func (c *JavaCaller) Started() <-chan struct{} { return c.started }
 
 // Pid returns the JVM's process id.
 func (c *JavaCaller) Pid() int { return c.child.Pid() }
@@ -201,16 +195,16 @@ func (c *JavaCaller) Kill() { c.child.Kill() }
 // RSS returns the JVM's resident set size in bytes.
 func (c *JavaCaller) RSS() (int64, error) { return RSS(c.child.Pid()) }
 
-// Snapshot returns what the caller printed so far.
-func (c *JavaCaller) Snapshot() Result { return c.rec.result() }
+// Other returns how many lines the caller printed so far that were neither a call nor a report.
+func (c *JavaCaller) Other() int { return int(c.other.Load()) }
 
-// Wait blocks until the caller exits and its output is read, and returns its record; the error
-// is the exit status when it was not 0, with the log's tail.
-func (c *JavaCaller) Wait() (Result, error) {
+// Wait blocks until the caller exits and its output is read; the error is the exit status when
+// it was not 0, with the log's tail.
+func (c *JavaCaller) Wait() error {
 	<-c.child.Done()
 	<-c.read
 	if err := c.child.Err(); err != nil {
-		return c.rec.result(), fmt.Errorf("%s: %w; its log ends: %s", c.name, err, logTail(c.logPath, 1500))
+		return fmt.Errorf("%s: %w; its log ends: %s", c.name, err, logTail(c.logPath, 1500))
 	}
-	return c.rec.result(), nil
+	return nil
 }

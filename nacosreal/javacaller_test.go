@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/history"
 )
 
 // TestJavaCallersCallARegisteredInstance runs each Java client mode against one instance: every
@@ -29,55 +30,64 @@ func TestJavaCallersCallARegisteredInstance(t *testing.T) {
 	waitCount(t, s, "svc", 1, 10*time.Second)
 	for _, mode := range []JavaMode{Plain, Spring} {
 		t.Run(string(mode), func(t *testing.T) {
-			res, lead := runJavaCaller(t, sup, s.Addr(), mode, 25*time.Second)
-			if res == nil {
+			h, lead := runJavaCaller(t, sup, s.Addr(), mode, 25*time.Second)
+			if h == nil {
 				t.Logf("%s: the client was built after its first call was due: again with a %s lead", mode, lead)
-				if res, _ = runJavaCaller(t, sup, s.Addr(), mode, lead); res == nil {
+				if h, _ = runJavaCaller(t, sup, s.Addr(), mode, lead); h == nil {
 					t.Fatalf("the client was built after the first call was due, with a %s lead too", lead)
 				}
 			}
-			if n, want := countOutcome(res.Calls, OK), dueCalls(20, 3*time.Second); n != len(res.Calls) || n != want {
-				t.Errorf("%d of %d calls ok, want all of %d; first other: %+v", n, len(res.Calls), want, firstNot(res.Calls, OK))
+			calls, reports := history.Filter(h.Ops, "c"), history.Filter(h.Ops, history.ClientLabel("c"))
+			if n, want := countOutcome(calls, history.OK), dueCalls(20, 3*time.Second); n != len(calls) || n != want {
+				t.Errorf("%d of %d calls ok, want all of %d; first other: %+v", n, len(calls), want, firstNot(calls, history.OK))
 			}
-			if !sawCount(res.Events, 1) {
-				t.Errorf("the listener never saw 1 instance: %+v", res.Events)
+			if !sawCount(reports, 1) {
+				t.Errorf("the listener never saw 1 instance: %+v", reports)
 			}
 		})
 	}
 }
 
-// runJavaCaller runs a Java caller whose first call is due lead after its launch, 20/s for
-// 3 s. It returns nil, and twice the time the client took to build, when the client was
-// built after its first call was due.
-func runJavaCaller(t *testing.T, sup *childproc.Supervisor, server string, mode JavaMode, lead time.Duration) (*Result, time.Duration) {
+// runJavaCaller runs a Java caller (recorded as "c") whose first call is due lead after its
+// launch, 20/s for 3 s. It returns nil, and twice the time the client took to build, when the
+// client was built after its first call was due.
+func runJavaCaller(t *testing.T, sup *childproc.Supervisor, server string, mode JavaMode, lead time.Duration) (*history.History, time.Duration) {
 	t.Helper()
 	launch := time.Now()
 	start := launch.Add(lead)
+	rec := history.NewRecorder(start)
 	spec := JavaCallerSpec{Name: "caller-" + string(mode), Mode: mode, Server: server, Home: t.TempDir(),
-		CallerSpec: CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(3 * time.Second), CallTimeout: time.Second},
-		Logf:       t.Logf}
+		CallerSpec: CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(3 * time.Second), CallTimeout: time.Second,
+			Log: NewCallLog(rec, "c")},
+		Logf: t.Logf}
 	c, err := StartJavaCaller(context.Background(), sup, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.Wait()
-	if err != nil {
+	if err := c.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	started := startedAt(res.Events)
-	t.Logf("%s: client built %.1f s after launch; %d calls, %d events, %d console lines", mode,
-		started.Sub(launch).Seconds(), len(res.Calls), len(res.Events), res.Other)
-	if started.After(start) {
-		return nil, 2 * started.Sub(launch)
+	h := rec.History()
+	calls, reports := history.Filter(h.Ops, "c"), history.Filter(h.Ops, history.ClientLabel("c"))
+	started := startedAt(reports) // from start
+	t.Logf("%s: client built %.1f s after launch; %d calls, %d reports, %d console lines", mode,
+		(started + lead).Seconds(), len(calls), len(reports), c.Other())
+	if started == time.Hour {
+		t.Fatalf("%s: the client never reported it was built", mode)
 	}
-	return &res, lead
+	if started > 0 {
+		return nil, 2 * (started + lead)
+	}
+	return &h, lead
 }
 
-func startedAt(events []Event) time.Time {
-	for _, e := range events {
-		if e.Kind == EventStarted {
-			return e.Time
+// startedAt is when the client reported it was built (from the recorder's zero; 1 h when it
+// never did).
+func startedAt(reports []history.Op) time.Duration {
+	for _, op := range reports {
+		if op.Kind == history.OpStart {
+			return op.Start
 		}
 	}
-	return time.Time{}
+	return time.Hour
 }

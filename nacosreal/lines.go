@@ -22,9 +22,12 @@ type Call struct {
 	End       time.Time `json:"end"`
 	// Target is the instance called (host:port), "" when the client gave none.
 	Target string `json:"target"`
-	// Outcome is OK, Fail or Unknown; Err the error text.
+	// Outcome is OK, Fail or Unknown; Err the error text; Class why a call
+	// that was not ok failed (a history.ErrClass, set by the caller where
+	// the call failed: by the exception's type in the Java callers).
 	Outcome string `json:"outcome"`
 	Err     string `json:"err"`
+	Class   string `json:"class"`
 }
 
 // Event kinds.
@@ -73,22 +76,4 @@ func decodeLine(b []byte) (*Call, *Event, error) {
 		return &c, nil, nil
 	}
 	return nil, nil, fmt.Errorf("%w %q: neither a call nor an event", errMalformed, b)
-}
-
-// PerSecond folds calls into per-second ok and not-ok counts, by scheduled time from t0 (second
-// i holds calls due in [t0+i s, t0+i+1 s)); unknown counts as not ok.
-func PerSecond(calls []Call, t0 time.Time, seconds int) (ok, notOK []int) {
-	ok, notOK = make([]int, seconds), make([]int, seconds)
-	for _, c := range calls {
-		i := int(c.Scheduled.Sub(t0) / time.Second)
-		if c.Scheduled.Before(t0) || i >= seconds {
-			continue
-		}
-		if c.Outcome == OK {
-			ok[i]++
-		} else {
-			notOK[i]++
-		}
-	}
-	return ok, notOK
 }

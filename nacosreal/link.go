@@ -11,6 +11,7 @@ import (
 // the gRPC port, with the same offset between them as the server's (so a client given Addr
 // finds gRPC at Addr's port + 1000, as every Nacos client assumes).
 type Link struct {
+	name       string
 	http, grpc *linkproxy.Proxy
 }
 
@@ -29,8 +30,11 @@ func NewLink(alloc *ports.Allocator, s *Server, name string) (*Link, error) {
 		h.Close()
 		return nil, fmt.Errorf("linking %s (gRPC proxy on port %d): %w", name, p+GRPCOffset, err)
 	}
-	return &Link{http: h, grpc: g}, nil
+	return &Link{name: name, http: h, grpc: g}, nil
 }
+
+// Name returns the name of the client whose link it is (a fault's target).
+func (l *Link) Name() string { return l.name }
 
 // Addr returns the HTTP address clients are given.
 func (l *Link) Addr() string { return l.http.Addr() }
@@ -40,9 +44,6 @@ func (l *Link) Blackhole() error { return l.both((*linkproxy.Proxy).Blackhole) }
 
 // Heal lets bytes pass again.
 func (l *Link) Heal() error { return l.both((*linkproxy.Proxy).Heal) }
-
-// Conns returns the number of open proxied connections (HTTP + gRPC).
-func (l *Link) Conns() int { return l.http.Conns() + l.grpc.Conns() }
 
 // Close closes both proxies and their connections.
 func (l *Link) Close() {

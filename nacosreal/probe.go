@@ -6,6 +6,17 @@ import (
 	"time"
 )
 
+// Probe is one reading of the server process and its readiness endpoint.
+type Probe struct {
+	At time.Time
+	// ReadyErr is the readiness endpoint's failure ("" when it answered ok).
+	ReadyErr string
+	// CPU is the JVM's CPU time so far (user + system); RSS its resident set in bytes (−1 when
+	// the process could not be read).
+	CPU time.Duration
+	RSS int64
+}
+
 // probeLoop reads the server's readiness, CPU time and RSS every period until ctx ends; the
 // function it returns waits for the loop to stop and returns every reading.
 func (s *Server) probeLoop(ctx context.Context, period time.Duration) func() []Probe {

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sdchaos/fault"
+	"sdchaos/ports"
 )
 
 // TestFirstDue: a restarted caller's first call is the first one due at or after the end of its
@@ -27,42 +30,49 @@ func TestFirstDue(t *testing.T) {
 	}
 }
 
-// TestDropEndedAfter: a killed Go caller keeps only the calls that ended before its kill.
-func TestDropEndedAfter(t *testing.T) {
+// TestAKilledGoCallerRecordsNothingThatEndedAfterIt: a dead process prints nothing, so a
+// killed Go caller records no call that ended after its kill.
+func TestAKilledGoCallerRecordsNothingThatEndedAfterIt(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	var r record
-	for i := range 4 {
-		r.call(Call{Scheduled: t0.Add(time.Duration(i) * time.Second), End: t0.Add(time.Duration(i)*time.Second + 500*time.Millisecond)})
+	g := &GoCaller{}
+	if g.dead(t0) {
+		t.Error("a running caller is dead")
 	}
-	r.dropEndedAfter(t0.Add(2 * time.Second))
-	if got := len(r.result().Calls); got != 2 {
-		t.Errorf("%d calls kept, want 2 (those that ended by the kill)", got)
+	g.killed = t0
+	for _, tc := range []struct {
+		end  time.Time
+		dead bool
+	}{{t0.Add(-time.Millisecond), false}, {t0, false}, {t0.Add(time.Millisecond), true}} {
+		if got := g.dead(tc.end); got != tc.dead {
+			t.Errorf("a call ending %s after the kill: dead %t, want %t", tc.end.Sub(t0), got, tc.dead)
+		}
 	}
 }
 
-// TestJitterSpecRestart: the restart must name the run's callers and fall inside the fault.
-func TestJitterSpecRestart(t *testing.T) {
-	ok := DefaultJitterSpec()
-	ok.Restart, ok.RestartAt = []string{"spring", "go-sdk"}, 7*time.Second
+// TestWorldSpecValidate: a world names known callers, gives them time to start, and has a
+// timeline.
+func TestWorldSpecValidate(t *testing.T) {
+	alloc := ports.New(12000, "test")
+	ok := WorldSpec{ServerPorts: alloc, LinkPorts: alloc, EndpointPorts: alloc, Service: "svc", Instances: 3, Parallel: 1,
+		Callers: []string{"spring", "go-sdk"}, Rate: 40, CallTimeout: time.Second, JVMStart: time.Second, Sample: time.Second,
+		Duration: time.Minute, Timeline: func(*World) (fault.Timeline, error) { return nil, nil }}
 	tests := []struct {
 		name    string
-		edit    func(*JitterSpec)
+		edit    func(*WorldSpec)
 		wantErr string
 	}{
-		{"inside the fault", func(*JitterSpec) {}, ""},
-		{"a cache-only caller", func(s *JitterSpec) {
-			s.Callers = append(s.Callers, "spring-cache")
-			s.Restart = append(s.Restart, "spring-cache")
-		}, ""},
-		{"before the fault", func(s *JitterSpec) { s.RestartAt = 4 * time.Second }, "RestartAt (4s) must be inside the fault"},
-		{"after the heal", func(s *JitterSpec) { s.RestartAt = 24 * time.Second }, "RestartAt (24s) must be inside the fault"},
-		{"not a caller of the run", func(s *JitterSpec) { s.Restart = []string{"plain-cache"} }, `"plain-cache" is not one of the run's callers`},
-		{"an unknown caller", func(s *JitterSpec) { s.Callers = append(s.Callers, "go-nocache") }, `unknown caller "go-nocache"`},
+		{"ok", func(*WorldSpec) {}, ""},
+		{"a cache-only caller", func(s *WorldSpec) { s.Callers = append(s.Callers, "spring-cache") }, ""},
+		{"no callers, no JVM start", func(s *WorldSpec) { s.Callers, s.JVMStart = nil, 0 }, ""},
+		{"an unknown caller", func(s *WorldSpec) { s.Callers = append(s.Callers, "go-nocache") }, `unknown caller "go-nocache"`},
+		{"callers without time to start", func(s *WorldSpec) { s.JVMStart = 0 }, "JVMStart (0s) must be positive"},
+		{"too many instances", func(s *WorldSpec) { s.Instances = MaxInstances + 1 }, "Instances (901)"},
+		{"no timeline", func(s *WorldSpec) { s.Timeline = nil }, "Timeline is nil"},
+		{"a bad rate", func(s *WorldSpec) { s.Rate = 0 }, "Rate (0)"},
 	}
 	for _, tc := range tests {
 		s := ok
 		s.Callers = append([]string(nil), ok.Callers...)
-		s.Restart = append([]string(nil), ok.Restart...)
 		tc.edit(&s)
 		err := s.Validate()
 		switch {
@@ -78,13 +88,10 @@ func TestJitterSpecRestart(t *testing.T) {
 // restart reaches the JVM's environment.
 func TestJavaCallerSnapshotPath(t *testing.T) {
 	s := JavaCallerSpec{Name: "c", Mode: Plain, Home: "/h", CallerSpec: CallerSpec{Restarted: true}}
-	if got := s.CacheDir(); got != "/h/nacos/naming/public" {
-		t.Errorf("CacheDir without SnapshotPath = %s", got)
+	if got := s.snapshotPath(); got != "/h" {
+		t.Errorf("JM.SNAPSHOT.PATH without SnapshotPath = %s, want Home", got)
 	}
 	s.SnapshotPath = "/h/cache"
-	if got := s.CacheDir(); got != "/h/cache/nacos/naming/public" {
-		t.Errorf("CacheDir = %s", got)
-	}
 	args := strings.Join(callerArgs("app.jar", s, nil), " ")
 	if !strings.Contains(args, "-DJM.SNAPSHOT.PATH=/h/cache ") {
 		t.Errorf("args %s lack JM.SNAPSHOT.PATH", args)

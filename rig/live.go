@@ -21,7 +21,14 @@ type live struct {
 // Unless env.Quiet, progress is printed to env.Progress every second until
 // env.Close; real is the real length of the timeline (0: env.Duration).
 func NewRecorder(env *Env, real time.Duration) *history.Recorder {
-	rec := history.NewRecorder(time.Now().Add(StartLead))
+	return NewRecorderAt(env, time.Now().Add(StartLead), real)
+}
+
+// NewRecorderAt is NewRecorder with time zero t0 (a world that sets its
+// own zero: the real Nacos world's callers, launched well before their
+// first call).
+func NewRecorderAt(env *Env, t0 time.Time, real time.Duration) *history.Recorder {
+	rec := history.NewRecorder(t0)
 	if env != nil {
 		env.supMu.Lock()
 		env.rec = rec

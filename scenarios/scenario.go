@@ -2,7 +2,8 @@
 // registry of scenarios (Spec, Register, Lookup), the common flags and their
 // parsing (Common, Parse), the shared parameters of the instances and
 // callers, and flag types for lists. The scenarios themselves live in one
-// room per source: article47, article40, nacosarticle and eurekaarticle;
+// room per source and world: article47, article40, nacosarticle (etcd),
+// nacosincident (real Nacos) and eurekaarticle;
 // each scenario is a plan (Run: the rig, the traffic, a timeline of typed
 // fault and probe steps) and a pure judge (Judge: recorded history → typed
 // measurement → checks, metrics and conclusion).

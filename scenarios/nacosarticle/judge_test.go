@@ -23,19 +23,6 @@ func ev(at time.Duration, kind history.EventKind, phase history.Phase, targets .
 	return history.Event{At: at, Kind: kind, Phase: phase, Targets: targets, Label: string(kind)}
 }
 
-func wantVerdict(t *testing.T, res *report.Result, want report.Verdict, check string) {
-	t.Helper()
-	if res.Verdict != want {
-		t.Errorf("verdict %s, want %s: %s", res.Verdict, want, scentest.Names(res))
-	}
-	if check != "" {
-		if v := scentest.Verdict(res, check); v != want {
-			t.Errorf("check %q: %s, want %s", check, v, want)
-		}
-	}
-	scentest.NoUnexplainedDifference(t, res)
-}
-
 // within keeps the ops of caller scheduled in [from, to) (other callers' ops pass).
 func within(ops []history.Op, caller string, from, to time.Duration) []history.Op {
 	var out []history.Op
@@ -88,7 +75,7 @@ func TestSnapshotAtStartJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantVerdict(t, scentest.Judge(s, mkHistory(mk(tc.fail), 12*time.Second, tc.evs...)), tc.verdict, tc.check)
+			scentest.WantVerdict(t, scentest.Judge(s, mkHistory(mk(tc.fail), 12*time.Second, tc.evs...)), tc.verdict, tc.check)
 		})
 	}
 }
@@ -147,7 +134,7 @@ func TestRegistryJitterJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantVerdict(t, scentest.Judge(tc.s, mkHistory(tc.ops, d, start, end)), tc.verdict, tc.check)
+			scentest.WantVerdict(t, scentest.Judge(tc.s, mkHistory(tc.ops, d, start, end)), tc.verdict, tc.check)
 		})
 	}
 	if res := scentest.Judge(def, mkHistory(jitterOps(d, naive, nil), d, start)); res.Verdict != report.Invalid {
@@ -185,7 +172,7 @@ func TestMinorityPartitionJudge(t *testing.T) {
 		{"serializable read is current", partitionHistory(history.Unknown, 2002*ms, 1), report.Outside, "isolated: serializable read is stale"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { wantVerdict(t, scentest.Judge(s, tc.h), tc.verdict, tc.check) })
+		t.Run(tc.name, func(t *testing.T) { scentest.WantVerdict(t, scentest.Judge(s, tc.h), tc.verdict, tc.check) })
 	}
 	h := partitionHistory(history.Unknown, 2002*ms, 0)
 	h.Events = h.Events[:1]
@@ -296,7 +283,7 @@ func TestReregistrationStormJudge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := scentest.Judge(s, stormHistory(1000, tc.imm, tc.jit))
-			wantVerdict(t, res, tc.verdict, tc.check)
+			scentest.WantVerdict(t, res, tc.verdict, tc.check)
 			scentest.Between(t, res, "immediate.registry.peak_per_100ms", 1800, 1800)
 		})
 	}
@@ -368,7 +355,7 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := scentest.Judge(tc.s, mkHistory(tc.ops, d, start, end))
-			wantVerdict(t, res, tc.verdict, tc.check)
+			scentest.WantVerdict(t, res, tc.verdict, tc.check)
 			if tc.s.lossy() && scentest.Verdict(res, "naive: failed share of the jitter after its first failed refresh") != "" {
 				t.Error("naive's share judged under partial loss")
 			}
@@ -377,7 +364,7 @@ func TestRegistryJitterJudgeUnderPacketLoss(t *testing.T) {
 	// A lease that expired where none may (6 s of loss, ttl 20 s): outside, even under partial loss.
 	res := scentest.Judge(short, mkHistory(jitterOps(15*time.Second, func(string, time.Duration) bool { return false }, nil, 2, 1, 1), 15*time.Second,
 		ev(2*time.Second, history.PacketDropClients, history.Inject), ev(8*time.Second, history.PacketDropClients, history.Heal)))
-	wantVerdict(t, res, report.Outside, "instances that registered again")
+	scentest.WantVerdict(t, res, report.Outside, "instances that registered again")
 }
 
 // withKind returns h with every event of kind from turned into kind to.
@@ -433,7 +420,7 @@ func TestMinorityPartitionJudgeWithPackets(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := scentest.Judge(tc.s, tc.h)
-			wantVerdict(t, res, tc.verdict, tc.check)
+			scentest.WantVerdict(t, res, tc.verdict, tc.check)
 			if tc.s.OneWay && tc.h.Events[0].Kind == history.PacketDropPeers && scentest.Verdict(res, "isolated: serializable read is stale") != "" {
 				t.Error("a one-way packet drop's serializable read judged stale")
 			}

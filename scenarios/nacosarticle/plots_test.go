@@ -26,7 +26,7 @@ func TestPlotsOfTheNacosRoom(t *testing.T) {
 		}
 		ops := scentest.Synth([]string{callerBefore, callerNoSnap, callerSnap, scenarios.RealRoundRobin, scenarios.RealPickFirst}, 40, 12*time.Second,
 			func(c string, at time.Duration) bool { return c == callerNoSnap && at < 8300*time.Millisecond })
-		d := plotsOf(t, "snapshot-at-start", &history.History{Ops: ops, Events: evs, Timeline: 12 * time.Second}, "per-second")
+		d := scentest.PlotsOf(t, "snapshot-at-start", &history.History{Ops: ops, Events: evs, Timeline: 12 * time.Second}, "per-second")
 		d.Has(t, "before the restart (writes the snapshot)", "nosnap: restarts with an empty list", "snap: restarts from the disk snapshot",
 			"real client restarted: etcd resolver + round_robin", "real client restarted: etcd resolver + pick_first",
 			"blackhole client links", "caller before stops; caller nosnap starts")
@@ -34,22 +34,12 @@ func TestPlotsOfTheNacosRoom(t *testing.T) {
 	})
 	t.Run("reregistration-storm", func(t *testing.T) {
 		h := stormHistory(1000, stormShape{perBucket: burst(600), back: 1000}, stormShape{perBucket: spread(70), back: 1000})
-		d := plotsOf(t, "reregistration-storm", h, "storm")
+		d := scentest.PlotsOf(t, "reregistration-storm", h, "storm")
 		d.Has(t, "N = 1000 registrants: calls per 100 ms after the registry comes back", "immediate: started by registrants",
 			"immediate: received by the registry", "jitter: started by registrants", "jitter: received by the registry",
 			"links heal: every registrant re-registers", "Registration calls in flight (most in each 100 ms)",
 			"Latency of the re-registration calls after the heal", "registry served: p99", "immediate", "jitter")
 	})
-}
-
-// plotsOf draws a scenario's plots from h and returns the one called name.
-func plotsOf(t *testing.T, scenario string, h *history.History, name string) figuretest.Doc {
-	t.Helper()
-	plots, err := scentest.MustConfigure(t, scenario).(scenarios.Plotter).Plots(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return figuretest.One(t, figuretest.Render(t, plots), name)
 }
 
 // TestPlotsOfTheNacosNetworkFaults draws registry-jitter's callers per
@@ -65,7 +55,7 @@ func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 			func(c string, at time.Duration) bool {
 				return c == "naive" && at > 3*time.Second && at < 20*time.Second
 			})
-		d := plotsOf(t, "registry-jitter", &history.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
+		d := scentest.PlotsOf(t, "registry-jitter", &history.History{Ops: ops, Events: evs, Timeline: 27 * time.Second}, "per-second")
 		d.Has(t, "naive: clear the list on a failed refresh — 40 requests/s",
 			"identical: keep, stale_fallback, empty_protect — 40 ok / 0 failed every second",
 			"blackhole client links to 3 etcd members", "ok", "failed")
@@ -81,7 +71,7 @@ func TestPlotsOfTheNacosNetworkFaults(t *testing.T) {
 			{Caller: opIsoLinRead, Start: 3 * time.Second, End: 5 * time.Second, Outcome: history.Unknown},
 			{Caller: "kv/n2/put", Start: time.Second, End: time.Second + time.Millisecond, Outcome: history.Fail},
 		}
-		d := plotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * time.Second}, "operations")
+		d := scentest.PlotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * time.Second}, "operations")
 		d.Has(t, opMajPut, opIsoLinRead, "kv/n2/put", "ok", "failed", "unknown (timed out)", "partition n1 from its peers")
 		d.AtLeastShaded(t, 2)
 	})
@@ -96,7 +86,7 @@ func TestRegistryJitterDrawsTheCallersThatFailedApart(t *testing.T) {
 		func(c string, at time.Duration) bool {
 			return (c == "naive" && at > 3*time.Second && at < 20*time.Second) || (c == "keep" && at >= 20*time.Second && at < 21*time.Second)
 		})
-	d := plotsOf(t, "registry-jitter", &history.History{Ops: ops, Timeline: 27 * time.Second}, "per-second")
+	d := scentest.PlotsOf(t, "registry-jitter", &history.History{Ops: ops, Timeline: 27 * time.Second}, "per-second")
 	titles := []string{"naive: clear the list on a failed refresh — 40 requests/s", "keep: keep on failure, replace on success (even empty) — 40 requests/s",
 		"identical: stale_fallback, empty_protect — 40 ok / 0 failed every second"}
 	d.Has(t, titles...)
@@ -138,7 +128,7 @@ func TestMinorityPartitionDrawsStaleReadsApart(t *testing.T) {
 		kv("n1", history.OpPut, "/kv/b", "n1-3", 3*s, 5*s, history.Unknown), // overlaps the one before
 		kv(history.ViaEvery, history.OpGet, "/kv/a", "n2-1", 9*s, 9*s+time.Millisecond, history.OK),
 	}
-	d := plotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * s}, "operations")
+	d := scentest.PlotsOf(t, "minority-partition", &history.History{Ops: ops, Events: evs, Timeline: 10 * s}, "operations")
 	d.Has(t, "stale read", "ok", "unknown (timed out)", opIsoSerRead, "kv/n1/ser-get", "kv/n1/put")
 	if n := len(d.Bars(figure.Stale)); n != 3 { // the probe's, the get's, the legend's
 		t.Errorf("%d bars in the stale colour, want 3: the probe's read, n1's ser-get and the legend's swatch", n)

@@ -23,21 +23,25 @@ final class HttpProbe {
     void call(Instant scheduled, Instant start, String target) {
         String outcome = "ok";
         String err = "";
+        String errClass = "";
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + target + "/")).timeout(timeout).GET().build();
             HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
             if (resp.statusCode() != 200) {
                 outcome = "fail";
                 err = "HTTP " + resp.statusCode();
+                errClass = ErrClass.INSTANCE;
             }
         } catch (HttpTimeoutException e) {
             outcome = "unknown";
             err = e.toString();
+            errClass = ErrClass.INSTANCE;
         } catch (Exception e) {
             outcome = "fail";
             err = e.toString();
+            errClass = ErrClass.INSTANCE;
         }
-        Lines.call(scheduled, start, Instant.now(), target, outcome, err);
+        Lines.call(scheduled, start, Instant.now(), target, outcome, err, errClass);
     }
 
     /**
@@ -59,8 +63,11 @@ final class HttpProbe {
     /** How many unrecorded calls warmUp makes. */
     private static final int WARM_UP_CALLS = 5;
 
-    /** Prints a call that failed before reaching any instance (no instance to call). */
-    static void failed(Instant scheduled, Instant start, Exception e) {
-        Lines.call(scheduled, start, Instant.now(), "", "fail", e.toString());
+    /**
+     * Prints a call that failed before reaching any instance: the client gave none, for the
+     * reason errClass says ({@link ErrClass}).
+     */
+    static void failed(Instant scheduled, Instant start, Exception e, String errClass) {
+        Lines.call(scheduled, start, Instant.now(), "", "fail", e.toString(), errClass);
     }
 }

@@ -12,10 +12,15 @@ final class Lines {
     private Lines() {
     }
 
-    /** Prints one call. */
-    static void call(Instant scheduled, Instant start, Instant end, String target, String outcome, String err) {
+    /**
+     * Prints one call; errClass says why a failed call failed ({@link ErrClass}), "" for an ok
+     * call.
+     */
+    static void call(Instant scheduled, Instant start, Instant end, String target, String outcome, String err,
+            String errClass) {
         print("{\"scheduled\":\"" + scheduled + "\",\"start\":\"" + start + "\",\"end\":\"" + end
-                + "\",\"target\":" + quote(target) + ",\"outcome\":\"" + outcome + "\",\"err\":" + quote(err) + "}");
+                + "\",\"target\":" + quote(target) + ",\"outcome\":\"" + outcome + "\",\"err\":" + quote(err)
+                + ",\"class\":\"" + errClass + "\"}");
     }
 
     /** Prints an instance-list change the client's listener saw. */

@@ -12,7 +12,8 @@ package sdchaos.nacos.callers;
  * started again, possibly while the server is unreachable: its setup is tried once, a failure is an
  * event and not fatal, and its calls are the ones due from the end of its setup on, on the grid of
  * SDCHAOS_START). Output on stdout, one JSON object a line: a call
- * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err"}}, or an event
+ * {@code {"scheduled","start","end","target","outcome":"ok|fail|unknown","err","class"}} (class: why a
+ * failed call failed, {@link ErrClass}), or an event
  * {@code {"event":"instances","time","count"}} each time the client's listener saw the service's
  * list change, {@code {"event":"started","time","detail"}} once the client is built, and
  * {@code {"event":"setup-failed","time","detail"}} when a restarted caller's setup step failed.

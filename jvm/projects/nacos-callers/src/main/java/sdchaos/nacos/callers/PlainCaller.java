@@ -1,6 +1,7 @@
 package sdchaos.nacos.callers;
 
 import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.exception.NacosException;
 import com.alibaba.nacos.api.naming.NamingFactory;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
@@ -33,8 +34,16 @@ final class PlainCaller {
             Instance pick;
             try {
                 pick = naming.selectOneHealthyInstance(s.service());
+            } catch (NacosException e) {
+                // the client's request to the server failed (not connected, no answer)
+                HttpProbe.failed(due, start, e, ErrClass.REGISTRY);
+                return;
+            } catch (IllegalStateException e) {
+                // Balancer: "no host to srv for serviceInfo" (the client's list is empty)
+                HttpProbe.failed(due, start, e, ErrClass.NO_INSTANCE);
+                return;
             } catch (Exception e) {
-                HttpProbe.failed(due, start, e);
+                HttpProbe.failed(due, start, e, ErrClass.OTHER);
                 return;
             }
             probe.call(due, start, pick.getIp() + ":" + pick.getPort());

@@ -43,8 +43,11 @@ public class SpringCaller {
                 probe.call(due, start, uri.getHost() + ":" + uri.getPort());
                 return null;
             });
+        } catch (IllegalStateException e) {
+            // BlockingLoadBalancerClient.execute: "No instances available for <service>"
+            HttpProbe.failed(due, start, e, ErrClass.NO_INSTANCE);
         } catch (Exception e) {
-            HttpProbe.failed(due, start, e);
+            HttpProbe.failed(due, start, e, ErrClass.OTHER);
         }
     }
 
