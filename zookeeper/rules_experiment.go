@@ -128,9 +128,10 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 	if relist+lag <= d {
 		return d, why
 	}
-	return relist + lag, fmt.Sprintf("the cut (%s) may outlast the instances' sessions (%s: %s): "+
-		"at reconnect the server answers that a session expired (its timeout 0), its node is already deleted and the readers see it gone; "+
-		"%s; then %s", o.Cut.Round(time.Millisecond), r.Session, r.RemovesSilent(o.How, o.Cut).Basis, relistWhy, lagWhy)
+	return relist + lag, fmt.Sprintf("the cut (%s) may outlast the instances' %s sessions (%s): the node is then deleted, and a reconnect "+
+		"is told the session expired (ZooKeeperServer.reopenSession → revalidateSession → finishSessionInit(valid=false): timeout 0; "+
+		"ClientCnxn.onConnected raises Expired); until its instance registers again a reader may list it gone: %s; then %s",
+		o.Cut.Round(time.Millisecond), r.Session, r.RemovesSilent(o.How, o.Cut).Basis, relistWhy, lagWhy)
 }
 
 // lapsed reports whether the instances' sessions may have expired during
@@ -148,7 +149,7 @@ func (r Rules) seesNode(c experiment.Caller, refresh time.Duration) (time.Durati
 	case c.Kind == experiment.PolicyCaller:
 		return refresh + time.Second, "the caller's next refresh (≤ refresh) answers within 1 s"
 	case c.Client == ClientCurator:
-		return time.Second, "Curator is connected again by then (within 2 s of the heal, ClientCnxn's random pause) and its PersistentWatcher re-adds its watch on RECONNECTED and the cache rebuilds (CuratorCacheImpl.rebuild: " +
+		return time.Second, "Curator, connected again within 2 s of the heal (ClientCnxn's random pause), has its PersistentWatcher re-add its watch on RECONNECTED and its cache rebuild (CuratorCacheImpl.rebuild: " +
 			"a getData per node it held, NONODE removes it and ServiceCacheImpl drops the instance on CHILD_REMOVED); " +
 			"the created node reaches it as NodeCreated, read and added (CHILD_ADDED) within 1 s"
 	}
