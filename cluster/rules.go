@@ -59,8 +59,38 @@ func (Rules) ClientAfterCrash(string, int, float64, time.Duration) (experiment.B
 
 // Recovery: a policy caller's next refresh after the heal succeeds (after
 // a kill, once the restarted members elected a leader); the resolver's
-// clients never lost their addresses.
-func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
+// clients never lost their addresses. When the cut may have outlasted the
+// instances' leases (lapsed), the leader revoked them and deleted their
+// keys: a refresh lists them only once they registered again, and the
+// resolver's watch, resumed from its revision, sends the deletes and then
+// the new puts.
+func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
+	d, why := r.reconnected(c, o.How, refresh)
+	if !r.lapsed(o) {
+		return d, why
+	}
+	relist, relistWhy := r.Relisted(0, o.Spread)
+	lag, lagWhy := refresh+time.Second, "the caller's next refresh (≤ refresh) answers within 1 s"
+	if c.Kind != experiment.PolicyCaller {
+		lag, lagWhy = time.Second, "the resolver's watch resumes from its last revision (clientv3 watcher) and delivers the new key's put, "+
+			"and gRPC connects to the address, within 1 s"
+	}
+	if relist+lag <= d {
+		return d, why
+	}
+	return relist + lag, fmt.Sprintf("the cut (%s) may outlast the instances' leases (%s), and the leader then deletes their keys; "+
+		"%s; then %s", o.Cut.Round(time.Millisecond), r.RemovesSilent(o.How, o.Cut).Basis, relistWhy, lagWhy)
+}
+
+// lapsed reports whether the instances' leases may have expired during o:
+// the leader lives and the cut is long enough by RemovesSilent's rule.
+// Killed members expire nothing.
+func (r Rules) lapsed(o experiment.Outage) bool {
+	return o.How != experiment.Kill && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
+}
+
+// reconnected is the recovery bound when every lease outlived the cut.
+func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
 	if c.Kind != experiment.PolicyCaller {
 		return 0, "the resolver kept its addresses throughout"
 	}

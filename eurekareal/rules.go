@@ -92,12 +92,21 @@ func (r Rules) restart() time.Duration {
 // and it registers again (DiscoveryClient.renew; the harness's workers do
 // the same), then until the read-only response cache's next update
 // (response-cache-update-interval-ms), then until the reader's next read.
-func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
+//
+// After a blackhole long enough for a lease to expire (lapsed), the server
+// may have evicted an instance: a read lists it only once it registered
+// again (Relisted) and the reader read again.
+func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
 	read := refresh
 	if c.Kind != experiment.PolicyCaller {
 		read = r.Props.FetchInterval
 	}
-	if how != experiment.Kill {
+	if o.How != experiment.Kill && r.lapsed(o) {
+		relist, why := r.Relisted(0, o.Spread)
+		return relist + read, fmt.Sprintf("the cut (%s) may outlast a lease (%s): %s; then the reader's next read (≤ %s)",
+			o.Cut.Round(time.Millisecond), r.RemovesSilent(o.How, o.Cut).Basis, why, read)
+	}
+	if o.How != experiment.Kill {
 		if c.Kind != experiment.PolicyCaller {
 			return 0, "the client's cache kept every instance throughout"
 		}
@@ -108,6 +117,12 @@ func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Du
 	return d, fmt.Sprintf("the servers restart empty (open within %s) and list an instance once its next heartbeat (≤ %s) was refused "+
 		"and it registered again, after the response cache's next update (≤ %s) and the reader's next read (≤ %s), + 1 s",
 		r.restart(), p.RenewInterval, p.CacheUpdate, read)
+}
+
+// lapsed reports whether a lease may have expired and been evicted during
+// o's cut by RemovesSilent's rule.
+func (r Rules) lapsed(o experiment.Outage) bool {
+	return o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
 }
 
 // RemovesSilent: a killed and restarted server holds nothing, so every

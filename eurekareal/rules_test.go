@@ -78,13 +78,39 @@ func TestRulesRecovery(t *testing.T) {
 		{java, experiment.Kill, DefaultReadyTimeout + 30*time.Second + 30*time.Second + 30*time.Second + time.Second},
 	}
 	for _, tc := range tests {
-		if got, why := r.Recovery(tc.c, tc.how, time.Second); got != tc.want || why == "" {
+		if got, why := r.Recovery(tc.c, experiment.Outage{How: tc.how, Cut: 18 * time.Second}, time.Second); got != tc.want || why == "" {
 			t.Errorf("%s %s: %s (%q), want %s", tc.c.Kind, tc.how, got, why, tc.want)
 		}
 	}
 	r.Restart = 6 * time.Minute
-	if got, _ := r.Recovery(policy, experiment.Kill, time.Second); got != 6*time.Minute+62*time.Second {
+	if got, _ := r.Recovery(policy, experiment.Outage{How: experiment.Kill, Cut: 18 * time.Second}, time.Second); got != 6*time.Minute+62*time.Second {
 		t.Errorf("with a 6 min start-up allowance: %s, want 7m2s", got)
+	}
+}
+
+// TestRulesRecoveryLapsed: a blackhole that may outlast a lease (≥ 90 s −
+// 30 s with the defaults) lets the server evict it: the bound then covers
+// the instance's registering again (Relisted: renew + cache update + 2 s)
+// and the reader's next read; a shorter cut does not.
+func TestRulesRecoveryLapsed(t *testing.T) {
+	r := Rules{Props: DefaultProps()}
+	policy := experiment.Caller{Kind: experiment.PolicyCaller, Policy: experiment.Keep}
+	java := experiment.Caller{Kind: experiment.RealClient, Client: JavaClient}
+	tests := []struct {
+		c    experiment.Caller
+		cut  time.Duration
+		want time.Duration
+	}{
+		{policy, 59 * time.Second, 2 * time.Second},
+		{java, 59 * time.Second, 0},
+		{policy, 61 * time.Second, 30*time.Second + 30*time.Second + 2*time.Second + time.Second},
+		{java, 61 * time.Second, 30*time.Second + 30*time.Second + 2*time.Second + 30*time.Second},
+		{java, 5 * time.Minute, 30*time.Second + 30*time.Second + 2*time.Second + 30*time.Second},
+	}
+	for _, tc := range tests {
+		if got, _ := r.Recovery(tc.c, experiment.Outage{How: experiment.Blackhole, Cut: tc.cut}, time.Second); got != tc.want {
+			t.Errorf("%s after a %s cut: %s, want %s", tc.c.Kind, tc.cut, got, tc.want)
+		}
 	}
 }
 

@@ -48,6 +48,19 @@ const (
 	ReadsSome Reads = "some"
 )
 
+// Outage is what a heal ends, as Recovery needs it.
+type Outage struct {
+	// How is how the fault was made.
+	How How
+	// Cut is how long the instances could not reach the registry: the
+	// fault's length when it cut them off (registry-unreachable), 0 when
+	// they reached a quorum throughout (a member fault).
+	Cut time.Duration
+	// Spread is the window over which instances that lost their
+	// registration wait before registering again (0: at once).
+	Spread time.Duration
+}
+
 // Rules are a registry's own rules, as the registry-neutral experiments'
 // judges need them. Each method says what the registry predicts, its
 // source in the band's basis; ok is false where the registry has no rule
@@ -66,10 +79,12 @@ type Rules interface {
 	// of n instances crashed while the registry is unreachable, over a
 	// window of w at rate calls per second.
 	ClientAfterCrash(client string, n int, rate float64, w time.Duration) (Band, bool)
-	// Recovery is how long after the heal a caller may still fail before
-	// its list is whole again (a policy caller refreshing every refresh,
-	// or a real client), and why.
-	Recovery(c Caller, how How, refresh time.Duration) (time.Duration, string)
+	// Recovery is how long after the heal of o a caller may still fail
+	// before its list is whole again (a policy caller refreshing every
+	// refresh, or a real client), and why. Where o.Cut may outlast the
+	// instances' registrations (RemovesSilent), the bound covers their
+	// registering again.
+	Recovery(c Caller, o Outage, refresh time.Duration) (time.Duration, string)
 	// RemovesSilent says whether the registry removes a live instance
 	// while it is unreachable (made as how) for d (0: never, 1: always,
 	// 0–1: either), and why.

@@ -32,6 +32,10 @@ const (
 	// goZKConnectTimeout its dial timeout (connectTimeout: 1 s).
 	goZKRetryPause     = time.Second
 	goZKConnectTimeout = time.Second
+	// javaReconnect bounds how long after the heal a Java client (Curator,
+	// Spring's) is connected again and answered: ClientCnxn tries a server
+	// after a random pause of up to 1 s, answered within 1 s.
+	javaReconnect = 2 * time.Second
 )
 
 // Rules are ZooKeeper's, Curator's and Spring Cloud Zookeeper's rules as
@@ -109,7 +113,51 @@ func (r Rules) ClientAfterCrash(client string, n int, rate float64, w time.Durat
 // cache never lost its list; Spring's LoadBalancer asks ZooKeeper on every
 // call while its list is empty, and answers once the Java client
 // reconnected (ClientCnxn tries a server after a random pause of up to 1 s).
-func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
+// When the cut may have outlasted the instances' sessions (lapsed), their
+// nodes are gone until they register again, and the bound covers that.
+func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
+	d, why := r.reconnected(c, o.How, refresh)
+	if !r.lapsed(o) {
+		return d, why
+	}
+	relist, relistWhy := r.Relisted(0, o.Spread)
+	if c.Kind == experiment.RealClient && relist < javaReconnect {
+		relist = javaReconnect // the reader itself must be connected again
+	}
+	lag, lagWhy := r.seesNode(c, refresh)
+	if relist+lag <= d {
+		return d, why
+	}
+	return relist + lag, fmt.Sprintf("the cut (%s) may outlast the instances' %s sessions (%s): the node is then deleted, and a reconnect "+
+		"is told the session expired (ZooKeeperServer.reopenSession → revalidateSession → finishSessionInit(valid=false): timeout 0; "+
+		"ClientCnxn.onConnected raises Expired); until its instance registers again a reader may list it gone: %s; then %s",
+		o.Cut.Round(time.Millisecond), r.Session, r.RemovesSilent(o.How, o.Cut).Basis, relistWhy, lagWhy)
+}
+
+// lapsed reports whether the instances' sessions may have expired during
+// o: the leader lives, and the cut is long enough by RemovesSilent's rule
+// (a session timeout after the last ping, at most a third of it before
+// the cut). Killed members expire nothing.
+func (r Rules) lapsed(o experiment.Outage) bool {
+	return o.How != experiment.Kill && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
+}
+
+// seesNode is how long after an instance's node was created again a
+// caller's list holds it.
+func (r Rules) seesNode(c experiment.Caller, refresh time.Duration) (time.Duration, string) {
+	switch {
+	case c.Kind == experiment.PolicyCaller:
+		return refresh + time.Second, "the caller's next refresh (≤ refresh) answers within 1 s"
+	case c.Client == ClientCurator:
+		return time.Second, "Curator, connected again within 2 s of the heal (ClientCnxn's random pause), has its PersistentWatcher re-add its watch on RECONNECTED and its cache rebuild (CuratorCacheImpl.rebuild: " +
+			"a getData per node it held, NONODE removes it and ServiceCacheImpl drops the instance on CHILD_REMOVED); " +
+			"the created node reaches it as NodeCreated, read and added (CHILD_ADDED) within 1 s"
+	}
+	return time.Second, "LoadBalancer asks ZooKeeper on every call while its list is empty, answered within 1 s"
+}
+
+// reconnected is the recovery bound when every session outlived the cut.
+func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
 	restart, why := time.Duration(0), ""
 	if how == experiment.Kill {
 		restart = RestartAllowance
@@ -122,7 +170,7 @@ func (r Rules) Recovery(c experiment.Caller, how experiment.How, refresh time.Du
 	case c.Client == ClientCurator:
 		return 0, "the ServiceCache kept its list throughout"
 	}
-	return 2*time.Second + restart, "the Java client reconnects within 1 s (ClientCnxn's random pause) and LoadBalancer asks ZooKeeper on every call while its list is empty, answered within 1 s" + why
+	return javaReconnect + restart, "the Java client reconnects within 1 s (ClientCnxn's random pause) and LoadBalancer asks ZooKeeper on every call while its list is empty, answered within 1 s" + why
 }
 
 // RemovesSilent: the leader expires a session it has heard nothing of for

@@ -111,3 +111,40 @@ func TestRulesRejoinWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesRecovery: with 20 s sessions a cut shorter than two thirds of
+// the timeout leaves every session (Curator's cache kept its list, 0);
+// an 18 s cut may outlast them, so every reader's bound covers the
+// registrants' re-registration (Relisted: 4 s at once, + spread) and its
+// own lag; a kill expires nothing (the restart allowance alone).
+func TestRulesRecovery(t *testing.T) {
+	r := Rules{Config: DefaultConfig(), Session: ArticleSessionTimeout}
+	policy := experiment.Caller{Kind: experiment.PolicyCaller, Policy: experiment.Keep}
+	curator := experiment.Caller{Kind: experiment.RealClient, Client: ClientCurator}
+	spring := experiment.Caller{Kind: experiment.RealClient, Client: ClientSpring}
+	blackhole := func(cut, spread time.Duration) experiment.Outage {
+		return experiment.Outage{How: experiment.Blackhole, Cut: cut, Spread: spread}
+	}
+	tests := []struct {
+		name string
+		c    experiment.Caller
+		o    experiment.Outage
+		want time.Duration
+	}{
+		{"curator, sessions outlive a 12 s cut", curator, blackhole(12*time.Second, 0), 0},
+		{"policy, sessions outlive a 12 s cut", policy, blackhole(12*time.Second, 0), 4 * time.Second},
+		{"spring, sessions outlive a 12 s cut", spring, blackhole(12*time.Second, 0), 2 * time.Second},
+		{"curator, an 18 s cut may expire them", curator, blackhole(18*time.Second, 0), 5 * time.Second},
+		{"policy, an 18 s cut may expire them", policy, blackhole(18*time.Second, 0), 6 * time.Second},
+		{"spring, an 18 s cut may expire them", spring, blackhole(18*time.Second, 0), 5 * time.Second},
+		{"curator, expired for sure, rejoin spread 10 s", curator, blackhole(40*time.Second, 10*time.Second), 15 * time.Second},
+		{"curator, no cut (a member fault)", curator, blackhole(0, 0), 0},
+		{"curator, members killed for 18 s", curator, experiment.Outage{How: experiment.Kill, Cut: 18 * time.Second}, 0},
+		{"policy, members killed for 18 s", policy, experiment.Outage{How: experiment.Kill, Cut: 18 * time.Second}, 4*time.Second + RestartAllowance},
+	}
+	for _, tc := range tests {
+		if got, why := r.Recovery(tc.c, tc.o, time.Second); got != tc.want || why == "" {
+			t.Errorf("%s: %s (%q), want %s", tc.name, got, why, tc.want)
+		}
+	}
+}

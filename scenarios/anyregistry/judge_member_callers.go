@@ -66,12 +66,13 @@ func (r *run) afterMemberHeal(c experiment.Caller, w window, how experiment.How)
 	if !w.healed {
 		return
 	}
-	rec, _ := r.rules.Recovery(c, how, rig.RefreshOf(c))
+	o := r.outage(how, 0) // the instances reach a quorum throughout, or no leader expires anything
+	rec, _ := r.rules.Recovery(c, o, rig.RefreshOf(c))
 	if w.to+rec >= w.until {
 		n, failed := r.countOf(c.Name, w.to, w.until)
 		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run or the next fault: not judged).",
 			c.Name, failed, n, rec.Round(time.Second)))
 		return
 	}
-	r.afterHealAs(c, w, how, string(w.step.Fault)+" healed")
+	r.afterHealAs(c, w, o, string(w.step.Fault)+" healed")
 }

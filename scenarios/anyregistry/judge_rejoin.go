@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -73,10 +74,15 @@ func (r *run) registrations() []history.Op {
 // the world's bound, and the peak of registrations per 100 ms within what
 // the way they come back (at once, or spread) allows.
 func (r *run) rejoinChecks(w window) {
-	n := r.x.Instances.Count
+	n, crashed := r.aliveAt(w.to)
 	bound, why := r.rules.Relisted(n, r.x.Instances.Spread.D())
+	if crashed > 0 {
+		why += fmt.Sprintf("; %d of %d instances alive at the heal (%d crashed by a crash-instance step: they never come back)", n, r.x.Instances.Count, crashed)
+	}
 	e := report.Band("every instance listed again after the registry returned", 0, bound.Seconds(), " s").Digits(2).About(SubjectRegistry).From(why)
-	if at, ok := r.relisted(w.to, n); ok {
+	if n == 0 {
+		r.res.Conclude("No instance was alive when the registry returned: none to list again (not judged).")
+	} else if at, ok := r.relisted(w.to, n); ok {
 		r.res.AddCheck(e.Judge(at.Seconds()))
 	} else {
 		r.res.AddCheck(e.JudgeText(math.NaN(), "never within the run"))
@@ -89,6 +95,30 @@ func (r *run) rejoinChecks(w window) {
 		From(fmt.Sprintf("%s: %d registrations within %s, none likelier than 100 ms in %s (0: at once): at least %s (pigeonhole), at most the binomial's 1 − 10⁻⁴ quantile",
 			basis, k, span, over, report.Num(lo))).
 		JudgeText(float64(peak), fmt.Sprintf("%d of %d", peak, k)))
+}
+
+// aliveAt returns how many instances were alive at t: the experiment's
+// count minus the distinct instances a crash-instance step crashed (a
+// recorded injection without error) before t, and how many those were.
+func (r *run) aliveAt(t time.Duration) (alive, crashed int) {
+	gone := map[string]bool{}
+	for i, s := range r.x.Timeline {
+		if s.Fault != experiment.CrashInstance {
+			continue
+		}
+		for _, e := range r.h.Events.OfOrigin(i + 1) {
+			if e.Phase != history.Inject || e.Err != "" || e.At >= t {
+				continue
+			}
+			if len(e.Targets) == 0 {
+				gone[fmt.Sprintf("step %d", i+1)] = true
+			}
+			for _, id := range e.Targets {
+				gone[id] = true
+			}
+		}
+	}
+	return max(0, r.x.Instances.Count-len(gone)), len(gone)
 }
 
 // relisted returns when, after heal, the registry first listed n instances.

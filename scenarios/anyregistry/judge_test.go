@@ -117,7 +117,7 @@ func TestRegistryUnreachableJudge(t *testing.T) {
 		}, rig.EtcdRoundRobin + ": failed share while the registry was unreachable"},
 		{"clear never recovers", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool { return c == "clear" && at >= 4400*time.Millisecond }
-		}, "clear: failures after the registry returned (from 2s after)"},
+		}, "clear: failures after the registry returned (from 6s after)"},
 		{"the registry drops live instances within 12 s (a lease lives 18–20 s of silence)", func(s *synth) {
 			s.x.Timeline[0].For = experiment.Duration(12 * time.Second)
 			s.events = cut(3*time.Second, 15*time.Second)

@@ -29,7 +29,7 @@ func (r *run) unreachableChecks(w window) {
 		if crashed {
 			r.afterCrash(c, w.from, crash, w.to)
 		} else if w.healed {
-			r.afterHealAs(c, w, w.step.HowOf(), "the registry returned")
+			r.afterHealAs(c, w, r.outage(w.step.HowOf(), w.to-w.from), "the registry returned")
 		}
 	}
 	r.registryChecks(w)
@@ -82,13 +82,19 @@ func (r *run) clientDuringAs(c experiment.Caller, w window, end time.Duration, h
 	r.res.AddCheck(e.JudgeText(report.Pct(failed, n), fmt.Sprintf("%d of %d", failed, n)))
 }
 
+// outage is what a heal ends for Recovery: the fault made as how, the
+// instances cut off the registry for cut (0 when they reached it).
+func (r *run) outage(how experiment.How, cut time.Duration) experiment.Outage {
+	return experiment.Outage{How: how, Cut: cut, Spread: r.x.Instances.Spread.D()}
+}
+
 // afterHealAs judges a caller once its list is whole again after the heal
-// of a fault made as how.
-func (r *run) afterHealAs(c experiment.Caller, w window, how experiment.How, after string) {
+// of outage o.
+func (r *run) afterHealAs(c experiment.Caller, w window, o experiment.Outage, after string) {
 	if c.Kind == experiment.ExecClient {
 		return
 	}
-	rec, why := r.rules.Recovery(c, how, rig.RefreshOf(c))
+	rec, why := r.rules.Recovery(c, o, rig.RefreshOf(c))
 	from := w.to + rec
 	e := report.Exactly(fmt.Sprintf("%s: failures after %s (from %s after)", c.Name, after, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")
