@@ -91,7 +91,7 @@ func (r Rules) removes() bool { return r.Loss >= NoRemovalBelow(r.SilentAtCut) }
 // instances, the server lists them again within RelistBy of the heal (each SDK's reconnect and
 // redo) and the caller's list follows: a policy caller's next refresh, a real client's push
 // within DeliverSlack.
-func (r Rules) Recovery(c experiment.Caller, _ experiment.How, refresh time.Duration) (time.Duration, string) {
+func (r Rules) Recovery(c experiment.Caller, _ experiment.Outage, refresh time.Duration) (time.Duration, string) {
 	if !r.removes() {
 		if c.Kind != experiment.PolicyCaller {
 			return 0, fmt.Sprintf("its list was never emptied: a loss of %s is below %s, the least that removes an instance (%s)",

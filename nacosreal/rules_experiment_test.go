@@ -37,7 +37,7 @@ func TestRulesFollowTheEjector(t *testing.T) {
 		{40 * time.Second, real, RelistBy() + DeliverSlack},
 	} {
 		r.Loss = tc.loss
-		if got, why := r.Recovery(tc.c, experiment.Blackhole, time.Second); got != tc.want || why == "" {
+		if got, why := r.Recovery(tc.c, experiment.Outage{How: experiment.Blackhole, Cut: tc.loss}, time.Second); got != tc.want || why == "" {
 			t.Errorf("loss %s, %s: Recovery %s (%q), want %s", tc.loss, tc.c.Name, got, why, tc.want)
 		}
 	}
