@@ -70,6 +70,8 @@ type Server struct {
 	logPath string
 	started time.Duration
 	built   time.Duration
+	// launched is when the JVM was started.
+	launched time.Time
 }
 
 // StartServer builds the server's jar if needed (jvm.Build), starts the JVM under sup, and
@@ -143,6 +145,6 @@ func (s *Server) launchWith(sup *childproc.Supervisor, args func(child []string)
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
-	s.child = child
+	s.child, s.launched = child, time.Now()
 	return nil
 }

@@ -32,12 +32,10 @@ type span struct {
 // Start starts the server, then every instance's link and endpoint, registers the instances
 // (Parallel at once) and waits, at most listPatience, for the server to list them all.
 func (w *World) Start(ctx context.Context) error {
-	s, err := StartServer(ctx, w.sup, w.spec.ServerPorts, w.spec.Server)
-	if err != nil {
-		return fmt.Errorf("starting the Nacos server: %w", err)
+	if err := w.startRegistry(ctx); err != nil {
+		return err
 	}
-	w.server = s
-	w.spec.Logf("Nacos %s ready on %s in %.1f s", Version, s.Addr(), s.StartupTime().Seconds())
+	var err error
 	if w.dir, err = w.sup.TempDir("sdchaos-nacos-clients-*", w.spec.Keep); err != nil {
 		return fmt.Errorf("the clients' directory: %w", err)
 	}
@@ -48,11 +46,19 @@ func (w *World) Start(ctx context.Context) error {
 	if err := w.openInstances(); err != nil {
 		return err
 	}
+	if st := w.spec.ServiceSettings; st != nil {
+		if err := CreateService(ctx, w.server.Addr(), w.spec.Service, !st.Persistent, st.ProtectThreshold); err != nil {
+			return err
+		}
+	}
 	w.registerAll(ctx)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("registering the instances: %w", err)
 	}
 	w.listed = w.awaitListed(ctx)
+	if w.cluster != nil {
+		w.recordOwners(ctx)
+	}
 	w.spec.Logf("%d instances registered (%d at once)", w.spec.Instances, w.spec.Parallel)
 	return nil
 }
@@ -66,7 +72,7 @@ func (w *World) openInstances() error {
 		in := &instance{name: instanceName(i)}
 		w.instances = append(w.instances, in)
 		var err error
-		if in.link, err = NewLink(w.spec.LinkPorts, w.server, in.name); err != nil {
+		if in.link, err = w.newLink(in.name); err != nil {
 			return err
 		}
 		if in.ep, err = StartEndpoint(w.spec.EndpointPorts, in.name); err != nil {
@@ -91,7 +97,11 @@ func (w *World) registerAll(ctx context.Context) {
 				in.first.end, in.first.err = in.first.start, err
 				return
 			}
-			in.reg, in.first.err = Register(GoDefaults(in.link.Addr(), filepath.Join(w.dir, in.name)), w.spec.Service, in.ep)
+			if st := w.spec.ServiceSettings; st != nil && st.Persistent {
+				in.first.err = RegisterPersistent(ctx, w.server.Addr(), w.spec.Service, in.ep.Port())
+			} else {
+				in.reg, in.first.err = Register(GoDefaults(in.link.Addr(), filepath.Join(w.dir, in.name)), w.spec.Service, in.ep)
+			}
 			in.first.end = time.Now()
 		}()
 	}
@@ -133,6 +143,10 @@ func (in *instance) Reregister() error {
 	}
 	return in.reg.Reregister()
 }
+
+// Crash closes the instance's endpoint (connections refused from then on); its registration,
+// and for an ephemeral instance its client, stay.
+func (in *instance) Crash() error { return in.ep.Close() }
 
 // close closes the instance's client, endpoint and link.
 func (in *instance) close() {

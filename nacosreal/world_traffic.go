@@ -23,6 +23,10 @@ func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	w.end = w.rec.Offset(w.zero) + w.spec.Duration
 	w.sampler = &sampler{w: w}
 	ts := []caller.Traffic{w.sampler}
+	if w.cluster != nil {
+		w.members = &memberSampler{w: w}
+		ts = append(ts, w.members)
+	}
 	if w.spec.Probe > 0 {
 		w.prober = &prober{w: w}
 		ts = append(ts, w.prober)
@@ -89,6 +93,19 @@ func (w *World) Registrations() []fault.Registration {
 		out[i] = in
 	}
 	return out
+}
+
+// Crashables returns the first n instances as a fault crashes them (their endpoints closed,
+// their registrations left).
+func (w *World) Crashables(from, n int) ([]fault.Crashable, error) {
+	if from < 0 || n < 1 || from+n > len(w.instances) {
+		return nil, fmt.Errorf("crashing instances %d…%d: the world has %d", from, from+n-1, len(w.instances))
+	}
+	out := make([]fault.Crashable, n)
+	for i := range n {
+		out[i] = w.instances[from+i]
+	}
+	return out, nil
 }
 
 // Restartables returns the named callers as a restart kills and starts them again.
