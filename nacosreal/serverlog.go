@@ -53,8 +53,8 @@ var logRules = []struct {
 	{"naming-push.log", PushFailed, regexp.MustCompile(`\[PUSH-FAIL\].*revision=(\d+)\}()`)},
 	{"naming-server.log", Disconnect, regexp.MustCompile(`Client connection (\S+) disconnect, remove instances and subscribers()`)},
 	{"plugin-control-connection.log", EjectProbe, regexp.MustCompile(`\[(\S+)\]send connection active request()`)},
-	{"naming-server.log", ProtectThreshold, regexp.MustCompile(`protect threshold reached, return all ips, service: (\S+)()`)},
 	{"plugin-control-connection.log", Eject, regexp.MustCompile(`\[(\S+)\]Unregister Out dated connection()`)},
+	{"naming-server.log", ProtectThreshold, regexp.MustCompile(`protect threshold reached, return all ips, service: (\S+)()`)},
 }
 
 var logStamp = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) `)

@@ -31,8 +31,9 @@ type protectMeasure struct {
 	rec            nacosreal.Record
 	series         map[string]report.Series
 	crash, allDead history.Event
-	// stage1 and stage2 count each caller's calls in its settled window after each crash:
-	// [calls, failed, failed on an instance (ErrInstance)].
+	// stage1 and stage2 count each caller's calls in its settled window after each crash
+	// (stage 1's that ended before the second crash): [calls, failed, failed on an instance
+	// (ErrInstance)].
 	stage1, stage2 map[string][3]int
 	// protected1 and protected2 count the server's "protect threshold reached" lines in each
 	// stage (from the crash's check on).
@@ -67,7 +68,7 @@ func (s *protect) measure(h *history.History) (m protectMeasure, why string) {
 		if n == "spring" || n == "spring-fallback" {
 			d = springSettle()
 		}
-		m.stage1[n] = callClasses(h.Ops, n, m.crash.At+d, m.allDead.At)
+		m.stage1[n] = callClasses(endedBy(h.Ops, m.allDead.At), n, m.crash.At+d, m.allDead.At)
 		m.stage2[n] = callClasses(h.Ops, n, m.allDead.At+d, h.Timeline)
 	}
 	for _, e := range m.rec.ServerLog {
@@ -86,6 +87,18 @@ func (s *protect) measure(h *history.History) (m protectMeasure, why string) {
 		}
 	}
 	return m, ""
+}
+
+// endedBy keeps the ops that ended before at: a call in flight when the next crash closes its
+// instance's endpoint is that crash's, not the stage's.
+func endedBy(ops []history.Op, at time.Duration) []history.Op {
+	var out []history.Op
+	for _, op := range ops {
+		if op.End < at {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // callClasses counts caller's calls due in [from, to): all, failed, failed on an instance.
@@ -199,12 +212,13 @@ func shareBand(p float64, n int) (lo, hi float64) {
 	return math.Max(0, p-w), math.Min(1, p+w)
 }
 
-// gates: every instance registered and listed before the crash, every caller served in the
-// second before it.
+// gates: every instance registered, every caller served in the second before the first
+// crash (its calls that ended before it: a call in flight at the crash may meet the closing
+// endpoint).
 func (s *protect) gates(h *history.History, m protectMeasure) []report.Gate {
 	var unsteady []string
 	for _, n := range m.names {
-		if b := callsOf(h.Ops, n, m.crash.At-time.Second, m.crash.At); b[0] == 0 || b[1] > 0 {
+		if b := endedBefore(h.Ops, n, m.crash.At-time.Second, m.crash.At); b[0] == 0 || b[1] > 0 {
 			unsteady = append(unsteady, fmt.Sprintf("%s %d of %d failed", n, b[1], b[0]))
 		}
 	}
@@ -216,7 +230,7 @@ func (s *protect) gates(h *history.History, m protectMeasure) []report.Gate {
 	}
 	return []report.Gate{
 		gate("every instance registered", failed, "all", "no registration failed"),
-		gate("every caller served in the second before the first crash", unsteady, "none failed", "no failed call"),
+		gate("every caller served in the second before the first crash", unsteady, "none failed", "no failed call that ended before the crash"),
 	}
 }
 
@@ -244,4 +258,16 @@ func (s *protect) conclude(res *report.Result, m protectMeasure) {
 	res.Conclude(fmt.Sprintf("protectThreshold %g: with %d of %d instances dead the server's admin list showed %d healthy and its "+
 		"protection fired %d times; the callers then failed %v of their calls. Once every instance was dead it fired %d times "+
 		"and the callers' failures hit dead instances.", s.Threshold, s.Crash, s.Instances, m.fewestHealthy, m.protected1, parts, m.protected2))
+}
+
+// endedBefore counts caller's calls due in [from, to) that ended before to: [calls, failed].
+func endedBefore(ops []history.Op, caller string, from, to time.Duration) [2]int {
+	var out [2]int
+	for _, op := range history.Filter(ops, caller) {
+		if op.Kind == history.OpCall && op.Scheduled >= from && op.Scheduled < to && op.End < to {
+			out[0]++
+			out[1] += b2i(op.Outcome != history.OK)
+		}
+	}
+	return out
 }
