@@ -57,7 +57,7 @@ func isBelow(path string) bool {
 }
 
 // judgeSide are the packages that define checks, verdicts and checkers.
-var judgeSide = []string{"sdchaos/report", "sdchaos/linearize", "sdchaos/figure"}
+var judgeSide = []string{"sdchaos/report", "sdchaos/htmlreport", "sdchaos/linearize", "sdchaos/figure"}
 
 // isJudgeSide reports whether path is on the judge side (or a package of it).
 func isJudgeSide(path string) bool {

@@ -103,11 +103,14 @@ type Line struct {
 // Client is a running Java scheduler.
 type Client struct {
 	Name, LogPath string
-	child         *childproc.Child
-	lines         chan Line
-	mu            sync.Mutex
-	queue         []Line
-	wake          chan struct{}
+	// Args is the JVM's command line after the java executable; Env the
+	// environment the harness gave the program (see ClientMain).
+	Args, Env []string
+	child     *childproc.Child
+	lines     chan Line
+	mu        sync.Mutex
+	queue     []Line
+	wake      chan struct{}
 }
 
 // StartClient builds the client jar (on first use) and starts the program.
@@ -143,8 +146,8 @@ func StartClient(ctx context.Context, sup *childproc.Supervisor, spec ClientSpec
 		return nil, err
 	}
 	args := append(append(append(append(tmp, opts...), props...), spec.SystemProps...), "-jar", jar)
-	c := &Client{Name: spec.Name, LogPath: filepath.Join(spec.LogDir, spec.Name+".log"), lines: make(chan Line),
-		wake: make(chan struct{}, 1)}
+	c := &Client{Name: spec.Name, LogPath: filepath.Join(spec.LogDir, spec.Name+".log"), Args: args, Env: env,
+		lines: make(chan Line), wake: make(chan struct{}, 1)}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: "eureka client " + spec.Name, Path: java,
 		Args: args, Env: env, LogPath: c.LogPath})
 	if err != nil {

@@ -137,6 +137,7 @@ func launch(sup *childproc.Supervisor, spec ClusterSpec, java, jar string, props
 	args := append(append(child, spec.JVMOptions...), "-jar", jar)
 	args = append(append(args, props...), nodeArgs(servers, i)...)
 	args = append(args, spec.ExtraArgs...)
+	s.Args = args
 	var env []string
 	if spec.ClockControl {
 		lib, err := Faketime()

@@ -62,7 +62,8 @@ type Props struct {
 	SyncRetryWait time.Duration
 	// ConnectTimeout and ReadTimeout are the Java client's
 	// eureka.eurekaServer.connectTimeout and eureka.eurekaServer.readTimeout
-	// (ms), and the Go workers' timeouts.
+	// (whole seconds, rounded up: see ClientProps), and the Go workers'
+	// timeouts.
 	ConnectTimeout, ReadTimeout time.Duration
 	// QuarantineRefresh is the Java client's
 	// eureka.transport.retryableClientQuarantineRefreshPercentage.
@@ -118,16 +119,27 @@ func (p Props) ServerArgs() ([]string, error) {
 	return args, c.err
 }
 
-// ClientProps returns the Java client's system properties (-Dkey=value) of Props.
+// ClientProps returns the Java client's system properties (-Dkey=value) of
+// Props. The client reads its connect and read timeouts in whole seconds
+// (eureka-client 2.0.6: DefaultEurekaClientConfig.getEurekaServerConnectTimeoutSeconds
+// and getEurekaServerReadTimeoutSeconds, which EurekaClientFactoryBuilder.withClientConfig
+// multiplies by 1000 into Jersey's milliseconds), so each is rounded up to
+// whole seconds: the shortest timeout the real client can take that is not
+// shorter than asked.
 func (p Props) ClientProps() ([]string, error) {
-	var c conv
+	if p.ConnectTimeout <= 0 || p.ReadTimeout <= 0 {
+		return nil, fmt.Errorf("the Java client's timeouts must be positive (connect %s, read %s)", p.ConnectTimeout, p.ReadTimeout)
+	}
 	out := []string{
-		"-D" + c.ms("eureka.eurekaServer.connectTimeout", p.ConnectTimeout)[2:],
-		"-D" + c.ms("eureka.eurekaServer.readTimeout", p.ReadTimeout)[2:],
+		"-Deureka.eurekaServer.connectTimeout=" + strconv.Itoa(ceilSeconds(p.ConnectTimeout)),
+		"-Deureka.eurekaServer.readTimeout=" + strconv.Itoa(ceilSeconds(p.ReadTimeout)),
 		"-Deureka.transport.retryableClientQuarantineRefreshPercentage=" + strconv.FormatFloat(p.QuarantineRefresh, 'g', -1, 64),
 	}
-	return out, c.err
+	return out, nil
 }
+
+// ceilSeconds is d in whole seconds, rounded up.
+func ceilSeconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
 
 // LeaseSeconds returns the workers' leaseInfo (renewal interval and
 // duration, whole seconds), or an error naming the field.

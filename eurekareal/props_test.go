@@ -62,3 +62,31 @@ func TestPropsCoverTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestClientTimeoutsAreWholeSeconds: the Java client reads its connect and
+// read timeouts in seconds (×1000 into Jersey's milliseconds), so a timeout
+// is passed as whole seconds, rounded up; a millisecond figure would make it
+// a thousand times longer.
+func TestClientTimeoutsAreWholeSeconds(t *testing.T) {
+	tests := []struct {
+		connect, read time.Duration
+		want          []string
+	}{
+		{5 * time.Second, 8 * time.Second, []string{"-Deureka.eurekaServer.connectTimeout=5", "-Deureka.eurekaServer.readTimeout=8"}},
+		{time.Second, 1600 * time.Millisecond, []string{"-Deureka.eurekaServer.connectTimeout=1", "-Deureka.eurekaServer.readTimeout=2"}},
+		{200 * time.Millisecond, 1001 * time.Millisecond, []string{"-Deureka.eurekaServer.connectTimeout=1", "-Deureka.eurekaServer.readTimeout=2"}},
+	}
+	for _, tc := range tests {
+		p := DefaultProps()
+		p.ConnectTimeout, p.ReadTimeout = tc.connect, tc.read
+		got, err := p.ClientProps()
+		if err != nil || !reflect.DeepEqual(got[:2], tc.want) {
+			t.Errorf("connect %s, read %s: ClientProps = %v, %v; want %v", tc.connect, tc.read, got, err, tc.want)
+		}
+	}
+	p := DefaultProps()
+	p.ReadTimeout = 0
+	if _, err := p.ClientProps(); err == nil {
+		t.Error("a zero read timeout: no error")
+	}
+}

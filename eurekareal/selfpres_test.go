@@ -62,11 +62,25 @@ func logTimeline(t *testing.T, samples []sample, crashed time.Duration) {
 	}
 }
 
+// jvmWake is the allowance for one late wake-up of a JVM thread on a
+// shared host (GC pauses, a starved CPU): the real-Eureka judges allow as
+// much for a request between JVMs.
+const jvmWake = 250 * time.Millisecond
+
 // checkReadings checks isLeaseExpirationEnabled against the source's rule
-// and that renewsLastMin changes at one-minute steps (MeasuredRate, 60 s).
+// and that renewsLastMin changes at one-minute steps: MeasuredRate rolls
+// its bucket from a java.util.Timer scheduled with fixed delay (60 s after
+// the previous run started, plus that run's lateness, up to jvmWake), and
+// a roll is seen at the first reading after it, the readings being at most
+// the longest measured gap between two of them apart; so two changes seen
+// are 60 s − that gap to 60 s + that gap + jvmWake apart.
 func checkReadings(t *testing.T, samples []sample) {
 	var changes []time.Duration
+	var gap time.Duration // the longest time between two readings
 	for i, x := range samples {
+		if i > 0 {
+			gap = max(gap, x.at-samples[i-1].at)
+		}
 		st := x.st
 		want := !st.SelfPreservation || (st.Threshold > 0 && st.RenewsLastMin > int64(st.Threshold))
 		if st.ExpirationEnabled != want {
@@ -77,9 +91,11 @@ func checkReadings(t *testing.T, samples []sample) {
 			changes = append(changes, x.at)
 		}
 	}
+	lo, hi := time.Minute-gap, time.Minute+gap+jvmWake
 	for i := 1; i < len(changes); i++ {
-		if gap := changes[i] - changes[i-1]; gap < 58*time.Second || gap > 62*time.Second {
-			t.Errorf("renewsLastMin changed %.1f s after its previous change, want 60 ± 2 s", gap.Seconds())
+		if d := changes[i] - changes[i-1]; d < lo || d > hi {
+			t.Errorf("renewsLastMin changed %.1f s after its previous change, want %.1f–%.1f s (60 s, readings up to %s apart)",
+				d.Seconds(), lo.Seconds(), hi.Seconds(), gap.Round(time.Millisecond))
 		}
 	}
 }

@@ -32,6 +32,10 @@ type Server struct {
 	// (CLOCK_MONOTONIC is shared by every process of the host).
 	MonoOffset int64
 
+	// Args is the JVM's command line after the java executable (its
+	// options, the jar and every property it was given).
+	Args []string
+
 	child *childproc.Child
 	clock *fakeClock // nil without ClockControl
 	httpc *http.Client
@@ -158,6 +162,14 @@ func (s *Server) State(ctx context.Context) (State, error) {
 func (s *Server) Events(ctx context.Context) (Events, error) {
 	var ev Events
 	return ev, s.get(ctx, "/sdchaos/events", &ev)
+}
+
+// Config reads the settings the harness gives the server as the running
+// server holds them (GET /sdchaos/config: its configuration beans, read
+// back): property name → value.
+func (s *Server) Config(ctx context.Context) (map[string]string, error) {
+	var m map[string]string
+	return m, s.get(ctx, "/sdchaos/config", &m)
 }
 
 // HostTime returns the host time of one of the server's monotonic stamps.

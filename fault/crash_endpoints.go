@@ -9,31 +9,22 @@ import (
 	"sdchaos/history"
 )
 
-// Crashable is a service instance whose process a fault crashes: its endpoint stops answering
-// (connections refused) while its registration stays as the registry holds it.
-type Crashable interface {
-	// Name names the instance ("instance-0").
-	Name() string
-	// Crash closes the instance's endpoint.
-	Crash() error
-}
-
-// CrashEndpoints crashes instances at once: each stops answering, and what the registry does
-// about it is the registry's (a Nacos server health-checks a persistent instance; an
-// ephemeral one stays while its client's connection does). It cannot be healed.
+// CrashEndpoints crashes several instances at once (CrashTarget crashes one): each stops as
+// its process's death would, and what the registry does about it is the registry's (a Nacos
+// server health-checks a persistent instance, which no client holds). It cannot be healed.
 type CrashEndpoints struct {
 	Instances []Crashable
 }
 
 // Describe returns the crash-instance event on the instances ("crash instance-0, instance-1
-// (endpoints closed, registrations left)").
+// (crashed)").
 func (c CrashEndpoints) Describe() history.Event {
 	names := make([]string, len(c.Instances))
 	for i, in := range c.Instances {
 		names[i] = in.Name()
 	}
 	return history.Event{Kind: history.CrashInstance, Targets: names,
-		Label: fmt.Sprintf("crash %s (endpoints closed, registrations left)", strings.Join(names, ", "))}
+		Label: fmt.Sprintf("crash %s (crashed)", strings.Join(names, ", "))}
 }
 
 // Inject crashes every instance and joins the errors.

@@ -10,6 +10,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sdchaos/childproc"
+	"sdchaos/clock"
 	"sdchaos/cluster"
 	"sdchaos/netns"
 	"sdchaos/netns/netnstest"
@@ -47,12 +48,11 @@ func startPrivateCluster(t *testing.T) (*cluster.Cluster, *netns.Filter) {
 }
 
 // TestDropPeerPacketsCutsAFollowerOff drops every packet between a follower
-// and its peers: the follower loses its leader within its election timeout
-// (randomized in [election, 2 × election) after the last heartbeat it
-// received, at most one tick before the drop), serves only stale
-// serializable reads, while the majority keeps its leader (PreVote and
-// CheckQuorum: the cut-off member cannot depose it); after the heal the
-// follower follows the same leader again and catches up; no rule is left.
+// and its peers: the follower loses its leader within the band raft's
+// election timer gives (followerLossBand), serves only stale serializable
+// reads, while the majority keeps its leader (PreVote and CheckQuorum: the
+// cut-off member cannot depose it); after the heal the follower follows
+// the same leader again and catches up; no rule is left.
 func TestDropPeerPacketsCutsAFollowerOff(t *testing.T) {
 	if !netnstest.Enter(t) {
 		return
@@ -71,15 +71,14 @@ func TestDropPeerPacketsCutsAFollowerOff(t *testing.T) {
 	}
 	defer cli.Close()
 	fault := &DropPeerPackets{Filter: f, Members: c.Nodes(), Node: x, Loss: 1}
+	start := time.Now() // the drop takes effect within Inject: measured from no later than the drop
 	if err := fault.Inject(ctx); err != nil {
 		t.Fatal(err)
 	}
-	lost := waitNoLeader(ctx, t, x, cli)
-	cfg := cluster.DefaultConfig()
-	lo := time.Duration(cfg.ElectionMs-cfg.TickMs) * time.Millisecond
-	hi := time.Duration(2*cfg.ElectionMs)*time.Millisecond + 150*time.Millisecond // + polling
-	if lost < lo || lost > hi {
-		t.Errorf("%s lost its leader %s after the drop, want %s–%s", x.Name, lost, lo, hi)
+	injectTook := time.Since(start)
+	lost := waitNoLeader(ctx, t, x, cli, start)
+	if lo, hi := followerLossBand(cluster.DefaultConfig(), injectTook); lost < lo || lost > hi {
+		t.Errorf("%s lost its leader %s after the drop, want %s–%s (Inject took %s)", x.Name, lost, lo, hi, injectTook)
 	}
 	t.Logf("%s (follower of %s) lost its leader %s after a 100 %% two-way peer drop", x.Name, leader.Name, lost)
 	checkStaleDuringCut(ctx, t, c, leader, x, cli)
@@ -100,15 +99,57 @@ func TestDropPeerPacketsCutsAFollowerOff(t *testing.T) {
 	}
 }
 
-// waitNoLeader polls x until it reports no leader, and returns how long it took.
-func waitNoLeader(ctx context.Context, t *testing.T, x *cluster.Node, cli *clientv3.Client) time.Duration {
+// The poll of waitNoLeader: a status call bounded by statusTimeout, then
+// pollSleep before the next one.
+const (
+	statusTimeout = 200 * time.Millisecond
+	pollSleep     = 20 * time.Millisecond
+)
+
+// followerLossBand is when a follower whose every packet to and from its
+// peers is dropped reports no leader, measured from just before the drop
+// was installed; injectTook is how long installing it took. The rules
+// (etcd server v3.7.2, raft v3.7.0):
+//   - etcd ticks raft every heartbeat interval (TickMs) from a
+//     time.Ticker (etcdserver/raft.go, newRaftNode) and gives raft
+//     HeartbeatTick 1 and ElectionTick ElectionMs/TickMs
+//     (etcdserver/bootstrap.go, raftConfig): the leader sends a heartbeat
+//     at every tick (raft.go, tickHeartbeat), so the follower's last one
+//     arrived at most one tick before the drop;
+//   - that heartbeat set its electionElapsed to 0 (raft.go, stepFollower,
+//     MsgHeartbeat); its own ticker runs at an arbitrary phase, so its
+//     next tick comes within (0, 1] tick;
+//   - at the tick where electionElapsed reaches randomizedElectionTimeout,
+//     drawn in [election, 2 × election) ticks (raft.go,
+//     resetRandomizedElectionTimeout; pastElectionTimeout), it becomes a
+//     pre-candidate and forgets its leader (becomePreCandidate: lead =
+//     None; Status reports leader 0).
+//
+// So it loses its leader between (election − 2 ticks) and (2 × election −
+// 1 tick) after the drop. The low end allows one late wake-up on each side
+// (clock.SchedSlack each): the leader's tick sending the last heartbeat
+// late, and the follower's raft loop stalled while ticks queue (raft's
+// node buffers 128 ticks and may run them right after the heartbeat). The
+// high end adds the time Inject took (the drop took effect within it), a
+// late wake-up of the follower's ticker, and the poll: the status call in
+// flight when the leader was lost (up to statusTimeout), the sleep, and the
+// call that sees no leader (up to statusTimeout).
+func followerLossBand(cfg cluster.Config, injectTook time.Duration) (lo, hi time.Duration) {
+	tick, election := time.Duration(cfg.TickMs)*time.Millisecond, time.Duration(cfg.ElectionMs)*time.Millisecond
+	lo = election - 2*tick - 2*clock.SchedSlack
+	hi = 2*election - tick + injectTook + clock.SchedSlack + statusTimeout + pollSleep + statusTimeout
+	return lo, hi
+}
+
+// waitNoLeader polls x until it reports no leader, and returns how long
+// after start that was.
+func waitNoLeader(ctx context.Context, t *testing.T, x *cluster.Node, cli *clientv3.Client, start time.Time) time.Duration {
 	t.Helper()
-	start := time.Now()
 	for time.Since(start) < 10*time.Second {
-		if s := x.Status(ctx, cli, 200*time.Millisecond); s.Err == nil && s.Leader == 0 {
+		if s := x.Status(ctx, cli, statusTimeout); s.Err == nil && s.Leader == 0 {
 			return time.Since(start)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pollSleep)
 	}
 	t.Fatalf("%s still has a leader 10 s after the drop", x.Name)
 	return 0

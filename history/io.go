@@ -18,6 +18,9 @@ type HistoryHeader struct {
 	Scenario      string   `json:"scenario"`
 	Args          []string `json:"args"`
 	Seed          int64    `json:"seed"`
+	// Meta is the run's metadata, the real components it ran included
+	// (absent in histories saved before it was recorded).
+	Meta *Meta `json:"meta,omitempty"`
 }
 
 // historyLine is one line of a saved history after the header: exactly one field is set.

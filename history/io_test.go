@@ -71,3 +71,28 @@ func TestUnknownSchemaIsRefused(t *testing.T) {
 		t.Error("a schema-1 history was read")
 	}
 }
+
+// TestSavedHistoryCarriesTheRunsMeta: the header keeps the run's meta (the
+// real systems it ran); a header saved without one reads with none.
+func TestSavedHistoryCarriesTheRunsMeta(t *testing.T) {
+	meta := &Meta{Etcd: "v3.7.2", World: World{Server: "Nacos server 3.1.0-bugfix",
+		Components: []Component{{Name: "nacos-client", Version: "3.1.1"}}}}
+	var b bytes.Buffer
+	if err := WriteHistory(&b, HistoryHeader{Scenario: "nacos-incident", Meta: meta}, &History{}); err != nil {
+		t.Fatal(err)
+	}
+	hdr, _, err := ReadHistory(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hdr.Meta == nil || hdr.Meta.Server != meta.Server || len(hdr.Meta.Components) != 1 {
+		t.Errorf("header meta read back as %+v", hdr.Meta)
+	}
+	b.Reset()
+	zw := gzip.NewWriter(&b)
+	_, _ = zw.Write([]byte(`{"schema_version":3,"scenario":"s","args":[],"seed":1}` + "\n"))
+	_ = zw.Close()
+	if hdr, _, err := ReadHistory(&b); err != nil || hdr.Meta != nil {
+		t.Errorf("an old header: meta %+v, err %v", hdr.Meta, err)
+	}
+}

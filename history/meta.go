@@ -17,7 +17,10 @@ import (
 const SchemaVersion = 3
 
 // Meta says what produced a result: the harness's version (its VCS
-// revision), Go and etcd versions, the machine and the command line.
+// revision), Go and etcd versions, the machine, the command line, and the
+// real systems the run ran (World: the server, every component and its
+// version, their settings and the constants the bands assume; absent in
+// results written before they were recorded).
 type Meta struct {
 	SchemaVersion int       `json:"schema_version"`
 	Harness       string    `json:"harness"`
@@ -31,6 +34,7 @@ type Meta struct {
 	// Rejudged, when set, says that the report was judged again from the
 	// run's saved histories (recheck --write) by another harness revision.
 	Rejudged *Rejudge `json:"rejudged,omitempty"`
+	World
 }
 
 // Rejudge is when and by which harness revision a stored run was judged again.
@@ -44,6 +48,10 @@ func NewRejudge(t time.Time) *Rejudge {
 	return &Rejudge{Harness: NewMeta(t).Harness, At: t.UTC()}
 }
 
+// EtcdServerModule is the Go module of etcd's server, which the harness's
+// member processes embed.
+const EtcdServerModule = "go.etcd.io/etcd/server/v3"
+
 // NewMeta describes this process, started at start.
 func NewMeta(start time.Time) *Meta {
 	cmd := append([]string{"experiments"}, os.Args[1:]...) // argv[0] of 'go run' is a temp path
@@ -53,10 +61,8 @@ func NewMeta(start time.Time) *Meta {
 	if !ok {
 		return m
 	}
-	for _, d := range bi.Deps {
-		if d.Path == "go.etcd.io/etcd/server/v3" {
-			m.Etcd = d.Version
-		}
+	if v, _ := ModuleVersion(EtcdServerModule); v != "" {
+		m.Etcd = v
 	}
 	var rev, dirty string
 	for _, s := range bi.Settings {

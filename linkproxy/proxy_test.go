@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"sdchaos/clock"
 )
 
 // echoServer answers each line with the same line.
@@ -135,7 +137,15 @@ func TestRejectRefusesAndResets(t *testing.T) {
 	}
 }
 
+// TestDelayAddsLatencyBothWays: a line and its echo each cross the proxy
+// once, each delayed by d, so the round trip takes at least 2 × d and at
+// most 2 × d plus one late wake-up (clock.SchedSlack) for each of the six it
+// waits on: the proxy reading the line, its delay timer, the echo server,
+// the proxy reading the echo, its delay timer, the client. Once the delay
+// is removed the round trip comes back below 2 × d, the least a delay
+// still in place gives.
 func TestDelayAddsLatencyBothWays(t *testing.T) {
+	const d, wakeUps = 100 * time.Millisecond, 6
 	p := newProxy(t)
 	c, err := net.Dial("tcp", p.Addr())
 	if err != nil {
@@ -143,18 +153,19 @@ func TestDelayAddsLatencyBothWays(t *testing.T) {
 	}
 	defer c.Close()
 	r := bufio.NewReader(c)
-	p.Delay(100 * time.Millisecond)
+	p.Delay(d)
 	start := time.Now()
 	if _, err := roundTrip(c, r, "slow", 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if rtt := time.Since(start); rtt < 200*time.Millisecond || rtt > 600*time.Millisecond {
-		t.Errorf("round trip %s with 100ms each way, want 200–600ms", rtt)
+	lo, hi := 2*d, 2*d+wakeUps*clock.SchedSlack
+	if rtt := time.Since(start); rtt < lo || rtt > hi {
+		t.Errorf("round trip %s with %s each way, want %s–%s", rtt, d, lo, hi)
 	}
 	p.Delay(0)
 	start = time.Now()
-	if _, err := roundTrip(c, r, "fast", time.Second); err != nil || time.Since(start) > 100*time.Millisecond {
-		t.Errorf("delay not removed: %s %v", time.Since(start), err)
+	if _, err := roundTrip(c, r, "fast", time.Second); err != nil || time.Since(start) >= 2*d {
+		t.Errorf("delay not removed: %s %v (want below %s)", time.Since(start), err, 2*d)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/nacos-group/nacos-sdk-go/v2/clients/naming_client"
@@ -49,9 +50,10 @@ func (e *Endpoint) Close() error { return e.srv.Close() }
 // Registrant is one ephemeral instance registered by its own nacos-sdk-go client (its own gRPC
 // connection): the server keeps it while that connection lives.
 type Registrant struct {
-	client  naming_client.INamingClient
-	service string
-	ep      *Endpoint
+	client    naming_client.INamingClient
+	service   string
+	ep        *Endpoint
+	closeOnce sync.Once
 }
 
 // registerPatience bounds Register's retries: the SDK's client may not be connected yet when
@@ -109,8 +111,10 @@ func (r *Registrant) Deregister() error {
 }
 
 // Close closes the client (its connection ends, so the server drops the instance) and the
-// endpoint.
+// endpoint; only the first call does.
 func (r *Registrant) Close() {
-	r.client.CloseClient()
-	_ = r.ep.Close()
+	r.closeOnce.Do(func() {
+		r.client.CloseClient()
+		_ = r.ep.Close()
+	})
 }

@@ -62,6 +62,8 @@ func (s ServerSpec) Validate() error {
 
 // Server is a running Nacos server process.
 type Server struct {
+	// Args is the JVM's command line after the java executable.
+	Args    []string
 	name    string
 	child   *childproc.Child
 	port    int
@@ -138,8 +140,9 @@ func (s *Server) launchWith(sup *childproc.Supervisor, args func(child []string)
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
+	s.Args = args(opts)
 	child, _, err := sup.StartExternal(childproc.ExternalSpec{
-		Name: s.name, Path: java, Args: args(opts),
+		Name: s.name, Path: java, Args: s.Args,
 		Env: []string{"MALLOC_ARENA_MAX=2"}, LogPath: s.logPath, StdoutToLog: true,
 	})
 	if err != nil {

@@ -15,15 +15,13 @@ import (
 	"sdchaos/ports"
 )
 
-// Version names the server the world runs.
-const Version = "3.1.0 (io.github.pig-mesh.nacos:nacos-server 3.1.0-bugfix)"
-
 // WorldSpec is one run in the real Nacos world: a fresh server, Instances ephemeral instances
 // (each its own nacos-sdk-go client behind its own Link), the named Callers (each behind its
 // own Link), the server's list read every Sample (and, with Probe, its readiness, CPU time and
 // RSS every Probe), and a timeline of fault values on the world's targets. The run's zero is
-// the callers' first call (JVMStart after they are launched) or, without callers, when the
-// server first listed every instance; Timeline's offsets and Duration are from it.
+// Settle after the server first listed every instance or, with callers, their first call
+// (JVMStart after they are launched) when that is later; Timeline's offsets and Duration are
+// from it.
 type WorldSpec struct {
 	// Server is the server's spec.
 	Server ServerSpec
@@ -51,6 +49,9 @@ type WorldSpec struct {
 	CallTimeout time.Duration
 	// JVMStart is how long the callers get to start before their first call.
 	JVMStart time.Duration
+	// Settle is the least time from the server listing every instance to the run's zero (0:
+	// none; with callers the zero is also JVMStart after they are launched).
+	Settle time.Duration
 	// Sample is the period of the readings of the server's list; Probe, when positive, the
 	// period of the readings of its readiness, CPU time and RSS.
 	Sample, Probe time.Duration
@@ -65,6 +66,9 @@ type WorldSpec struct {
 	// NewRecorder returns the recorder the run records into, time zero t0 and real its length
 	// from there (a shared one, to put consecutive worlds on one timeline); nil: a new one.
 	NewRecorder func(t0 time.Time, real time.Duration) *history.Recorder
+	// Describe, when set, receives what the world runs (the server as its jar says, its
+	// settings, the callers' and instances' clients) once the server has started.
+	Describe func(history.World)
 	// Keep keeps the clients' directory (their caches and logs) after the supervisor closes.
 	Keep bool
 	// Logf receives progress; nil discards it.
@@ -97,8 +101,8 @@ func (s WorldSpec) Validate() error {
 		return fmt.Errorf("WorldSpec.Instances (%d) must be within [1, %d]", s.Instances, MaxInstances)
 	case s.Parallel < 1:
 		return fmt.Errorf("WorldSpec.Parallel (%d) must be at least 1", s.Parallel)
-	case s.Sample <= 0 || s.Probe < 0 || s.Duration <= 0:
-		return fmt.Errorf("WorldSpec durations must be positive (Sample %s, Probe %s, Duration %s)", s.Sample, s.Probe, s.Duration)
+	case s.Sample <= 0 || s.Probe < 0 || s.Duration <= 0 || s.Settle < 0:
+		return fmt.Errorf("WorldSpec durations must be positive (Sample %s, Probe %s, Duration %s, Settle %s)", s.Sample, s.Probe, s.Duration, s.Settle)
 	case len(s.Callers) > 0 && s.JVMStart <= 0:
 		return fmt.Errorf("WorldSpec.JVMStart (%s) must be positive with callers", s.JVMStart)
 	case s.Timeline == nil:
@@ -135,14 +139,16 @@ type World struct {
 	ctx    context.Context
 	server *Server
 	// cluster is the cluster (nil for a single server); members reads its members' lists.
-	cluster   *Cluster
-	members   *memberSampler
-	owners    []Owner
-	limit     *cpulimit.Limit
-	dir       string
-	sdkLog    *os.File
-	instances []*instance
-	callers   []*worldCaller
+	cluster *Cluster
+	members *memberSampler
+	owners  []Owner
+	limit   *cpulimit.Limit
+	// serverLine names the running server as its jar says (after Start).
+	serverLine string
+	dir        string
+	sdkLog     *os.File
+	instances  []*instance
+	callers    []*worldCaller
 	// listed is when the server first listed every instance; zero the run's zero.
 	listed, zero time.Time
 	rec          *history.Recorder
@@ -170,7 +176,7 @@ func (w *World) Describe() string {
 	if w.spec.Cluster != nil {
 		servers = fmt.Sprintf("a cluster of %d", w.spec.Cluster.Size)
 	}
-	return fmt.Sprintf("Nacos %s, %s, %d instances, %d callers %v, for %s", Version, servers, w.spec.Instances, len(w.spec.Callers),
+	return fmt.Sprintf("%s, %s, %d instances, %d callers %v, for %s", w.serverLine, servers, w.spec.Instances, len(w.spec.Callers),
 		w.spec.Callers, w.spec.Duration)
 }
 

@@ -24,7 +24,7 @@ func (w *World) startRegistry(ctx context.Context) error {
 			return fmt.Errorf("starting the Nacos server: %w", err)
 		}
 		w.server = s
-		w.spec.Logf("Nacos %s ready on %s in %.1f s", Version, s.Addr(), s.StartupTime().Seconds())
+		w.spec.Logf("the Nacos server ready on %s in %.1f s", s.Addr(), s.StartupTime().Seconds())
 		return w.limitServer()
 	}
 	c, err := StartCluster(ctx, w.sup, w.spec.ServerPorts, *w.spec.Cluster)
@@ -33,7 +33,7 @@ func (w *World) startRegistry(ctx context.Context) error {
 	}
 	w.cluster, w.server = c, c.Member(0).Server()
 	tm := c.Timing()
-	w.spec.Logf("Nacos %s cluster of %d serving on %v in %.1f s (members ready after %v; JVM CPU %v)", Version, len(c.Members()),
+	w.spec.Logf("a Nacos cluster of %d serving on %v in %.1f s (members ready after %v; JVM CPU %v)", len(c.Members()),
 		c.Addrs(), tm.Serving.Seconds(), roundDurations(tm.Members), roundDurations(tm.CPU))
 	return nil
 }

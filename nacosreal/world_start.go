@@ -35,6 +35,9 @@ func (w *World) Start(ctx context.Context) error {
 	if err := w.startRegistry(ctx); err != nil {
 		return err
 	}
+	if err := w.describe(ctx); err != nil {
+		return err
+	}
 	var err error
 	if w.dir, err = w.sup.TempDir("sdchaos-nacos-clients-*", w.spec.Keep); err != nil {
 		return fmt.Errorf("the clients' directory: %w", err)
@@ -60,6 +63,27 @@ func (w *World) Start(ctx context.Context) error {
 		w.recordOwners(ctx)
 	}
 	w.spec.Logf("%d instances registered (%d at once)", w.spec.Instances, w.spec.Parallel)
+	return nil
+}
+
+// describe names the running server (as its jar says) and hands spec.Describe what the world
+// runs: the server, its settings, the callers' and the instances' clients.
+func (w *World) describe(ctx context.Context) error {
+	sw, err := DescribeServer(ctx, w.server, w.spec.Logf)
+	if err != nil {
+		return err
+	}
+	c, _ := sw.Component(ServerComponent)
+	w.serverLine = "Nacos server " + c.Version + " (" + c.Coordinates + ")"
+	if w.spec.Describe == nil {
+		return nil
+	}
+	cw, err := DescribeCallers(ctx, w.spec.Callers, w.spec.Logf)
+	if err != nil {
+		return err
+	}
+	sw.Add(cw)
+	w.spec.Describe(sw)
 	return nil
 }
 
@@ -144,9 +168,21 @@ func (in *instance) Reregister() error {
 	return in.reg.Reregister()
 }
 
-// Crash closes the instance's endpoint (connections refused from then on); its registration,
-// and for an ephemeral instance its client, stay.
-func (in *instance) Crash() error { return in.ep.Close() }
+// Crash stops the instance as its process's death would: its endpoint refuses connections and
+// its client's connection is closed (the server drops the instance when the close reaches it:
+// at once, or when a blackholed link lets it through). A persistent instance, which no client
+// holds, keeps its registration: only its endpoint closes, and the server's health check
+// finds it dead.
+func (in *instance) Crash() error {
+	switch {
+	case in.reg != nil:
+		in.reg.Close()
+		return nil
+	case in.first.err == nil && in.ep != nil: // registered through the admin API (persistent)
+		return in.ep.Close()
+	}
+	return errNotRegistered
+}
 
 // close closes the instance's client, endpoint and link.
 func (in *instance) close() {

@@ -15,9 +15,9 @@ import (
 // into it from its first line), and returns the callers, the reading of the server's list and,
 // with Probe, of the server process, each a caller.Traffic.
 func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
-	w.ctx, w.zero = ctx, w.listed
-	if len(w.spec.Callers) > 0 {
-		w.zero = time.Now().Add(w.spec.JVMStart)
+	w.ctx, w.zero = ctx, w.listed.Add(w.spec.Settle)
+	if z := time.Now().Add(w.spec.JVMStart); len(w.spec.Callers) > 0 && z.After(w.zero) {
+		w.zero = z
 	}
 	w.rec = w.newRecorder()
 	w.end = w.rec.Offset(w.zero) + w.spec.Duration
@@ -95,17 +95,13 @@ func (w *World) Registrations() []fault.Registration {
 	return out
 }
 
-// Crashables returns the first n instances as a fault crashes them (their endpoints closed,
-// their registrations left).
-func (w *World) Crashables(from, n int) ([]fault.Crashable, error) {
-	if from < 0 || n < 1 || from+n > len(w.instances) {
-		return nil, fmt.Errorf("crashing instances %d…%d: the world has %d", from, from+n-1, len(w.instances))
+// Crashables returns the instances as a crash stops them (a fault's targets), in order.
+func (w *World) Crashables() []fault.Crashable {
+	out := make([]fault.Crashable, len(w.instances))
+	for i, in := range w.instances {
+		out[i] = in
 	}
-	out := make([]fault.Crashable, n)
-	for i := range n {
-		out[i] = w.instances[from+i]
-	}
-	return out, nil
+	return out
 }
 
 // Restartables returns the named callers as a restart kills and starts them again.

@@ -59,6 +59,13 @@ func CountStarted(ops []history.Op, caller string, from, to time.Duration) (n, f
 	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.Start })
 }
 
+// CountEnded counts the ops of caller that ended in [from, to) and the
+// failed (or unknown) ones among them: a fault at from cannot explain a
+// failure of a call that was over before it, whenever that call was due.
+func CountEnded(ops []history.Op, caller string, from, to time.Duration) (n, failed int) {
+	return countBy(ops, caller, from, to, func(op history.Op) time.Duration { return op.End })
+}
+
 func countBy(ops []history.Op, caller string, from, to time.Duration, at func(history.Op) time.Duration) (n, failed int) {
 	for _, op := range ops {
 		if op.Caller != caller || at(op) < from || at(op) >= to {
@@ -141,4 +148,20 @@ func Resembles(series map[string]Series, name string, policies []string) (best s
 		}
 	}
 	return best, same, total
+}
+
+// WindowMax returns the most xs holds within k buckets of any bucket (the
+// largest sum over 2k + 1 neighbouring buckets, fewer at the ends): what
+// another reading of the same counts may put in one bucket when the two
+// can disagree by up to k buckets on where a count falls.
+func WindowMax(xs []float64, k int) float64 {
+	best := 0.0
+	for i := range xs {
+		sum := 0.0
+		for j := max(0, i-k); j <= min(len(xs)-1, i+k); j++ {
+			sum += xs[j]
+		}
+		best = max(best, sum)
+	}
+	return best
 }

@@ -41,7 +41,7 @@ func RenderJSON(w io.Writer, r *Result) error {
 
 func renderText(w io.Writer, r *Result, md bool) error {
 	p := &printer{w: w, md: md}
-	p.heading(1, fmt.Sprintf("%s — %s", r.Scenario, r.Title))
+	p.heading(1, Header(r))
 	p.line(fmt.Sprintf("seed %d · %s", r.Seed, paramLine(r.Params)))
 	for _, t := range r.Tables {
 		p.table(t)
@@ -72,6 +72,16 @@ func renderText(w io.Writer, r *Result, md bool) error {
 		p.line(fmt.Sprintf("wall time %.1f s", r.WallSeconds))
 	}
 	return p.err
+}
+
+// Header is the report's first line: the scenario, its title and, when the
+// run's metadata names it, the server it ran on with its version.
+func Header(r *Result) string {
+	h := fmt.Sprintf("%s — %s", r.Scenario, r.Title)
+	if r.Meta != nil && r.Meta.Server != "" {
+		h += " — on " + r.Meta.Server
+	}
+	return h
 }
 
 // VerdictLine is the report's last line: the run's verdict and which

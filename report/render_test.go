@@ -89,3 +89,69 @@ func TestJSONContract(t *testing.T) {
 		t.Errorf("clear fail[1] = %v, want 1 (unknown folds into fail)", got)
 	}
 }
+
+func TestHeaderNamesTheServer(t *testing.T) {
+	tests := []struct {
+		meta *history.Meta
+		want string
+	}{
+		{nil, "demo — a demo"},
+		{&history.Meta{}, "demo — a demo"}, // a result stored before the server was recorded
+		{&history.Meta{World: history.World{Server: "etcd v3.7.2 (go.etcd.io/etcd/server/v3, 3 members started by the harness)"}},
+			"demo — a demo — on etcd v3.7.2 (go.etcd.io/etcd/server/v3, 3 members started by the harness)"},
+	}
+	for _, tc := range tests {
+		r := sampleResult()
+		r.Meta = tc.meta
+		if got := Header(r); got != tc.want {
+			t.Errorf("Header = %q, want %q", got, tc.want)
+		}
+		for _, f := range []string{"table", "markdown"} {
+			var b bytes.Buffer
+			if err := Render(&b, r, f); err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(b.String(), "\n")
+			if !strings.Contains(first, tc.want) {
+				t.Errorf("%s: first line %q does not hold %q", f, first, tc.want)
+			}
+		}
+	}
+}
+
+func TestJSONMetaNamesTheWorldAndOldResultsLoad(t *testing.T) {
+	r := sampleResult()
+	r.Meta = &history.Meta{SchemaVersion: history.SchemaVersion, Etcd: "v3.7.2", World: history.World{Server: "Nacos server 3.1.0-bugfix",
+		Components: []history.Component{{Name: "nacos-client", Role: history.RoleClient, Coordinates: "com.alibaba.nacos:nacos-client", Version: "3.1.1"}},
+		Settings:   []history.Setting{{Of: "Nacos server nacos", Name: "nacos.standalone", Value: "true"}},
+		Constants:  []history.Constant{{Name: "BatchSize", Value: "250", Where: "PeerEurekaNode.BATCH_SIZE"}}}}
+	var b bytes.Buffer
+	if err := RenderJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	meta := m["meta"].(map[string]any)
+	for _, k := range []string{"schema_version", "etcd", "server", "components", "settings", "constants"} {
+		if _, ok := meta[k]; !ok {
+			t.Errorf("meta JSON lacks %q", k)
+		}
+	}
+	comp := meta["components"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "role", "coordinates", "version", "used_by", "source"} {
+		if _, ok := comp[k]; !ok {
+			t.Errorf("component JSON lacks %q", k)
+		}
+	}
+	var back Result
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Meta.Server != r.Meta.Server || len(back.Meta.Components) != 1 {
+		t.Errorf("the result does not read back: %v, %+v", err, back.Meta)
+	}
+	old := `{"scenario":"demo","meta":{"schema_version":3,"harness":"x","go":"go1.26","etcd":"v3.7.2","os":"linux","arch":"amd64","cpus":2}}`
+	var stored Result
+	if err := json.Unmarshal([]byte(old), &stored); err != nil || stored.Meta.Etcd != "v3.7.2" || stored.Meta.Server != "" {
+		t.Errorf("a result stored before the world was recorded: %v, %+v", err, stored.Meta)
+	}
+}

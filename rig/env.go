@@ -52,6 +52,24 @@ type Env struct {
 	healErr error // a nemesis heal that failed at Close (a fault may be left in place)
 	filter  *netns.Filter
 	rec     *history.Recorder // the run's recorder, for nemesis ops
+	world   history.World     // the real systems the run's worlds described
+}
+
+// Describe records what a world of the run ran (its server, components,
+// settings and constants) for the run's metadata; safe for concurrent use.
+func (e *Env) Describe(w history.World) {
+	e.supMu.Lock()
+	e.world.Add(w)
+	e.supMu.Unlock()
+}
+
+// World returns what the run's worlds described so far.
+func (e *Env) World() history.World {
+	e.supMu.Lock()
+	defer e.supMu.Unlock()
+	var w history.World
+	w.Add(e.world)
+	return w
 }
 
 // addCloser runs f at Close (before the processes are stopped).

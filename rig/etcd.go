@@ -112,6 +112,7 @@ func (r *Etcd) onRemote(o EtcdOptions) (*Etcd, error) {
 		return nil, fmt.Errorf("a rig on another process's members (%s) has no proxies and no instances", strings.Join(o.Remote, ","))
 	}
 	r.remote = o.Remote
+	r.env.Describe(remoteEtcd(o.Remote))
 	return r, nil
 }
 
@@ -128,6 +129,7 @@ func (r *Etcd) start(ctx context.Context) error {
 	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
 		return fmt.Errorf("starting etcd: %w", err)
 	}
+	env.Describe(embeddedEtcd(r.Cluster.Size()))
 	env.Printf("etcd: %d members healthy in %.2f s (ports %d–%d%s)", r.Cluster.Size(), time.Since(start).Seconds(),
 		env.PortBase, env.PortBase+2*r.Cluster.Size()-1, hostsNote(cfg.Hosts))
 	if env.Keep {

@@ -28,6 +28,7 @@ func (ModelBackend) StartServers(ctx context.Context, r *Eureka, label string, c
 	if err != nil {
 		return nil, err
 	}
+	r.env.Describe(modelEureka())
 	out := make([]EurekaServer, len(procs))
 	for i, p := range procs {
 		out[i] = p

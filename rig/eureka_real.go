@@ -65,6 +65,9 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 	if err != nil {
 		return nil, err
 	}
+	if err := describeServers(ctx, r, ss, label, cfg, props); err != nil {
+		return nil, err
+	}
 	out := make([]EurekaServer, len(ss))
 	for i, s := range ss {
 		rs, err := newRealServer(r, s)
@@ -74,6 +77,23 @@ func (b RealBackend) StartServers(ctx context.Context, r *Eureka, label string, 
 		out[i] = rs
 	}
 	return out, nil
+}
+
+// describeServers records what a set of real servers ran (eurekareal.DescribeServers),
+// the settings of the Go workers registered on them and the constants the bands assume.
+func describeServers(ctx context.Context, r *Eureka, ss []*eurekareal.Server, label string, cfg eureka.Config, props eurekareal.Props) error {
+	of := "eureka servers"
+	if label != "" {
+		of += " (cluster " + label + ")"
+	}
+	w, err := eurekareal.DescribeServers(ctx, ss, of, r.env.Printf)
+	if err != nil {
+		return err
+	}
+	w.Settings = append(w.Settings, eurekareal.WorkerSettings(props, strings.Replace(of, "eureka servers", "Go workers", 1))...)
+	w.Constants = realConstants(cfg)
+	r.env.Describe(w)
+	return nil
 }
 
 // realServer is a real Eureka server as the rig sees it: clients reach it
@@ -247,6 +267,11 @@ func (RealBackend) StartScheduler(ctx context.Context, r *Eureka, c *EurekaClust
 	}
 	s := &realScheduler{name: spec.Name, scale: r.Scale, workers: c, query: spec.Order[0], first: make(chan struct{}), client: cl}
 	r.Defer(cl.Kill)
+	w, err := eurekareal.DescribeClient(ctx, cl, r.env.Printf)
+	if err != nil {
+		return nil, err
+	}
+	r.env.Describe(w)
 	go s.read(cl)
 	if err := s.waitFirstFetch(ctx, cl); err != nil {
 		return nil, err

@@ -108,6 +108,7 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 		}
 	}
 	r.env.TargetEtcd = targetVersion(ctx, c)
+	r.env.Describe(externalEtcd(r.env.TargetEtcd, c.Endpoints()))
 	r.env.Printf("etcd: attached to %d members (%s, etcd %s); the run's keys live under %s", c.Size(), strings.Join(c.Endpoints(), ","),
 		r.env.TargetEtcd, s.Namespace)
 	return nil

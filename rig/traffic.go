@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"sdchaos/caller"
+	"sdchaos/clock"
 	"sdchaos/fault"
 	"sdchaos/history"
 )
@@ -17,8 +18,8 @@ import (
 const StartLead = 100 * time.Millisecond
 
 // SchedSlack is the allowance for timer and goroutine scheduling delays in
-// bands derived from configured intervals.
-const SchedSlack = 50 * time.Millisecond
+// bands derived from configured intervals (clock.SchedSlack).
+const SchedSlack = clock.SchedSlack
 
 // RunTraffic runs every traffic source for d from rec's time zero while the
 // timeline fires, and waits for all of them. A source that panics ends the

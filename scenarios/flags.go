@@ -42,7 +42,7 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 		bindExternal(fs, &common.ExternalFlags)
 	}
 	fs.StringVar(&common.Format, "format", common.Format, "stdout format: "+strings.Join(report.Formats, " | "))
-	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md, <scenario>.json and the recorded history (<scenario>.history.jsonl.gz) into this directory")
+	fs.StringVar(&common.Out, "out", common.Out, "also write <scenario>.md, <scenario>.json, the recorded history (<scenario>.history.jsonl.gz) and <scenario>.html, a page to open in a browser, into this directory")
 	fs.IntVar(&common.Runs, "runs", common.Runs, "run N times (seeds seed … seed+N−1) and judge the medians with 95 % intervals (needs N ≥ 6 for an interval)")
 	fs.IntVar(&common.RetryInvalid, "retry-invalid", common.RetryInvalid, "how many invalid runs to retry (same seed) before giving up")
 	fs.BoolVar(&common.Quiet, "quiet", common.Quiet, "no live progress lines on stderr")

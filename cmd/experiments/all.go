@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"sdchaos/htmlreport"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -36,7 +37,7 @@ func parseAll(args []string) (allOptions, error) {
 	fs.SetOutput(io.Discard)
 	only := fs.String("only", "", "comma-separated scenarios to run (default: every scenario)")
 	fs.BoolVar(&o.variants, "variants", false, "also run each scenario's reference variants (see 'help <scenario>')")
-	fs.StringVar(&o.out, "out", "", "write every run's <name>.md and <name>.json, and summary.md/summary.json, into this directory")
+	fs.StringVar(&o.out, "out", "", "write every run's <name>.md, <name>.json and <name>.html, and summary.md/summary.json and index.html (every run linked), into this directory")
 	fs.Int64Var(&o.seed, "seed", o.seed, "seed of every run")
 	fs.IntVar(&o.portBase, "port-base", o.portBase, "first loopback port the runs may listen on (≥ 9150)")
 	fs.IntVar(&o.runs, "runs", 1, "run each scenario N times (seeds seed … seed+N−1) and judge medians with 95 % intervals")
@@ -181,8 +182,13 @@ func runAll(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	werr := worst(rows)
 	if o.baseline != "" {
-		if err := compareWithBaseline(o.baseline, results, stdout); err != nil && werr == nil {
+		if err := compareWithBaseline(o.baseline, o.out, results, stdout); err != nil && werr == nil {
 			werr = err
+		}
+	}
+	if o.out != "" {
+		if err := writeIndex(o.out, nil); err != nil {
+			return fmt.Errorf("all: %w", err)
 		}
 	}
 	return werr
@@ -205,7 +211,7 @@ func runPlanned(ctx context.Context, r plannedRun, out string, stderr io.Writer)
 		if rr, err = repeat(ctx, r, *common, stderr); err == nil {
 			rr.result.Scenario = r.name // a variant's results are filed under its own name
 			fill(&row, rr.result)
-			err = writeOut(out, rr)
+			err = writeOut(out, rr, []htmlreport.Link{{Text: "index of the runs", Href: indexPage}})
 		}
 	}
 	if err != nil {

@@ -79,11 +79,11 @@ func TestCompareFlagsAMovedCheckAndNotAnUnchangedOne(t *testing.T) {
 	same := aggregateOf(1.02, 0.98, 1.08, 0.93, 1.01, 0.99)
 	moved := aggregateOf(2.0, 2.1, 1.9, 2.05, 1.95, 2.0)
 	var b bytes.Buffer
-	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": same}, &b); err != nil {
+	if _, err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": same}, &b); err != nil {
 		t.Errorf("an unchanged candidate was flagged: %v\n%s", err, b.String())
 	}
 	b.Reset()
-	if err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": moved}, &b); !errors.Is(err, errNotReproduced) {
+	if _, err := renderComparison(map[string]*report.Result{"demo": base}, map[string]*report.Result{"demo": moved}, &b); !errors.Is(err, errNotReproduced) {
 		t.Errorf("a doubled latency was not flagged (err %v)\n%s", err, b.String())
 	}
 	if !strings.Contains(b.String(), "MOVED") {
@@ -117,10 +117,10 @@ func TestSavedHistoryRoundTripsThroughRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &history.History{Timeline: 10 * time.Second} // no outage recorded: an invalid run
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	rr := &repeated{name: "cache-on-failure", result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -165,7 +165,7 @@ func TestOutsideBesideInvalidExits1(t *testing.T) {
 		{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n2", "n3"}},
 		{At: 10 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n2", "n3"}},
 	}}
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	if len(res.With(report.Outside)) == 0 || len(res.With(report.Invalid)) == 0 {
 		t.Fatalf("want an outside and an invalid check: %v", res.Checks)
 	}
@@ -208,12 +208,12 @@ func TestRecheckFlagsATamperedRunInARepeatedSet(t *testing.T) {
 	var sums []report.RunSummary
 	for seed := int64(1); seed <= 6; seed++ {
 		h := ejectionRun()
-		res := judge(spec, cfg, h, seed, params, 0, time.Now())
+		res := judge(spec, cfg, h, seed, params, 0, history.NewMeta(time.Now()))
 		runs, sums = append(runs, res), append(sums, report.RunSummary{Seed: seed, Verdict: res.Verdict})
 		rr.histories = append(rr.histories, savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: seed}, history: h})
 	}
 	rr.result = combine(runs, sums, 6)
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -255,11 +255,11 @@ func TestRecheckWriteBringsAStaleReportUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := ejectionRun()
-	res := judge(spec, cfg, h, 1, params, 0, time.Now())
+	res := judge(spec, cfg, h, 1, params, 0, history.NewMeta(time.Now()))
 	res.Checks[0].Verdict = report.Outside // what an older judge said
 	rr := &repeated{name: spec.Name, result: res,
 		histories: []savedHistory{{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(nil, params), Seed: 1}, history: h}}}
-	if err := writeOut(dir, rr); err != nil {
+	if err := writeOut(dir, rr, nil); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer

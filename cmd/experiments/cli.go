@@ -40,14 +40,19 @@ var commands = []command{
                                    'all --variants --out results' regenerates results/;
                                    --runs N, --junit FILE, --baseline DIR, --quiet as below;
                                    --eureka model|real for the Eureka scenarios`},
-	{"compare", `experiments compare OLD NEW      compare results (dirs or JSON from --out): medians, change,
-                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved`},
+	{"compare", `experiments compare [--html FILE] OLD NEW
+                                   compare results (dirs or JSON from --out): medians, change,
+                                   Mann–Whitney U with ≥ 4 runs a side; exit 1 if a check moved;
+                                   --html also writes the comparison as a page`},
 	{"recheck", `experiments recheck [--write] DIR
                                    judge the saved histories in DIR again, without running;
                                    exit 1 naming what moved if a stored report no longer
                                    matches; --write rewrites those reports from the histories`},
 	{"merge", `experiments merge [--format F] [--out DIR] SHARD-DIR...
                                    judge the histories of one sharded run (--shard k/n) as one run`},
+	{"pages", `experiments pages DIR            write the HTML page of every result, sweep and directory of
+                                   results stored under DIR, and DIR/index.html linking them all,
+                                   from their JSON and saved histories, without running anything`},
 	{"plot", `experiments plot DIR             draw the figures again, without running: every saved history
                                    in DIR (a directory written with --out) as <name>.<figure>.svg
                                    and .png beside its report, and every sweep's figure from its
@@ -81,7 +86,8 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprint(w, `
 every scenario also takes --runs N (seeds seed … seed+N−1; medians with 95 % intervals, N ≥ 6),
---retry-invalid K, --quiet, --junit FILE and --out DIR (reports and saved histories).
+--retry-invalid K, --quiet, --junit FILE and --out DIR (reports, saved histories and <name>.html,
+a page to open in a browser).
 
 exit codes: 0 every check in its band (reproduced, or the article differs for a stated cause),
             1 a check outside its band (compare: a check moved), 2 usage error,

@@ -19,9 +19,21 @@ import (
 // compare is `experiments compare OLD NEW`: a benchstat-like table of the
 // checks' measurements, old against new, with a Mann–Whitney U test where
 // both sides have at least minCompareRuns runs.
+// With --html FILE it also writes the comparison as a page.
 func compare(args []string, stdout io.Writer) error {
+	page := ""
+	if len(args) > 0 {
+		if v, ok := strings.CutPrefix(args[0], "--html="); ok {
+			page, args = v, args[1:]
+		} else if args[0] == "--html" {
+			if len(args) < 2 {
+				return scenarios.Usagef("compare: --html needs a file")
+			}
+			page, args = args[1], args[2:]
+		}
+	}
 	if len(args) != 2 {
-		return scenarios.Usagef("compare: want two arguments, OLD and NEW (result directories or JSON files from --out)")
+		return scenarios.Usagef("compare: want two arguments, OLD and NEW (result directories or JSON files from --out), after an optional --html FILE")
 	}
 	old, err := loadResults(args[0])
 	if err != nil {
@@ -31,11 +43,18 @@ func compare(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	return renderComparison(old, cur, stdout)
+	rows, err := renderComparison(old, cur, stdout)
+	if page != "" {
+		if perr := writeComparePage(page, resultsDir(args[0]), resultsDir(args[1]), rows); perr != nil {
+			return fmt.Errorf("compare: %w", perr)
+		}
+	}
+	return err
 }
 
-// compareWithBaseline compares fresh results with a baseline directory.
-func compareWithBaseline(dir string, results []*report.Result, stdout io.Writer) error {
+// compareWithBaseline compares fresh results with a baseline directory;
+// with out set it also writes out/compare.html.
+func compareWithBaseline(dir, out string, results []*report.Result, stdout io.Writer) error {
 	old, err := loadResults(dir)
 	if err != nil {
 		return fmt.Errorf("baseline: %w", err)
@@ -44,7 +63,13 @@ func compareWithBaseline(dir string, results []*report.Result, stdout io.Writer)
 	for _, r := range results {
 		cur[r.Scenario] = r
 	}
-	return renderComparison(old, cur, stdout)
+	rows, err := renderComparison(old, cur, stdout)
+	if out != "" {
+		if perr := writeComparePage(filepath.Join(out, "compare.html"), dir, out, rows); perr != nil {
+			return fmt.Errorf("baseline: %w", perr)
+		}
+	}
+	return err
 }
 
 // The thresholds of a comparison: a check is flagged when its samples
@@ -69,7 +94,8 @@ type comparison struct {
 	unit           string
 }
 
-func renderComparison(old, cur map[string]*report.Result, stdout io.Writer) error {
+// renderComparison prints the comparison and returns its rows.
+func renderComparison(old, cur map[string]*report.Result, stdout io.Writer) ([]comparison, error) {
 	var rows []comparison
 	for _, key := range sortedNames(cur) {
 		o, ok := old[key]
@@ -82,7 +108,7 @@ func renderComparison(old, cur map[string]*report.Result, stdout io.Writer) erro
 	}
 	t := comparisonTable(rows)
 	if err := report.RenderTable(stdout, t, false); err != nil {
-		return err
+		return rows, err
 	}
 	flagged := 0
 	for _, r := range rows {
@@ -93,9 +119,9 @@ func renderComparison(old, cur map[string]*report.Result, stdout io.Writer) erro
 	fmt.Fprintf(stdout, "%d checks compared; %d moved significantly (p < %.2f and at least the larger of %.0f %% of the old median and %.0f %% of the band)\n",
 		len(rows), flagged, benchmath.DefaultThresholds.CompareAlpha, 100*minEffect, 100*bandEffect)
 	if flagged > 0 {
-		return errNotReproduced
+		return rows, errNotReproduced
 	}
-	return nil
+	return rows, nil
 }
 
 func compareCheck(key string, c report.Check, old, cur []float64) comparison {

@@ -17,8 +17,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"golang.org/x/sys/unix"
 
-	"sdchaos/etcdcli"
 	"sdchaos/cmd/experiments/internal/peerproxy"
+	"sdchaos/etcdcli"
 )
 
 // localEtcd is a 3-member cluster of plain etcd processes started by a test

@@ -4,11 +4,12 @@
 //	experiments help [<scenario>|<command>]
 //	experiments <scenario> [flags]
 //	experiments all [flags]
-//	experiments compare OLD NEW
+//	experiments compare [--html FILE] OLD NEW
 //	experiments recheck [--write] DIR
 //	experiments merge [--format F] [--out DIR] SHARD-DIR...
 //	experiments plot DIR
 //	experiments sweep <scenario> --param NAME VALUES [flags]
+//	experiments pages DIR
 //
 // Exit codes: 0 every check inside its band (reproduced, or differing from
 // the article with a stated cause), 1 a check outside its band (or, for
@@ -121,6 +122,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return merge(args[1:], stdout)
 	case "plot":
 		return plotDir(args[1:], stdout)
+	case "pages":
+		return pages(args[1:], stdout)
 	case "sweep":
 		return sweep(ctx, args[1:], stdout, stderr)
 	case "run":

@@ -153,7 +153,7 @@ func (o matrixOptions) runAll(ctx context.Context, x experiment.Experiment, spec
 			continue
 		}
 		rr.result.Scenario = rr.name
-		if err := writeOut(o.out, rr); err != nil {
+		if err := writeOut(o.out, rr, nil); err != nil {
 			return nil, fmt.Errorf("matrix: %w", err)
 		}
 		runs = append(runs, matrixRun{registry: name, result: rr.result})

@@ -65,7 +65,7 @@ func merge(args []string, stdout io.Writer) error {
 	if err := report.Render(stdout, rr.result, *format); err != nil {
 		return fmt.Errorf("merge: writing output: %w", err)
 	}
-	if err := writeOut(*out, rr); err != nil {
+	if err := writeOut(*out, rr, nil); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return verdictErr(rr.result.Verdict)
@@ -165,9 +165,16 @@ func mergeShards(shards []shardHistory) (*repeated, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	res := judge(spec, cfg, h, hdr.Seed, params, 0, time.Now())
+	meta := history.NewMeta(time.Now())
+	for _, sh := range shards {
+		if sh.header.Meta != nil {
+			meta.World.Add(sh.header.Meta.World)
+		}
+	}
+	res := judge(spec, cfg, h, hdr.Seed, params, 0, meta)
 	res.Conclude(fmt.Sprintf("Merged from %d shards' histories (%s).", len(shards), shardPaths(shards)))
-	saved := savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(common, params), Seed: hdr.Seed}, history: h}
+	saved := savedHistory{header: history.HistoryHeader{Scenario: spec.Name, Args: scenarios.SavedArgs(common, params), Seed: hdr.Seed, Meta: meta},
+		history: h}
 	return &repeated{name: spec.Name, result: res, histories: []savedHistory{saved}}, nil
 }
 

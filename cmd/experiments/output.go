@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"sdchaos/history"
+	"sdchaos/htmlreport"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -28,10 +29,10 @@ func prepareOut(dir string) error {
 }
 
 // writeOut writes into dir (if set) <name>.md, <name>.json, the files the
-// result attached (<name>.<file>) and the saved histories of its valid
+// result attached (<name>.<file>), the saved histories of its valid
 // runs (<name>.history.jsonl.gz, or <name>.seed<S>.history.jsonl.gz for
-// repeated runs).
-func writeOut(dir string, rr *repeated) error {
+// repeated runs) and its page, <name>.html (up: the pages above it).
+func writeOut(dir string, rr *repeated, up []htmlreport.Link) error {
 	if dir == "" {
 		return nil
 	}
@@ -52,7 +53,10 @@ func writeOut(dir string, rr *repeated) error {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
-	return writeHistories(dir, rr)
+	if err := writeHistories(dir, rr); err != nil {
+		return err
+	}
+	return writeRunPage(dir, rr, up)
 }
 
 // historySuffix ends the name of every saved history.

@@ -42,6 +42,20 @@ func TestOutWritesPlotsAndCSV(t *testing.T) {
 			t.Errorf("the report does not name %s", name)
 		}
 	}
+	// The run's page: its figure embedded, its files linked; the report
+	// does not name it (the Markdown is what it was).
+	page, err := os.ReadFile(filepath.Join(dir, "ttl-false-removal.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"data:image/svg", `href="ttl-false-removal.history.jsonl.gz"`, `href="ttl-false-removal.checks.csv"`, "go run ./cmd/experiments ttl-false-removal --registry-instances=100 --duration=1m0s --seed 1"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if bytes.Contains(md, []byte("ttl-false-removal.html")) {
+		t.Error("the Markdown report names the page: its output changed")
+	}
 }
 
 // TestPlotDirRedrawsSavedHistories: 'plot DIR' draws a saved history again.

@@ -149,7 +149,17 @@ func rejudgeOne(path string) (*report.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return judge(spec, cfg, h, hdr.Seed, params, 0, time.Now()), nil
+	return judge(spec, cfg, h, hdr.Seed, params, 0, savedMeta(hdr)), nil
+}
+
+// savedMeta is the metadata of a re-judging: this process's, with the real
+// systems the saved run named (none in a history saved before they were).
+func savedMeta(hdr history.HistoryHeader) *history.Meta {
+	m := history.NewMeta(time.Now())
+	if hdr.Meta != nil {
+		m.World = hdr.Meta.World
+	}
+	return m
 }
 
 // readHistoryFile reads one saved history (<name>.history.jsonl.gz).
@@ -341,9 +351,9 @@ func rewrite(dir, name string, files []string, stored, now *report.Result) error
 	}
 	sort.Slice(rr.histories, func(i, j int) bool { return rr.histories[i].header.Seed < rr.histories[j].header.Seed })
 	if filepath.Base(dir) == "points" {
-		return writePoint(dir, rr) // a sweep's point: its report and history, without figures
+		return writePoint(dir, rr, nil) // a sweep's point: its report and history, without figures
 	}
-	return writeOut(dir, rr)
+	return writeOut(dir, rr, nil)
 }
 
 // withVerdicts returns the stored run list with each valid run's verdict

@@ -46,7 +46,7 @@ func runNamed(ctx context.Context, spec scenarios.Spec, name string, args []stri
 	if err := attachCSV(rr, *common); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := writeOut(common.Out, rr); err != nil {
+	if err := writeOut(common.Out, rr, nil); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := writeJUnit(common.JUnit, []*report.Result{rr.result}); err != nil {
@@ -72,6 +72,9 @@ type repeated struct {
 	name      string
 	result    *report.Result
 	histories []savedHistory
+	// runs are the results of the runs whose histories are saved, in the
+	// same order (their pages beside the page of repeated runs).
+	runs []*report.Result
 }
 
 // savedHistory is one valid run's history with what rebuilds its judge.
@@ -108,13 +111,12 @@ func repeat(ctx context.Context, r plannedRun, common scenarios.Common, stderr i
 			continue
 		}
 		sums = append(sums, sum)
-		if res.Verdict != report.Invalid {
-			valid, out.histories = append(valid, res), append(out.histories, saved)
-		} else if common.Runs == 1 {
+		if res.Verdict != report.Invalid || common.Runs == 1 {
 			// A single invalid run is reported as it is, with its history.
 			valid, out.histories = append(valid, res), append(out.histories, saved)
 		}
 	}
+	out.runs = valid
 	out.result = combine(valid, sums, common.Runs)
 	return out, nil
 }
@@ -138,6 +140,11 @@ func combine(valid []*report.Result, sums []report.RunSummary, want int) *report
 	agg := report.Aggregate(valid, sums)
 	agg.Gates = []report.Gate{validRunsGate(len(valid), want)}
 	agg.Meta = history.NewMeta(time.Now())
+	for _, r := range valid {
+		if r.Meta != nil {
+			agg.Meta.World.Add(r.Meta.World)
+		}
+	}
 	agg.Finish()
 	return agg
 }
@@ -159,7 +166,7 @@ func runOnce(ctx context.Context, r plannedRun, seed int64, stderr io.Writer) (*
 	if err != nil {
 		return nil, savedHistory{}, err
 	}
-	hdr := history.HistoryHeader{Scenario: r.spec.Name, Args: scenarios.SavedArgs(common, params), Seed: seed}
+	hdr := history.HistoryHeader{Scenario: r.spec.Name, Args: scenarios.SavedArgs(common, params), Seed: seed, Meta: res.Meta}
 	return res, savedHistory{header: hdr, history: h}, nil
 }
 
@@ -189,11 +196,9 @@ func execute(ctx context.Context, spec scenarios.Spec, common *scenarios.Common,
 		return nil, nil, fmt.Errorf("%s: cleaning up: %w", spec.Name, closeErr)
 	}
 	var res *report.Result
-	if err := fault.Guard("the judge", func() error { res = judge(spec, cfg, h, common.Seed, params, wall, start); return nil }); err != nil {
+	meta := scenarios.RunMeta(env, start)
+	if err := fault.Guard("the judge", func() error { res = judge(spec, cfg, h, common.Seed, params, wall, meta); return nil }); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
-	}
-	if env.TargetEtcd != "" {
-		res.Meta.Etcd = env.TargetEtcd + " (external cluster)"
 	}
 	return res, h, nil
 }
@@ -210,16 +215,16 @@ func runPlan(ctx context.Context, cfg scenarios.Config, env *scenarios.Env) (h *
 	return h, err
 }
 
-// judge turns a history into the finished result.
+// judge turns a history into the finished result, with meta as its metadata.
 func judge(spec scenarios.Spec, cfg scenarios.Config, h *history.History, seed int64, params map[string]any,
-	wall time.Duration, start time.Time) *report.Result {
+	wall time.Duration, meta *history.Meta) *report.Result {
 	res := cfg.Judge(h)
 	res.Scenario, res.Seed, res.Params, res.WallSeconds = spec.Name, seed, params, wall.Seconds()
 	if res.Title == "" {
 		res.Title = spec.Article + ": " + spec.Summary
 	}
 	res.Gates = append(res.Gates, report.Gates(h)...)
-	res.Meta = history.NewMeta(start)
+	res.Meta = meta
 	res.AddSamples()
 	res.Finish()
 	return res

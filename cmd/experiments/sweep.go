@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"sdchaos/htmlreport"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -265,25 +266,29 @@ func sweepPoint(ctx context.Context, o sweepOptions, v string, stderr io.Writer)
 	}
 	fill(&row, rr.result)
 	if o.out != "" {
-		if err := writePoint(pointsDir(o.out), rr); err != nil {
+		if err := writePoint(pointsDir(o.out), rr, sweepUp(&sweepResult{Scenario: o.spec.Name, Param: o.param})); err != nil {
 			return pointResult{}, row, fmt.Errorf("sweep: %w", err)
 		}
 	}
 	return measurePoint(v, cfg, rr.result), row, nil
 }
 
-// writePoint writes one point's report (markdown and JSON) and its saved
-// histories into dir, as --out does but without the plots: the sweep's
-// own plot is the point of it, and 'experiments plot DIR' draws a point's
-// on demand; 'experiments recheck DIR' re-judges them.
-func writePoint(dir string, rr *repeated) error {
+// writePoint writes one point's report (markdown and JSON), its saved
+// histories and its page into dir, as --out does but without the plots:
+// the sweep's own plot is the point of it, and 'experiments plot DIR'
+// draws a point's on demand ('experiments pages' then embeds them);
+// 'experiments recheck DIR' re-judges them.
+func writePoint(dir string, rr *repeated, up []htmlreport.Link) error {
 	for _, f := range []struct{ ext, format string }{{".md", "markdown"}, {".json", "json"}} {
 		path := filepath.Join(dir, rr.name+f.ext)
 		if err := writeFile(path, func(w io.Writer) error { return report.Render(w, rr.result, f.format) }); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
-	return writeHistories(dir, rr)
+	if err := writeHistories(dir, rr); err != nil {
+		return err
+	}
+	return writeRunPageOf(dir, rr.name, rr.result, nil, up)
 }
 
 // curvesOf returns the headline numbers of a config's result: the

@@ -194,7 +194,10 @@ func writeSweep(stdout io.Writer, o sweepOptions, sr *sweepResult) error {
 			return fmt.Errorf("sweep: writing %s: %w", base+ext, err)
 		}
 	}
-	return sr.writePlot(base)
+	if err := sr.writePlot(base); err != nil {
+		return err
+	}
+	return writeSweepPage(o.out, sr, nil)
 }
 
 // writePlot renders the sweep's figure as <base>.svg and <base>.png.

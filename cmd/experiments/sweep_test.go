@@ -101,10 +101,20 @@ func TestTinySweep(t *testing.T) {
 			t.Errorf("the sweep's plot lacks %q", want)
 		}
 	}
-	for _, f := range []string{base + ".csv", base + ".md", base + ".png", filepath.Join(dir, "points", "ttl-false-removal--ttls=2.json")} {
+	for _, f := range []string{base + ".csv", base + ".md", base + ".png", filepath.Join(dir, "points", "ttl-false-removal--ttls=2.json"),
+		base + pageExt, filepath.Join(dir, "points", "ttl-false-removal--ttls=2.html")} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("missing output: %v", err)
 		}
+	}
+	page := readFile(t, base+pageExt)
+	for _, want := range []string{`href="points/ttl-false-removal--ttls=1.html"`, "data:image/svg", "--param ttls 1,2,3"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the sweep's page lacks %q", want)
+		}
+	}
+	if point := readFile(t, filepath.Join(dir, "points", "ttl-false-removal--ttls=2.html")); !strings.Contains(point, `href="../ttl-false-removal.sweep-ttls.html"`) {
+		t.Error("a point's page does not link its sweep's")
 	}
 }
 

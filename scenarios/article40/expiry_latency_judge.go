@@ -213,12 +213,15 @@ func (s *expiryLatency) armClaim(a latencyArm, i int, what string) report.Claim 
 	return report.SaysValue(fmt.Sprintf("%s %.2f s", what, a.article[i]), a.article[i]).OnlyIf(s.articleSetup())
 }
 
-// deregChecks: the deregistered instance is gone when the call returns, within 1 ms.
+// deregChecks: the deregistered instance is gone when the call returns.
+// The call and the Lookup after it wait on no timer, so their time is
+// their own cost plus what the scheduler takes from them on a shared host:
+// at most latencySlack, the run's allowance for scheduling.
 func (s *expiryLatency) deregChecks(m latencyMeasure) []report.Check {
-	slow := report.AtMost("deregister: slowest call until gone", 1000, " µs").Digits(1).
-		From("a map delete under a mutex and one Lookup; no timer is involved").Says(report.SaysValue("59 µs", 59)).
+	slow := report.AtMost("deregister: slowest call until gone", float64(latencySlack/time.Microsecond), " µs").Digits(1).
+		From("a map delete under a mutex and one Lookup; no timer is involved: its cost + 30 ms scheduling").Says(report.SaysValue("59 µs", 59)).
 		WithinFactor(2, "a latency of one call measured on another machine: within a factor of 2").
-		Spread("a map delete's time is the host's: ours and the article's both lie far below the band's 1 ms; no rule fixes the figure")
+		Spread("a map delete's time is the host's: ours and the article's both lie far below the band; no rule fixes the figure")
 	left := report.Exactly("deregister: calls after which Lookup still listed the instance", 0, "").
 		From("Deregister removes the instance before it returns").Says(report.SaysValue("gone when the call returns", 0)).SameCount()
 	if len(m.dereg) == 0 {

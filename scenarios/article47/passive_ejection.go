@@ -24,9 +24,12 @@ members are SIGKILLed at --outage-at; one instance (drawn from --seed) crashes a
 instance locally for --eject after a failed call to it.
 
 Bands (round-robin over --instances, nobody removes the dead instance while the registry is down):
-neither caller fails before the crash; none fails, in every whole second after it, rate/instances
-of its requests rounded down or up (13–14 at 40/s), and in total 1/instances of the requests
-scheduled after the crash (rounded down or up, ±2 for sends at the crash's instant); eject fails
+no call of either caller that ended before the crash fails; none fails, in every whole second
+after it, rate/instances of its requests rounded down or up (13–14 at 40/s), ± the picks that can
+cross each end of the second (a call picks its instance when it starts, up to 100 ms late in a
+valid run: calls due that close can swap, ⌈⌈rate × 100 ms⌉ / instances⌉ picks of the dead one:
+9–18 at 40/s), and in total 1/instances of the requests that did not end before the crash
+(rounded down or up, ±2 for sends at the crash's instant); eject fails
 at least once (the call that ejects) and at most twice per ejection period after the crash.
 Real clients (--real-clients, on by default: etcd's naming resolver + round_robin / pick_first
 over the instances' gRPC health service): with the registry down the resolver keeps its addresses,

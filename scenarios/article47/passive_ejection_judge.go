@@ -8,22 +8,24 @@ import (
 	"sdchaos/caller"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
 )
 
 // ejectMeasure is what a passive-ejection run measured.
 type ejectMeasure struct {
 	series        map[string]report.Series
 	outage, crash history.Event
-	// early counts each caller's failures scheduled before the crash.
+	// early counts each caller's failures among the calls that ended
+	// before the crash (the crash cannot explain them).
 	early map[string]int
 	// firstFull and lastFull bound the whole seconds after the crash;
 	// minFail and maxFail are none's fewest and most failures in them.
 	firstFull, lastFull int
 	minFail, maxFail    int
 	perSecLo, perSecHi  int
-	// after counts none's requests scheduled after the crash; noneFail and
-	// ejectFail are the callers' failures in total.
+	// after counts none's requests that did not end before the crash (a
+	// send due before it may start after it: up to report.LateSend late in
+	// a valid run); noneFail and ejectFail are the callers' failures in
+	// total.
 	after               int
 	noneFail, ejectFail int
 	noneOK              int
@@ -42,22 +44,23 @@ func (s *passiveEjection) measure(h *history.History) (ejectMeasure, bool) {
 		return m, false
 	}
 	for _, name := range append([]string{"none", "eject"}, realNames(s.Real.On)...) {
-		_, m.early[name] = report.Count(h.Ops, name, 0, m.crash.At-rig.SchedSlack)
+		_, m.early[name] = report.CountEnded(h.Ops, name, 0, m.crash.At)
 	}
 	for _, name := range realNames(s.Real.On) {
-		_, m.realFail[name] = report.Count(h.Ops, name, m.crash.At-rig.SchedSlack, h.Timeline)
+		_, m.realFail[name] = report.CountEnded(h.Ops, name, m.crash.At, math.MaxInt64)
 	}
 	n := float64(s.Svc.Instances)
 	due := caller.PerSecondDue(s.Call.Rate, secs)
 	m.firstFull, m.lastFull = int(math.Ceil(m.crash.At.Seconds())), int(h.Timeline/time.Second)-1
 	m.minFail, m.perSecLo = math.MaxInt, math.MaxInt
+	swap := pickSwap(s.Call.Rate, s.Svc.Instances)
 	for i := m.firstFull; i <= m.lastFull && i < secs; i++ {
 		f := m.series["none"].Fail[i]
 		m.minFail, m.maxFail = min(m.minFail, f), max(m.maxFail, f)
-		m.perSecLo = min(m.perSecLo, int(math.Floor(float64(due[i])/n)))
-		m.perSecHi = max(m.perSecHi, int(math.Ceil(float64(due[i])/n)))
+		m.perSecLo = min(m.perSecLo, int(math.Floor(float64(due[i])/n))-2*swap)
+		m.perSecHi = max(m.perSecHi, int(math.Ceil(float64(due[i])/n))+2*swap)
 	}
-	m.after, _ = report.Count(h.Ops, "none", m.crash.At, h.Timeline)
+	m.after, _ = report.CountEnded(h.Ops, "none", m.crash.At, math.MaxInt64)
 	m.noneOK, m.noneFail = m.series["none"].Total()
 	_, m.ejectFail = m.series["eject"].Total()
 	return m, true
@@ -95,14 +98,26 @@ func (s *passiveEjection) Judge(h *history.History) *report.Result {
 	return res
 }
 
+// pickSwap is how many picks of one instance can cross a second's
+// boundary: each call picks its instance (round-robin, caller.List.Pick)
+// when its own goroutine runs, not when it is due, and a send starts up to
+// report.LateSend late in a valid run (the schedule gate), so the ⌈rate ×
+// LateSend⌉ sends due within it can pick in either order: at most ⌈that /
+// instances⌉ picks of the dead one.
+func pickSwap(rate float64, instances int) int {
+	within := int(math.Ceil(rate * report.LateSend.Seconds()))
+	return (within + instances - 1) / instances
+}
+
 func (s *passiveEjection) checks(m ejectMeasure, at bool) []report.Check {
 	n := s.Svc.Instances
 	var cs []report.Check
 	for _, name := range []string{"none", "eject"} {
-		cs = append(cs, report.Exactly(name+": failures before the crash", 0, "").From("every instance alive").
+		cs = append(cs, report.Exactly(name+": failures before the crash", 0, "").From("every instance alive until then (calls that ended before the crash)").
 			Says(report.SaysValue("40/0 in s0–s3", 0).OnlyIf(at)).SameCount().Judge(float64(m.early[name])))
 	}
-	perSec := fmt.Sprintf("rate/%d per second, rounded down or up", n)
+	perSec := fmt.Sprintf("rate/%d per second, rounded down or up, ± %d at each end of the second (a call picks its instance when it starts, up to %s late: calls due that close can swap instances)",
+		n, pickSwap(s.Call.Rate, n), report.LateSend)
 	fewest := report.Band("none: fewest failures in a whole second after the crash", float64(m.perSecLo), float64(m.perSecHi), "").
 		From(perSec).Says(report.SaysRange("13–14 of 40", 13, 14).OnlyIf(at)).SameCount()
 	most := report.Band("none: most failures in a whole second after the crash", float64(m.perSecLo), float64(m.perSecHi), "").
@@ -151,7 +166,7 @@ func (s *passiveEjection) realChecks(m ejectMeasure) []report.Check {
 		"pick_first moves to the next address when its connection is refused: only calls in flight or picked before " +
 		"the transport notices fail: as eject"
 	for _, name := range realNames(s.Real.On) {
-		before := report.Exactly(name+": failures before the crash", 0, "").From("every instance alive").
+		before := report.Exactly(name+": failures before the crash", 0, "").From("every instance alive until then (calls that ended before the crash)").
 			Says(report.Says("— (the article ran no real client)"))
 		after := report.Band(name+": failures after the crash", 0, realFailsAfterCrash, "").From(basis).
 			Says(report.Says("— (the article ran no real client)"))

@@ -157,14 +157,17 @@ func (p eurekaParams) runsAt(k float64, whole []time.Duration) error {
 }
 
 // requestSlack is the allowance for one HTTP request between servers or to
-// a server, in model time: 250 ms of model time for the model's processes;
-// on real Eureka 250 ms of real time (a request between JVMs takes real
-// time whatever the scale).
+// a server, in model time. A request takes real time whatever the scale,
+// the model's Go processes' as much as the real JVMs', so it is a real
+// allowance times the scale: one late wake-up (rig.SchedSlack) for the
+// model (250 ms of model time at its default scale 5), 250 ms for a
+// request between real JVMs.
 func (p eurekaParams) requestSlack() time.Duration {
+	real := rig.SchedSlack
 	if p.Backend == backendReal {
-		return time.Duration(float64(250*time.Millisecond) * p.Scale)
+		real = 250 * time.Millisecond
 	}
-	return 250 * time.Millisecond
+	return time.Duration(float64(real) * p.Scale)
 }
 
 // requestSlackWhy says where requestSlack comes from.
@@ -172,7 +175,7 @@ func (p eurekaParams) requestSlackWhy() string {
 	if p.Backend == backendReal {
 		return fmt.Sprintf("250 ms of real time between real JVMs, ×%g in model time", p.Scale)
 	}
-	return "model time"
+	return fmt.Sprintf("one late wake-up, %s of real time between the model's processes, ×%g in model time", rig.SchedSlack, p.Scale)
 }
 
 // who names what ran the servers, for conclusions.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"sdchaos/eurekareal"
 	"sdchaos/jvm"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -17,7 +18,7 @@ const realPortBase = 18000
 // runReal runs a Eureka scenario against real Netflix Eureka servers and
 // the Java DiscoveryClient (built by Maven on first use), skipping where
 // the machine has no Java or Maven, and requires every measurement inside
-// its band.
+// its band and every run's metadata to name what ran (realEurekaMeta).
 func runReal(t *testing.T, name string, args ...string) *report.Result {
 	t.Helper()
 	if testing.Short() {
@@ -29,7 +30,8 @@ func runReal(t *testing.T, name string, args ...string) *report.Result {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	return scentest.RunReproduced(t, realPortBase, "runs real Eureka servers (JVMs)", name, append([]string{"--eureka", "real"}, args...)...)
+	return scentest.RunReproducedThen(t, realPortBase, "runs real Eureka servers (JVMs)", name,
+		func(res *report.Result) { realEurekaMeta(t, res) }, append([]string{"--eureka", "real"}, args...)...)
 }
 
 // TestEurekaFailoverAgainstRealEureka: kill -9 of the server the real
@@ -42,6 +44,29 @@ func TestEurekaFailoverAgainstRealEureka(t *testing.T) {
 	scentest.Between(t, res, "failed_attempts@15", 2, 2)
 	scentest.Between(t, res, "tasks.fail", 0, 0)
 	scentest.Between(t, res, "workers_lost", 0, 0)
+}
+
+// realEurekaMeta requires a real-Eureka run's metadata to name the server
+// and every component with its version, the properties the servers, the
+// Java schedulers and the Go workers ran with, and every constant the real
+// server fixes in code that the bands assume.
+func realEurekaMeta(t *testing.T, res *report.Result) {
+	t.Helper()
+	scentest.NamesEveryComponent(t, res, "Netflix Eureka server 2.", eurekareal.ServerComponent, eurekareal.SpringServerComponent,
+		eurekareal.ClientComponent, eurekareal.SpringBootComponent, eurekareal.SpringCloudComponent, "Spring Boot loader", "Java runtime")
+	scentest.HasSettings(t, res, "eureka servers", "eureka.server.enable-self-preservation", "eureka.server.renewal-percent-threshold",
+		"eureka.server.eviction-interval-timer-in-ms", "eureka.client.registry-fetch-interval-seconds", "eureka.client.register-with-eureka", "JVM options")
+	scentest.HasSettings(t, res, "Java scheduler", "eureka.eurekaServer.readTimeout", "SDCHAOS_FETCH_INTERVAL", "JVM options")
+	scentest.HasSettings(t, res, "Go workers", "leaseInfo.renewalIntervalInSecs", "leaseInfo.durationInSecs")
+	for _, h := range eurekareal.HardCoded {
+		found := false
+		for _, c := range res.Meta.Constants {
+			found = found || (c.Name == h.Field && c.Value == h.Value && c.Where == h.Where && c.Model != "")
+		}
+		if !found {
+			t.Errorf("meta lacks the constant %s = %s (%s) with its model value", h.Field, h.Value, h.Where)
+		}
+	}
 }
 
 // TestSelfPreservationAgainstRealEureka: the whole scenario against real

@@ -32,7 +32,8 @@ peer (peer_visible_ms), and to the first fetch of each client that lists it (cli
 
 Bands (Netflix/eureka source): a register is replicated to every peer in a batch released once
 its oldest task has waited maxBatchingDelay (500 ms; PeerEurekaNode, AcceptorExecutor), so a
-lone registration reaches a peer 500–750 ms later (250 ms for the request on a shared host);
+lone registration reaches a peer 500–750 ms later at the default time scale (one late wake-up, 50 ms
+of real time, for the request on a shared host: 50 ms × --time-scale of model time);
 a client sees it at its next fetch after the peer's read-only response cache
 (ResponseCacheImpl, refreshed every 30 s, if --response-cache) has picked it up: at worst
 batching + cache + fetch (+1 s), and with the cache at least fetch + batching over many samples.

@@ -24,13 +24,13 @@ func (s *replicationLag) Plots(h *history.History) ([]figure.Plot, error) {
 		return nil, fmt.Errorf("replication-lag: %w", err)
 	}
 	cfg := s.eu.config()
-	batch := report.Ms(cfg.BatchDelay)
+	batch, slack := report.Ms(cfg.BatchDelay), report.Ms(s.eu.requestSlack())
 	var peers []figure.Group
 	for _, name := range sortedNames(m.peer) {
-		peers = append(peers, figure.Group{Label: "peer " + name, Values: m.peer[name], BandLo: batch, BandHi: batch + 250})
+		peers = append(peers, figure.Group{Label: "peer " + name, Values: m.peer[name], BandLo: batch, BandHi: batch + slack})
 	}
 	pp, err := figure.Distribution(fmt.Sprintf("Registered on %s: visible in each peer's registry (%d registrations)", m.data.Origin, m.registered),
-		"after the register (model ms)", "band: batching delay + 250 ms", peers)
+		"after the register (model ms)", "band: batching delay + "+msStr(slack), peers)
 	if err != nil {
 		return nil, err
 	}

@@ -118,10 +118,16 @@ func (s *minorityPartition) metrics(mt report.Metrics, m partitionMeasure) {
 	mt["healed.caught_up"], mt["healed.catch_up_ms"] = report.B2F(m.caughtUp), report.Ms(m.catchUp)
 }
 
-// failsAtDeadline is a two-sided band around the probe deadline, in ms.
-func (s *minorityPartition) failsAtDeadline(name string) report.Expect {
+// deadlineBand is the two-sided band around the probe deadline, in ms.
+func (s *minorityPartition) deadlineBand() (lo, hi float64) {
 	to := report.Ms(s.OpTimeout)
-	return report.Band(name, to-100, to+500, " ms").Digits(0).
+	return to - 100, to + 500
+}
+
+// failsAtDeadline is the deadlineBand check.
+func (s *minorityPartition) failsAtDeadline(name string) report.Expect {
+	lo, hi := s.deadlineBand()
+	return report.Band(name, lo, hi, " ms").Digits(0).
 		From("no quorum: ReadIndex and proposals wait, so the call fails at the caller's deadline (−100 ms, +500 ms)").
 		Says(report.SaysValue("2002 ms (47.3)", 2002).OnlyIf(s.OpTimeout == 2*time.Second)).Apply(scenarios.AgreeDeadline)
 }

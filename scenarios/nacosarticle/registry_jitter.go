@@ -33,10 +33,11 @@ inside etcd, and after the jitter the registry answers with an empty list until 
 
 Bands: naive's first failure comes at its first refresh after the jitter starts, once that
 refresh has failed at --refresh-timeout (a blackholed gRPC call waits out its deadline): [refresh-
-timeout − 50 ms, refresh + refresh-timeout + one send interval + 50 ms] after the start; from then
+timeout − 100 ms, refresh + refresh-timeout + one send interval + 50 ms] after the start (a failure
+is dated by its send's schedule, and a send starts up to 100 ms late in a valid run); from then
 until the heal it fails every request (100 %). keep, stale_fallback and empty_protect fail nothing
 during the jitter, and the two remedies nothing after it. keep fails after the jitter exactly while
-its own refreshes saw the registry empty: rate × that time ± (2 + 2 × rate × 50 ms), and nothing
+its own refreshes saw the registry empty: rate × that time ± (2 + 2 × rate × 100 ms), and nothing
 when they never did. etcd expires a lease when no renewal reached it for its ttl (checked every
 500 ms by the leader): the last renewal before the jitter is at most --renew old, so every instance
 re-registers when --jitter > --ttl + 1 s, none when --jitter + --renew + 50 ms < --ttl (in between

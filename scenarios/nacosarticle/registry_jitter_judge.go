@@ -136,10 +136,12 @@ func emptyAfter(ops []history.Op, name string, t, end time.Duration) (int, time.
 
 // naiveFirstBand is where naive's first failure falls after the jitter
 // starts: its next refresh (within --refresh) fails at --refresh-timeout,
-// then the next send finds the list empty.
+// then the next send finds the list empty. The failure is dated by the
+// send's schedule, and a send may start up to report.LateSend after it in
+// a valid run (the schedule gate).
 func (s *registryJitter) naiveFirstBand() (lo, hi time.Duration) {
 	send := time.Duration(float64(time.Second) / s.Call.Rate)
-	return s.Call.RefreshTimeout - rig.SchedSlack, s.Call.Refresh + s.Call.RefreshTimeout + send + rig.SchedSlack
+	return s.Call.RefreshTimeout - report.LateSend, s.Call.Refresh + s.Call.RefreshTimeout + send + rig.SchedSlack
 }
 
 // Judge turns a registry-jitter run into the result (pure).
@@ -199,7 +201,7 @@ func (s *registryJitter) naiveShare() report.Expect {
 func (s *registryJitter) naiveChecks(m jitterMeasure) []report.Check {
 	lo, hi := s.naiveFirstBand()
 	first := report.Band("naive: first failure after the jitter starts", lo.Seconds(), hi.Seconds(), " s").Digits(3).
-		From("its next refresh (≤ --refresh) fails at --refresh-timeout (a blackholed call waits out its deadline), then the next send (± 50 ms)").
+		From("its next refresh (≤ --refresh) fails at --refresh-timeout (a blackholed call waits out its deadline), then the next send (− 100 ms for a send started late, + 50 ms)").
 		Says(report.Says("clients dropped their instance lists"))
 	share := s.naiveShare()
 	cs := []report.Check{first.JudgeText(math.NaN(), "never failed")}
@@ -260,9 +262,9 @@ func (s *registryJitter) keepAfter(m jitterMeasure) report.Check {
 			Says(report.Says("recovers by itself")).Judge(float64(m.failAfter["keep"]))
 	}
 	want := s.Call.Rate * m.emptyFor.Seconds()
-	slack := 2 + 2*s.Call.Rate*rig.SchedSlack.Seconds()
+	slack := 2 + 2*s.Call.Rate*report.LateSend.Seconds()
 	return report.Band("keep: failures after the jitter = rate × time its list was empty", math.Max(1, want-slack), want+slack, "").
-		From(fmt.Sprintf("%g/s × %.3f s empty (from its refreshes' answers) ± (2 + 2 × rate × 50 ms)", s.Call.Rate, m.emptyFor.Seconds())).
+		From(fmt.Sprintf("%g/s × %.3f s empty (from its refreshes' answers) ± (2 + 2 × rate × 100 ms: a send starts up to 100 ms late)", s.Call.Rate, m.emptyFor.Seconds())).
 		Says(report.Says("a successful empty answer replaces the list: No instances available")).Judge(float64(m.failAfter["keep"]))
 }
 

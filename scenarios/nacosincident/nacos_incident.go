@@ -164,6 +164,7 @@ func runWorld(ctx context.Context, env *scenarios.Env, spec nacosreal.WorldSpec,
 	if err != nil {
 		return nil, err
 	}
+	describeConstants(env)
 	h, err := rig.Run(ctx, env, w)
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", what, err)
@@ -182,7 +183,7 @@ func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
 		Service: "svc", Instances: s.Instances, Parallel: 1, Callers: s.names(), Rate: s.Rate, CallTimeout: time.Second,
 		JVMStart: incidentJVMStart, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
-		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
+		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf
 	}

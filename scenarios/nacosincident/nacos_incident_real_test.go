@@ -1,9 +1,12 @@
 package nacosincident
 
 import (
+	"strings"
 	"testing"
 
 	"sdchaos/jvm"
+	"sdchaos/nacosreal"
+	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
 
@@ -28,11 +31,33 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	res := scentest.RunReproduced(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident")
+	res := scentest.RunReproducedThen(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident",
+		func(res *report.Result) { realNacosMeta(t, res) })
 	scentest.Between(t, res, "server.fewest_listed", 3, 3)
 	scentest.Between(t, res, "server.emptied", 0, 0)
 	for _, n := range callerNamesOf(false) {
 		scentest.Between(t, res, n+".fail_during", 0, 0)
 		scentest.Between(t, res, n+".fail_after", 0, 0)
+	}
+}
+
+// realNacosMeta requires a real-Nacos run's metadata to name the server
+// (a third-party republication, which it must say), the Java and Go
+// clients and their frameworks with their versions, the Java runtime and
+// the server's settings.
+func realNacosMeta(t *testing.T, res *report.Result) {
+	t.Helper()
+	scentest.NamesEveryComponent(t, res, "Nacos server 3.", nacosreal.ServerComponent, nacosreal.NamingComponent,
+		nacosreal.JavaClientComponent, nacosreal.SpringNacosComponent, nacosreal.LoadBalancerComp, nacosreal.SpringBootComponent,
+		nacosreal.SDKComponent, "gRPC-Go", "Spring Cloud release train", "Spring Cloud Alibaba release", "Java runtime")
+	if c, _ := res.Meta.Component(nacosreal.ServerComponent); c.Republication == "" || !strings.Contains(res.Meta.Server, "third-party republication") {
+		t.Errorf("the server %+v (line %q) does not say it is a third-party republication", c, res.Meta.Server)
+	}
+	if c, _ := res.Meta.Component(nacosreal.JavaClientComponent); c.Republication != "" || !strings.HasPrefix(c.Coordinates, "com.alibaba.nacos:") {
+		t.Errorf("nacos-client %+v: want Alibaba's own artifact", c)
+	}
+	scentest.HasSettings(t, res, "Nacos server", "nacos.standalone", "nacos.server.main.port", "db.pool.config.connectionTimeout", "JVM options")
+	if len(res.Meta.Constants) != len(serverConstants()) {
+		t.Errorf("meta constants %+v: want the %d the bands assume", res.Meta.Constants, len(serverConstants()))
 	}
 }

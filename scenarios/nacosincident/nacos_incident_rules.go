@@ -1,23 +1,28 @@
 package nacosincident
 
-import "time"
+import (
+	"time"
 
-// The rules of the real Nacos server and clients the bands follow (read in
+	"sdchaos/nacosreal"
+)
+
+// The rules of the real Nacos server and clients the bands follow, kept with
+// their sources in nacosreal/rules.go (read in
 // alibaba/nacos at 486e198, 3.1.0, the constants checked with javap in the
 // 3.1.0-bugfix jars that run; nacos-client 3.1.1; nacos-sdk-go v2.3.2;
 // Spring Cloud LoadBalancer 5.0.4: docs/nacos-real.md).
 const (
 	// keepAliveTime: the connection ejector picks a connection whose last
 	// request is this old (RuntimeConnectionEjector.KEEP_ALIVE_TIME).
-	keepAliveTime = 20 * time.Second
+	keepAliveTime = nacosreal.KeepAliveTime
 	// ejectProbe: it sends each a ClientDetectionRequest with this timeout
 	// and waits up to this long for the answers; a connection that did not
 	// answer is unregistered with its instances and subscriptions
 	// (NacosRuntimeConnectionEjector, ConnectionBasedClientManager).
-	ejectProbe = 5 * time.Second
+	ejectProbe = nacosreal.EjectProbeTimeout
 	// ejectEvery: the ejector runs with this fixed delay after the end of
 	// its previous run (ConnectionManager.start).
-	ejectEvery = 3 * time.Second
+	ejectEvery = nacosreal.EjectEvery
 	// clientKeepAlive: every client looks at its connection this often and
 	// sends a health check when it was idle this long (nacos-client
 	// connectionKeepAlive 5000 ms, RpcClient's health-check loop; nacos-sdk-go
@@ -27,11 +32,11 @@ const (
 	// before the fault); one that sent a request between two looks skips
 	// the next health check and may be silent up to twice this long (the
 	// callers, whose setup requests come shortly before time zero).
-	clientKeepAlive = 5 * time.Second
+	clientKeepAlive = nacosreal.ClientKeepAlive
 	// pushDelay: a change of a service is pushed this long after it, and
 	// changes within it merge (PushConstants, PushDelayTask.merge); the
 	// list the server answers (ServiceStorage) is refreshed by that push task.
-	pushDelay = 500 * time.Millisecond
+	pushDelay = nacosreal.PushDelay
 	// lbCacheTTL: Spring Cloud LoadBalancer keeps a service's list this long
 	// (LoadBalancerCacheProperties); an empty cached list is a miss
 	// (CachingServiceInstanceListSupplier), so each call then reads the
@@ -49,13 +54,13 @@ const (
 // machine (a band's basis names the one it uses).
 const (
 	// ruleSlack widens the bounds of the server's removal rules.
-	ruleSlack = 500 * time.Millisecond
+	ruleSlack = nacosreal.RuleSlack
 	// lowSlack is how much earlier than the rule's earliest moment an
 	// ejection may come: a health check's round trip on top of its 5 s.
-	lowSlack = 250 * time.Millisecond
+	lowSlack = nacosreal.LowSlack
 	// deliverSlack is how long a push may take to reach a client after
 	// the push delay.
-	deliverSlack = 500 * time.Millisecond
+	deliverSlack = nacosreal.DeliverSlack
 )
 
 // noEjectBelow is the longest loss that ejects no connection: a caller's
@@ -112,7 +117,7 @@ const (
 	// for the answer to its ServerCheckRequest, which the blackhole holds
 	// (nacos-client DefaultGrpcClientConfig serverCheckTimeOut 3000 ms;
 	// nacos-sdk-go serverCheck with DEFAULT_TIMEOUT_MILLS 3000 ms).
-	serverCheckTimeout = 3 * time.Second
+	serverCheckTimeout = nacosreal.ServerCheckTimeout
 	// javaStartupConnects: nacos-client's RpcClient.start tries retryTimes
 	// (3) + 1 connections before it starts without one (its reconnect
 	// loop then goes on in the background); the NamingService's
@@ -136,7 +141,7 @@ const (
 	// attempt in flight at the heal is answered then (the blackhole held
 	// its bytes), so a client that had no connection has one at most this
 	// long after the heal.
-	reconnectSleep = 5 * time.Second
+	reconnectSleep = nacosreal.ReconnectSleep
 	// restartRoom is how much of the loss --restart-at must leave: a Java
 	// client's start-up attempts (javaStartup) and 3 s for its JVM.
 	restartRoom = javaStartupConnects*serverCheckTimeout + 3*time.Second

@@ -3,6 +3,7 @@ package nacosincident
 import (
 	"context"
 	"flag"
+	"fmt"
 	"time"
 
 	"sdchaos/fault"
@@ -108,14 +109,11 @@ func (s *protect) Run(ctx context.Context, env *scenarios.Env) (*history.History
 
 // timeline crashes the first --crash instances at --crash-at and the rest at --all-dead-at.
 func (s *protect) timeline(w *nacosreal.World) (fault.Timeline, error) {
-	first, err := w.Crashables(0, s.Crash)
-	if err != nil {
-		return nil, err
+	all := w.Crashables()
+	if len(all) != s.Instances {
+		return nil, fmt.Errorf("crashing instances: the world has %d, want %d", len(all), s.Instances)
 	}
-	rest, err := w.Crashables(s.Crash, s.Instances-s.Crash)
-	if err != nil {
-		return nil, err
-	}
+	first, rest := all[:s.Crash], all[s.Crash:]
 	return fault.Timeline{{At: s.CrashAt, Fault: fault.CrashEndpoints{Instances: first}},
 		{At: s.AllDeadAt, Fault: fault.CrashEndpoints{Instances: rest}}}, nil
 }

@@ -127,6 +127,8 @@ func (s *nacosStorm) Validate(c scenarios.Common) error {
 func (s *nacosStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	d := stormData{Instances: s.Instances, Loss: s.Loss, Spread: s.Spread, SamplePeriod: stormSample, ProbePeriod: stormProbe}
 	shared := &rig.SharedRecorder{Env: env, NoEventLines: true}
+	describeConstants(env, history.Constant{Name: "SDK connection set-up sleep", Value: sdkSetupSleep.String(),
+		Where: "nacos-sdk-go GrpcClient.sendConnectionSetupRequest"})
 	var h *history.History
 	for i, strategy := range stormStrategies {
 		ph, rec, err := s.runPhase(ctx, env, i, strategy, shared)
@@ -184,8 +186,8 @@ func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, share
 	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(base+serverOffset, "--port-base"),
 		LinkPorts: ports.New(base+serverOffset+2, "--port-base"), EndpointPorts: ports.New(base+3000, "--port-base"),
 		Service: "svc", Instances: s.Instances, Parallel: stormParallel, Sample: stormSample, Probe: stormProbe,
-		Duration: s.FaultAt + s.Loss + lastOf(delays) + after, Timeline: s.timeline(strategy, delays), NewRecorder: shared.New, Keep: env.Keep,
-		CPULimit: s.CPULimit}
+		Duration: s.FaultAt + s.Loss + lastOf(delays) + after, Timeline: s.timeline(strategy, delays), NewRecorder: shared.New,
+		Describe: env.Describe, Keep: env.Keep, CPULimit: s.CPULimit}
 	if !env.Quiet {
 		ws.Logf = func(f string, a ...any) { env.Printf(strategy+": "+f, a...) }
 	}

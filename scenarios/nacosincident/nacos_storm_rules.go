@@ -1,8 +1,12 @@
 package nacosincident
 
-import "time"
+import (
+	"time"
 
-// The nacos-sdk-go rules of a reconnect (v2.3.2, common/remote/rpc), on
+	"sdchaos/nacosreal"
+)
+
+// The nacos-sdk-go rules of a reconnect (v2.3.2, common/remote/rpc; nacosreal/rules.go), on
 // top of the server's in nacos_incident_rules.go.
 const (
 	// sdkSetupSleep: a new connection sends its ConnectionSetupRequest
@@ -11,7 +15,7 @@ const (
 	// listener's OnConnected re-registers every cached instance
 	// (ConnectionEventListener.redoRegisterEachService), once: a failed
 	// redo is logged and not retried until the next reconnect.
-	sdkSetupSleep = 100 * time.Millisecond
+	sdkSetupSleep = nacosreal.SDKSetupSleep
 )
 
 // relistBy is how long after its link's heal an instance is listed again

@@ -95,7 +95,8 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Judge(cfg, h)
+	res := JudgeRun(cfg, h)
+	res.Scenario, res.Meta = name, scenarios.RunMeta(env, start)
 	t.Logf("%s ran in %.1f s: %s", name, time.Since(start).Seconds(), report.VerdictLine(res))
 	for _, ch := range res.Checks {
 		t.Logf("%-55s measured %-28s band %-22s %s", ch.Name, ch.MeasuredText, ch.Band, ch.Verdict)
@@ -115,9 +116,21 @@ const invalidRetries = 3
 // is skipped, saying why — never passed or failed on it.
 func RunReproduced(t *testing.T, base int, skip, name string, args ...string) *report.Result {
 	t.Helper()
+	return RunReproducedThen(t, base, skip, name, nil, args...)
+}
+
+// RunReproducedThen is RunReproduced that first hands every run's result,
+// an invalid one too, to each (when not nil): checks that hold whatever the
+// run's validity, such as what its metadata names.
+func RunReproducedThen(t *testing.T, base int, skip, name string, each func(*report.Result), args ...string) *report.Result {
+	t.Helper()
 	var res *report.Result
 	for range invalidRetries {
-		if res = Run(t, base, skip, name, args...); res.Verdict != report.Invalid {
+		res = Run(t, base, skip, name, args...)
+		if each != nil {
+			each(res)
+		}
+		if res.Verdict != report.Invalid {
 			NoUnexplainedDifference(t, res)
 			if !res.Reproduced {
 				t.Errorf("not reproduced: %s", Names(res))
@@ -150,6 +163,17 @@ func InvalidWhy(res *report.Result) string {
 // Judge judges h with cfg and finishes the result.
 func Judge(cfg scenarios.Config, h *history.History) *report.Result {
 	res := cfg.Judge(h)
+	res.Finish()
+	return res
+}
+
+// JudgeRun judges a history recorded by a real run as the command does:
+// with the generic validity gates (every fault took effect, the rig was
+// ready, the callers kept their schedule), so a run on a starved machine is
+// invalid — run again by RunReproduced — never judged outside.
+func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
+	res := cfg.Judge(h)
+	res.Gates = append(res.Gates, report.Gates(h)...)
 	res.Finish()
 	return res
 }

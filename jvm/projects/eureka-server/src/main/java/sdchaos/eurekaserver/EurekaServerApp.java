@@ -17,7 +17,8 @@ import org.springframework.context.annotation.Role;
  * <p>The only additions to a stock server: the registry bean is Spring Cloud's own
  * {@code InstanceRegistry} subclassed by {@link RecordingRegistry} (it records registrations,
  * cancellations, evictions and eviction-task runs as they happen, then calls the real code),
- * and {@link StateController} serves {@code /sdchaos/state} and {@code /sdchaos/events}.
+ * {@link StateController} serves {@code /sdchaos/state} and {@code /sdchaos/events}, and
+ * {@link ConfigController} serves {@code /sdchaos/config} (the settings as the server holds them).
  */
 @SpringBootApplication
 @EnableEurekaServer

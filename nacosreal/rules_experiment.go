@@ -1,0 +1,157 @@
+package nacosreal
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"sdchaos/experiment"
+)
+
+// Rules are the real Nacos world's rules as the registry-neutral experiments' judges need them
+// (experiment.Rules), for one standalone server whose instances register over gRPC through
+// nacos-sdk-go, policy callers that read the client open API through their own link
+// (OpenAPISource), and the real clients of the world (spring, plain, go-sdk). Each band's basis
+// names the rule and where it is (rules.go).
+type Rules struct {
+	// Loss is the longest the registry is unreachable in the experiment (0: never).
+	Loss time.Duration
+	// SilentAtCut bounds how long an instance's connection was silent when a loss began:
+	// ClientKeepAlive once its health checks are in their rhythm (the world's zero is at least
+	// 2 × ClientKeepAlive after the instances registered).
+	SilentAtCut time.Duration
+}
+
+// schedSlack is the allowance for timers and scheduling on a shared host (clock.SchedSlack's
+// value: this package sits below clock's users and states it again).
+const schedSlack = 50 * time.Millisecond
+
+// RefreshFails: a policy caller's refresh is one open-API request through its own link, which
+// holds the request's bytes once blackholed; the next refresh (≤ refresh after the cut) fails
+// at its deadline (± 50 ms: a refresh in flight at the cut fails up to its round trip earlier).
+func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+	return timeout - schedSlack, refresh + timeout + schedSlack,
+		"a refresh is one request to the client open API (InstanceOpenApiController.list) through the caller's link, which holds its bytes: " +
+			"the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
+}
+
+// ClientWhileUnreachable: a Nacos client changes its list only on the server's push
+// (NamingPushRequestHandler → ServiceInfoHolder.processServiceInfo, client/.../naming/cache/
+// ServiceInfoHolder.java:124) or a query's answer, and a blackholed link holds both; every
+// instance lives and is called directly, not through the registry: no call fails.
+func (Rules) ClientWhileUnreachable(string, experiment.How, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{Lo: 0, Hi: 0, Basis: "a Nacos client changes its list only on the server's push or a query's answer " +
+		"(NamingPushRequestHandler → ServiceInfoHolder.processServiceInfo), and the blackholed link holds both: it keeps its list"}, true
+}
+
+// crashTail is the chance, per check, that a random client's band excludes a count the rule
+// allows.
+const crashTail = 1e-4
+
+// ClientAfterCrash: while the registry is unreachable no push tells a client that an instance
+// died, so its list keeps the dead one and every pick of it fails (connection refused). Spring
+// Cloud LoadBalancer picks round robin (RoundRobinLoadBalancer, its default): 1/n of the calls,
+// ± 3 (the position at the crash, the calls in flight, the count of calls in the window);
+// nacos-client (Balancer.getHostByRandomWeight, client/.../naming/core/Balancer.java:70) and
+// nacos-sdk-go (SelectOneHealthyInstance's weighted random choice) pick at random by weight,
+// every weight 1 here: Binomial(calls, 1/n), between its 10⁻⁴ and 1 − 10⁻⁴ quantiles.
+func (Rules) ClientAfterCrash(client string, n int, rate float64, w time.Duration) (experiment.Band, bool) {
+	k, known := callerKinds[client]
+	if n < 1 || !known {
+		return experiment.Band{}, false
+	}
+	calls := math.Round(rate * w.Seconds())
+	if k.java == Spring {
+		share := calls / float64(n)
+		return experiment.Band{Lo: math.Max(0, math.Floor(share)-3), Hi: math.Ceil(share) + 3, Basis: fmt.Sprintf(
+			"no push reaches the client, the dead instance stays listed; Spring Cloud LoadBalancer's round robin sends it 1/%d of about %.0f calls (± 3)", n, calls)}, true
+	}
+	b := distuv.Binomial{N: calls, P: 1 / float64(n)}
+	lo, hi := quantile(b, crashTail), quantile(b, 1-crashTail)
+	return experiment.Band{Lo: lo, Hi: hi, Basis: fmt.Sprintf("no push reaches the client, the dead instance stays listed; its weighted random pick "+
+		"(weights 1) sends it each call with chance 1/%d: Binomial(%.0f, 1/%d) between its 10⁻⁴ and 1 − 10⁻⁴ quantiles", n, calls, n)}, true
+}
+
+// quantile is the least k with CDF(k) ≥ p.
+func quantile(b distuv.Binomial, p float64) float64 {
+	k := 0.0
+	for k < b.N && b.CDF(k) < p {
+		k++
+	}
+	return k
+}
+
+// removes reports whether a loss of r.Loss may remove instances (it reaches NoRemovalBelow).
+func (r Rules) removes() bool { return r.Loss >= NoRemovalBelow(r.SilentAtCut) }
+
+// Recovery: without a removal, a policy caller's next refresh after the heal answers the whole
+// list, and a real client's list was never emptied; after a loss that may have removed the
+// instances, the server lists them again within RelistBy of the heal (each SDK's reconnect and
+// redo) and the caller's list follows: a policy caller's next refresh, a real client's push
+// within DeliverSlack.
+func (r Rules) Recovery(c experiment.Caller, _ experiment.How, refresh time.Duration) (time.Duration, string) {
+	if !r.removes() {
+		if c.Kind != experiment.PolicyCaller {
+			return 0, fmt.Sprintf("its list was never emptied: a loss of %s is below %s, the least that removes an instance (%s)",
+				r.Loss, NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut))
+		}
+		return refresh + time.Second, fmt.Sprintf("its next refresh (≤ refresh) answered within 1 s; the server removed no instance (a loss of %s is below %s: %s)",
+			r.Loss, NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut))
+	}
+	if c.Kind != experiment.PolicyCaller {
+		return RelistBy() + DeliverSlack, fmt.Sprintf("the server may have removed the instances; each is listed again within %s of the heal (%s) "+
+			"and the push reaches the client within %s more", RelistBy(), relistRule(), DeliverSlack)
+	}
+	return RelistBy() + refresh + time.Second, fmt.Sprintf("the server may have removed the instances; each is listed again within %s of the heal (%s), "+
+		"then its next refresh (≤ refresh) answered within 1 s", RelistBy(), relistRule())
+}
+
+// RemovesSilent: a blackholed instance's connection is silent from the cut; the ejector probes
+// it once it was silent KeepAliveTime and unregisters it EjectProbeTimeout later, which removes
+// its instances (ConnectionBasedClientManager.clientDisConnected). A loss below NoRemovalBelow
+// removes none, one beyond EmptyBy + PushDelay every one.
+func (r Rules) RemovesSilent(_ experiment.How, d time.Duration) experiment.Band {
+	basis := removalRule(r.SilentAtCut)
+	switch {
+	case d < NoRemovalBelow(r.SilentAtCut):
+		return experiment.Band{Lo: 0, Hi: 0, Basis: fmt.Sprintf("%s: none before %s", basis, NoRemovalBelow(r.SilentAtCut))}
+	case d > EmptyBy()+PushDelay:
+		return experiment.Band{Lo: 1, Hi: 1, Basis: fmt.Sprintf("%s: every one by %s (+ the %s push delay of the answered list)", basis, EmptyBy(), PushDelay)}
+	}
+	return experiment.Band{Lo: 0, Hi: 1, Basis: fmt.Sprintf("%s: between %s and %s, either", basis, NoRemovalBelow(r.SilentAtCut), EmptyBy()+PushDelay)}
+}
+
+// removalRule says how the server removes a silent connection's instances.
+func removalRule(silent time.Duration) string {
+	return fmt.Sprintf("an instance lives with its gRPC connection; a silent one is probed once idle %s (RuntimeConnectionEjector.KEEP_ALIVE_TIME, "+
+		"the ejector every %s) and unregistered with its instances %s later (NacosRuntimeConnectionEjector, ConnectionBasedClientManager.clientDisConnected); "+
+		"each was silent at most %s at the cut (its health check every %s), − %s",
+		KeepAliveTime, EjectEvery, EjectProbeTimeout, silent, ClientKeepAlive, LowSlack)
+}
+
+// relistRule says how an instance comes back.
+func relistRule() string {
+	return fmt.Sprintf("nacos-sdk-go's reconnect loop sleeps ≤ %s, its attempt waits ≤ %s for the server check, %s after the set-up it re-registers "+
+		"(redoRegisterEachService), the answered list follows the %s push delay, + %s", ReconnectSleep, ServerCheckTimeout, SDKSetupSleep, PushDelay, RuleSlack)
+}
+
+// MemberServes has no rule: one standalone server, no members to cut off.
+func (Rules) MemberServes(experiment.FaultKind, experiment.Role, experiment.ProbeOp, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{}, false
+}
+
+// Relisted: each instance's own SDK re-registers it after its reconnect, within RelistBy of
+// the heal (after the seeded delay, when spread).
+func (Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
+	return spread + RelistBy(), fmt.Sprintf("each instance's nacos-sdk-go registers it again after its reconnect: spread (%s) + %s (%s)", spread, RelistBy(), relistRule())
+}
+
+// RejoinWindow: every instance's SDK reconnects on its own loop once the link returns; all may
+// come at once, within RelistBy.
+func (Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
+	return spread + RelistBy(), spread, "every instance's nacos-sdk-go reconnects on its own loop once its link returns (" + relistRule() + ")"
+}
+
+var _ experiment.Rules = Rules{}

@@ -1,0 +1,92 @@
+package rig
+
+import (
+	"fmt"
+	"strings"
+
+	"sdchaos/eureka"
+	"sdchaos/eurekareal"
+	"sdchaos/history"
+)
+
+// Component names of the etcd world (history.Component.Name).
+const (
+	EtcdServerComponent = "etcd server"
+	EtcdClientComponent = "etcd client (clientv3)"
+	GRPCComponent       = "gRPC-Go"
+)
+
+// etcdClients are the Go clients every etcd run uses, from the build info.
+func etcdClients() []history.Component {
+	users := "the harness: instances, callers, probes, real gRPC clients"
+	return []history.Component{
+		history.GoModule(EtcdClientComponent, history.RoleClient, "go.etcd.io/etcd/client/v3", users),
+		history.GoModule(GRPCComponent, history.RoleClient, "google.golang.org/grpc", users+" (and etcd's own gRPC)"),
+	}
+}
+
+// embeddedEtcd describes a cluster of size members the harness runs: each
+// its own process hosting etcd's server module at the version this binary
+// was built with.
+func embeddedEtcd(size int) history.World {
+	srv := history.GoModule(EtcdServerComponent, history.RoleServer, history.EtcdServerModule,
+		fmt.Sprintf("%d etcd members, each its own process hosting embed.Etcd", size))
+	return history.World{Server: fmt.Sprintf("etcd %s (%s, %d members started by the harness)", srv.Version, srv.Coordinates, size),
+		Components: append([]history.Component{srv}, etcdClients()...)}
+}
+
+// remoteEtcd describes the members another process of a sharded run
+// started (shard 0's): the version is the one this binary embeds, which
+// every shard of the run shares.
+func remoteEtcd(urls []string) history.World {
+	w := embeddedEtcd(len(urls))
+	w.Components[0].UsedBy = fmt.Sprintf("%d etcd members started by another process of this sharded run", len(urls))
+	w.Server = fmt.Sprintf("etcd %s (%s, %d members started by shard 0 of the run)", w.Components[0].Version, w.Components[0].Coordinates, len(urls))
+	return w
+}
+
+// externalEtcd describes a cluster the run attached to: its version as its
+// first member reports it (Status).
+func externalEtcd(version string, endpoints []string) history.World {
+	srv := history.Component{Name: EtcdServerComponent, Role: history.RoleServer, Coordinates: strings.Join(endpoints, ","),
+		Version: version, UsedBy: "an external cluster the harness did not start", Source: "the first member's Status (Maintenance API)"}
+	return history.World{Server: fmt.Sprintf("etcd %s (external cluster %s)", version, srv.Coordinates),
+		Components: append([]history.Component{srv}, etcdClients()...)}
+}
+
+// modelEureka describes the Go model of Eureka: no real component runs.
+func modelEureka() history.World {
+	return history.World{Server: "Eureka model (the harness's Go model of Netflix Eureka's rules, package eureka; no real Eureka runs)"}
+}
+
+// realConstants returns what the real server and client fix in code
+// (eurekareal.HardCoded), each with the value the run's bands use in model
+// time (cfg: the run's configuration, scaled).
+func realConstants(cfg eureka.Config) []history.Constant {
+	out := make([]history.Constant, 0, len(eurekareal.HardCoded))
+	for _, h := range eurekareal.HardCoded {
+		out = append(out, history.Constant{Name: h.Field, Value: h.Value, Model: modelValue(cfg, h.Field), Where: h.Where})
+	}
+	return out
+}
+
+// modelValue is cfg's value of a HardCoded field, as the bands use it.
+func modelValue(cfg eureka.Config, field string) string {
+	switch field {
+	case "RenewsBucket":
+		return eureka.FormatModel(cfg.RenewsBucket) + " model time"
+	case "LeaseBug":
+		return fmt.Sprint(cfg.LeaseBug)
+	case "BatchDelay":
+		return eureka.FormatModel(cfg.BatchDelay) + " model time"
+	case "BatchSize":
+		return fmt.Sprint(cfg.BatchSize)
+	case "NetworkRetry":
+		return eureka.FormatModel(cfg.NetworkRetry) + " model time"
+	case "CongestionRetry":
+		return eureka.FormatModel(cfg.CongestionRetry) + " model time"
+	case "Retries":
+		return fmt.Sprint(cfg.Retries)
+	}
+	return "not used by the bands"
+}

@@ -1,0 +1,134 @@
+package rig
+
+import (
+	"fmt"
+	"time"
+
+	"sdchaos/experiment"
+	"sdchaos/nacosreal"
+)
+
+func init() { RegisterRegistry(nacosRegistry{}) }
+
+// nacosRegistry runs experiments written as data on the real Nacos world: one real Nacos
+// server (a JVM, standalone), instances registered ephemeral through nacos-sdk-go, each on its
+// own gRPC connection (its lease) behind its own link, policy callers reading the client open
+// API through links of their own, and the world's real clients (Java and Go) as callers.
+type nacosRegistry struct{}
+
+// The real clients of the Nacos world (nacosreal's callers at their defaults).
+const (
+	// NacosSpring is Spring Cloud Alibaba Nacos discovery with Spring Cloud LoadBalancer.
+	NacosSpring = "spring"
+	// NacosPlain is the official Java client (nacos-client) alone.
+	NacosPlain = "plain"
+	// NacosGoSDK is nacos-sdk-go at its defaults.
+	NacosGoSDK = "go-sdk"
+)
+
+// nacosJVMStart is how long the Java clients get to start before their first call (as
+// nacos-incident gives them); it is longer than the instances' settling (nacosSettle).
+const nacosJVMStart = 30 * time.Second
+
+// nacosSettle is the least time between the server listing every instance and the run's zero:
+// two health-check looks of each instance's SDK, after which each connection is silent at most
+// nacosreal.ClientKeepAlive (the rules' SilentAtCut).
+const nacosSettle = 2 * nacosreal.ClientKeepAlive
+
+// Name returns "nacos".
+func (nacosRegistry) Name() experiment.Registry { return experiment.Nacos }
+
+// Describe names the server.
+func (nacosRegistry) Describe() string {
+	return "Nacos, 1 real server (a JVM, standalone; its version in the run's meta), instances ephemeral through nacos-sdk-go over gRPC"
+}
+
+// Clients are the world's real clients at their defaults.
+func (nacosRegistry) Clients() []ClientInfo {
+	return []ClientInfo{
+		{NacosSpring, "Spring Cloud Alibaba Nacos discovery + Spring Cloud LoadBalancer over nacos-client, at their defaults (a JVM)"},
+		{NacosPlain, "the official Java client nacos-client alone, at its defaults (a JVM)"},
+		{NacosGoSDK, "nacos-sdk-go at its defaults (disk cache at start, an empty list ignored)"},
+	}
+}
+
+// Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
+// instance leaves), a spread (each SDK re-registers on its own), a user's program, a real
+// client's caller not named after its client or at another rate than the others, the members'
+// faults and probes (one standalone server) and a killed server.
+func (r nacosRegistry) Can(x experiment.Experiment) error {
+	if err := CheckClients(r, x); err != nil {
+		return err
+	}
+	switch {
+	case x.Instances.TTL > 0:
+		return Cannotf("nacos: instances.ttl: Nacos fixes when a silent instance leaves (its gRPC connection ejected after %s of silence + a %s probe); it cannot be set",
+			nacosreal.KeepAliveTime, nacosreal.EjectProbeTimeout)
+	case x.Instances.Spread > 0:
+		return Cannotf("nacos: instances.spread: each instance's nacos-sdk-go registers it again on its own reconnect; the harness cannot delay it")
+	case x.Instances.Count > nacosreal.MaxInstances:
+		return Cannotf("nacos: instances.count (%d): at most %d", x.Instances.Count, nacosreal.MaxInstances)
+	}
+	if err := nacosCallers(x); err != nil {
+		return err
+	}
+	for i, s := range x.Timeline {
+		if err := nacosCanStep(s); err != nil {
+			return Cannotf("nacos: timeline[%d]: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// nacosCallers refuses a user's program, and real clients not named after their client or at
+// different rates (the world paces every real client alike).
+func nacosCallers(x experiment.Experiment) error {
+	rate := 0.0
+	for _, c := range x.Callers {
+		switch c.Kind {
+		case experiment.ExecClient:
+			return Cannotf("nacos: caller %s: the Nacos world runs no user's program (kind exec) yet", c.Name)
+		case experiment.RealClient:
+			if c.Client != AllClients && c.Name != c.Client {
+				return Cannotf("nacos: caller %s: a real client's caller is named after its client (%s)", c.Name, c.Client)
+			}
+			if rate != 0 && RateOf(c) != rate {
+				return Cannotf("nacos: caller %s: every real client calls at one rate (%g, not %g)", c.Name, rate, RateOf(c))
+			}
+			rate = RateOf(c)
+		}
+	}
+	return nil
+}
+
+// nacosCanStep refuses a step the world cannot make.
+func nacosCanStep(s experiment.Step) error {
+	switch {
+	case s.Probe != "":
+		return fmt.Errorf("probe %s: one standalone server, no members to probe", s.Probe)
+	case s.Fault == experiment.Unreachable && s.HowOf() == experiment.Kill:
+		return fmt.Errorf("registry-unreachable how: kill: a killed standalone server loses every registration and takes a JVM start to return; " +
+			"not made here (how: blackhole is)")
+	case s.Fault == experiment.Unreachable || s.Fault == experiment.CrashInstance:
+		return nil
+	case s.Fault == experiment.QuorumLoss || s.Fault == experiment.CutOffMember:
+		return fmt.Errorf("%s: one standalone server, no quorum and no members", s.Fault)
+	}
+	return fmt.Errorf("%s: not made in the Nacos world yet", s.Fault)
+}
+
+// Rules are Nacos's rules for x's instances on one standalone server.
+func (nacosRegistry) Rules(x experiment.Experiment) experiment.Rules {
+	var loss time.Duration
+	for _, s := range x.Timeline {
+		if s.Fault != experiment.Unreachable {
+			continue
+		}
+		d := s.For.D()
+		if d == 0 { // never healed by the timeline: until the run's end
+			d = x.Duration.D() - s.At.D()
+		}
+		loss = max(loss, d)
+	}
+	return nacosreal.Rules{Loss: loss, SilentAtCut: nacosreal.ClientKeepAlive}
+}

@@ -1,0 +1,179 @@
+package rig
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/clock"
+	"sdchaos/experiment"
+	"sdchaos/fault"
+	"sdchaos/history"
+	"sdchaos/nacosreal"
+	"sdchaos/ports"
+)
+
+// nacosService is the service the experiment's instances register.
+const nacosService = "svc"
+
+// World builds x's Nacos world: the server (main port --port-base + 1000), x's instances and
+// real clients in a nacosreal.World, the policy callers each behind a link of its own, the
+// server's list read every ListedEvery, and a timeline of fault values on the started world.
+func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
+	if err := r.Can(x); err != nil {
+		return nil, err
+	}
+	sup, err := env.Supervisor()
+	if err != nil {
+		return nil, err
+	}
+	main := env.PortBase - nacosreal.RaftOffset
+	links := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
+	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(DefaultRefresh))), crash: map[int]int{}}
+	for i, s := range x.Timeline {
+		if s.Fault == experiment.CrashInstance {
+			w.crash[i] = env.Rand.IntN(x.Instances.Count) // the instance step i crashes, drawn from the run's seed
+		}
+	}
+	sp := nacosreal.DefaultServerSpec()
+	sp.KeepHome, sp.Logf = env.Keep, env.Printf
+	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: links, EndpointPorts: links,
+		Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosJVMStart,
+		Settle: nacosSettle, Sample: time.Second, Duration: x.Duration.D(), Ready: true, Timeline: w.timeline,
+		NewRecorder: (&SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
+	for _, c := range x.Callers {
+		if c.Kind == experiment.RealClient {
+			ws.Callers, ws.Rate = append(ws.Callers, c.Client), RateOf(c)
+		}
+	}
+	if !env.Quiet {
+		ws.Logf = env.Printf
+	}
+	if w.World, err = nacosreal.NewWorld(sup, ws); err != nil {
+		return nil, err
+	}
+	env.Duration = x.Duration.D()
+	return w, nil
+}
+
+// nacosExpWorld is the Nacos world of an experiment: the nacosreal.World with the policy
+// callers (each reading the client open API through its own link) and the reading of the
+// server's list as OpListed ops.
+type nacosExpWorld struct {
+	*nacosreal.World
+	x      experiment.Experiment
+	links  *ports.Allocator
+	phase  time.Duration
+	crash  map[int]int // timeline step → the instance it crashes
+	policy []nacosPolicyCaller
+}
+
+// nacosPolicyCaller is a policy caller, its link and the HTTP client of its reads.
+type nacosPolicyCaller struct {
+	cfg    caller.Config
+	link   *nacosreal.Link
+	client *http.Client
+	caller *caller.Caller // once Traffic made it
+}
+
+// Start starts the world, then a link for each policy caller.
+func (w *nacosExpWorld) Start(ctx context.Context) error {
+	if err := w.World.Start(ctx); err != nil {
+		return err
+	}
+	for _, c := range w.x.Callers {
+		if c.Kind != experiment.PolicyCaller {
+			continue
+		}
+		l, err := nacosreal.NewLink(w.links, w.Server(), c.Name)
+		if err != nil {
+			return fmt.Errorf("policy caller %s: %w", c.Name, err)
+		}
+		w.policy = append(w.policy, nacosPolicyCaller{cfg: policyCaller(c, w.phase), link: l,
+			client: &http.Client{Transport: &http.Transport{}}})
+	}
+	return nil
+}
+
+// Traffic is the world's (its real clients, its own reading of the server) with the policy
+// callers, each with its list filled by one read, and the OpListed reading.
+func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
+	ts, err := w.World.Traffic(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range w.policy {
+		c := caller.New(p.cfg, nacosreal.OpenAPISource{Addr: p.link.Addr(), Service: nacosService, Client: p.client})
+		if err := c.Prime(ctx); err != nil { // its list filled before time zero, as the etcd rig's callers
+			return nil, fmt.Errorf("policy caller %s: %w", p.cfg.Name, err)
+		}
+		w.policy[i].caller = c
+		ts = append(ts, c)
+	}
+	return append(ts, &nacosListed{server: w.Server()}), nil
+}
+
+// timeline turns x's steps into fault values on the started world: registry-unreachable
+// blackholes every client's link (the instances', the real clients', the policy callers'),
+// crash-instance crashes the instance drawn for it.
+func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
+	var tl fault.Timeline
+	for i, s := range w.x.Timeline {
+		st := fault.Step{At: s.At.D(), For: s.For.D(), Origin: i + 1}
+		switch s.Fault {
+		case experiment.Unreachable:
+			links := nw.Links()
+			for _, p := range w.policy {
+				links = append(links, p.link)
+			}
+			st.Fault = fault.BlackholeLinks{Links: links}
+		case experiment.CrashInstance:
+			st.Fault = fault.CrashTarget{Instance: nw.Crashables()[w.crash[i]]}
+		default:
+			return nil, Cannotf("nacos cannot make %q", s.Fault)
+		}
+		tl = append(tl, st)
+	}
+	return tl, nil
+}
+
+// Close closes the world, then the policy callers' links and connections.
+func (w *nacosExpWorld) Close() {
+	w.World.Close()
+	for _, p := range w.policy {
+		p.link.Close()
+		p.client.CloseIdleConnections()
+		if p.caller != nil {
+			p.caller.Close()
+		}
+	}
+}
+
+// nacosListed counts the instances the server lists every ListedEvery for the whole run, as
+// OpListed ops: the server's own view through its admin API, not through a link a fault cuts.
+type nacosListed struct {
+	server *nacosreal.Server
+}
+
+// Run samples from the recorder's zero for d.
+func (s *nacosListed) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
+	end := rec.T0().Add(d)
+	for at := rec.T0(); at.Before(end); at = at.Add(ListedEvery) {
+		if err := clock.SleepUntil(ctx, at); err != nil {
+			return nil
+		}
+		start := time.Now()
+		c, cancel := context.WithTimeout(ctx, ListedEvery)
+		list, err := s.server.Instances(c, nacosService)
+		cancel()
+		op := history.Op{Caller: "registry/listed", Kind: history.OpListed, Scheduled: rec.Offset(at), Start: rec.Offset(start),
+			End: rec.Offset(time.Now()), Outcome: history.OK, Count: len(list)}
+		if err != nil {
+			op.Outcome, op.Err, op.Count = caller.Classify(err), err.Error(), 0
+		}
+		rec.Add(op)
+	}
+	return nil
+}
