@@ -75,6 +75,16 @@ func (s *Supervisor) TempDir(pattern string, keep bool) (string, error) {
 	return dir, nil
 }
 
+// AdoptDir has Close, or the reaper if the harness dies, remove dir, which the caller made
+// elsewhere than in the temp dir (a cgroup, say: the kernel removes it once its processes are
+// gone, and Close and the reaper remove it after killing the children).
+func (s *Supervisor) AdoptDir(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dirs[dir] = true
+	s.tell("dir " + dir)
+}
+
 // Spec describes a child to start.
 type Spec struct {
 	// Name labels the child in logs and errors ("etcd n1").

@@ -7,8 +7,8 @@ type EventKind string
 
 // The fault and probe kinds the harness records.
 const (
-	// KillMembers: registry members (etcd, ZooKeeper) SIGKILLed (heal:
-	// restarted on their data dirs).
+	// KillMembers: registry members (etcd, ZooKeeper, Nacos) SIGKILLed
+	// (heal: restarted on their data dirs).
 	KillMembers EventKind = "kill-members"
 	// PauseMembers: etcd members frozen with SIGSTOP (heal: SIGCONT).
 	PauseMembers EventKind = "pause-members"

@@ -24,8 +24,10 @@ type Member struct {
 	sup   *childproc.Supervisor
 
 	life sync.Mutex // serializes starts and restarts
-	mu   sync.Mutex // guards srv (held briefly: observers read it during a restart)
+	mu   sync.Mutex // guards srv and jvms (held briefly: observers read them during a restart)
 	srv  *Server
+	// jvms are every JVM launched for the member, the first one first.
+	jvms []*Server
 }
 
 // Name returns the member's label (nacos1, nacos2, …).
@@ -92,7 +94,7 @@ func (m *Member) launchLocked(ctx context.Context) error {
 		return err
 	}
 	m.mu.Lock()
-	m.srv = s
+	m.srv, m.jvms = s, append(m.jvms, s)
 	m.mu.Unlock()
 	if err := s.awaitReady(ctx, m.spec.Member.ReadyTimeout); err != nil {
 		s.Kill()
@@ -185,4 +187,24 @@ func (m *Member) RSS() (int64, error) {
 		return 0, fmt.Errorf("%s: not started", m.name)
 	}
 	return s.RSS()
+}
+
+// memberStart is one launch of a member's JVM: when, and how long it took to be ready (0 when
+// it never was).
+type memberStart struct {
+	launched time.Time
+	took     time.Duration
+}
+
+// starts returns every launch after the member's first, in order.
+func (m *Member) starts() []memberStart {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []memberStart
+	for i, s := range m.jvms {
+		if i > 0 {
+			out = append(out, memberStart{launched: s.launched, took: s.StartupTime()})
+		}
+	}
+	return out
 }

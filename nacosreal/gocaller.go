@@ -72,7 +72,7 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
 	}
 	g := &GoCaller{client: c, log: spec.Log, done: make(chan struct{})}
-	if err := g.subscribe(spec); err != nil {
+	if err := g.setup(spec); err != nil {
 		if !spec.Restarted {
 			c.CloseClient()
 			return nil, fmt.Errorf("starting a Go caller: subscribing to %s: %w", spec.Service, err)
@@ -87,6 +87,28 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 	ctx, g.stop = context.WithCancel(ctx)
 	go g.run(ctx, spec)
 	return g, nil
+}
+
+// setupTries and setupPause bound the first subscribe's retries, as the Java callers' setup
+// (Setup.java): on a loaded machine the client's connection may not be registered on the
+// server yet ("Connection is unregistered"). A restarted caller tries once.
+const (
+	setupTries = 5
+	setupPause = 2 * time.Second
+)
+
+// setup subscribes, retrying up to setupTries times setupPause apart (once when restarted).
+func (g *GoCaller) setup(spec CallerSpec) error {
+	var err error
+	for i := range setupTries {
+		if err = g.subscribe(spec); err == nil || spec.Restarted {
+			return err
+		}
+		if i < setupTries-1 {
+			time.Sleep(setupPause)
+		}
+	}
+	return err
 }
 
 // subscribe subscribes the listener that records the client's list changes.

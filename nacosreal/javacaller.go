@@ -34,8 +34,8 @@ type JavaCallerSpec struct {
 	Name string
 	// Mode picks the client: Spring or Plain.
 	Mode JavaMode
-	// Server is the HTTP address the client is given (the server's or a Link's); its gRPC
-	// port is that port + GRPCOffset (0 means 1000).
+	// Server is the HTTP address the client is given (the server's or a Link's; a cluster's
+	// members comma-separated); each gRPC port is its port + GRPCOffset (0 means 1000).
 	Server     string
 	GRPCOffset int
 	CallerSpec
@@ -68,7 +68,7 @@ func (s JavaCallerSpec) Validate() error {
 	case s.Home == "":
 		return errors.New("JavaCallerSpec.Home is empty (the client's cache would go to the real home)")
 	}
-	if _, _, err := splitAddr(s.Server); err != nil {
+	if _, err := splitAddrs(s.Server); err != nil {
 		return fmt.Errorf("JavaCallerSpec.Server (%q): %w", s.Server, err)
 	}
 	return s.CallerSpec.Validate()

@@ -1,59 +1,97 @@
 package nacosreal
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
 )
 
-// Link is one client's path to a server: a loopback fault proxy for the HTTP port and one for
-// the gRPC port, with the same offset between them as the server's (so a client given Addr
-// finds gRPC at Addr's port + 1000, as every Nacos client assumes).
+// Link is one client's path to a server, or to every member of a cluster: per server a
+// loopback fault proxy for the HTTP port and one for the gRPC port, with the same offset
+// between them as the server's (so a client given Addr finds gRPC at each address's port +
+// 1000, as every Nacos client assumes).
 type Link struct {
 	name       string
-	http, grpc *linkproxy.Proxy
+	http, grpc []*linkproxy.Proxy
 }
 
 // NewLink opens the two proxies to s: HTTP on a port p from alloc, gRPC on p + 1000.
 func NewLink(alloc *ports.Allocator, s *Server, name string) (*Link, error) {
-	p, err := alloc.Take(name + " http proxy")
-	if err != nil {
-		return nil, fmt.Errorf("linking %s: %w", name, err)
+	l := &Link{name: name}
+	if err := l.add(alloc, s.Addr(), s.GRPCAddr()); err != nil {
+		return nil, err
 	}
-	h, err := linkproxy.New(ports.Addr(p), s.Addr())
-	if err != nil {
-		return nil, fmt.Errorf("linking %s: %w", name, err)
+	return l, nil
+}
+
+// NewClusterLink opens the two proxies to every member, in the members' order: the client is
+// given every member (Addr lists them) and picks among them as it does among real members.
+// The proxies dial each member's addresses, so they outlive a member's restart.
+func NewClusterLink(alloc *ports.Allocator, members []*Member, name string) (*Link, error) {
+	l := &Link{name: name}
+	for _, m := range members {
+		if err := l.add(alloc, m.Addr(), m.GRPCAddr()); err != nil {
+			l.Close()
+			return nil, fmt.Errorf("%w (to %s)", err, m.Name())
+		}
 	}
-	g, err := linkproxy.New(ports.Addr(p+GRPCOffset), s.GRPCAddr())
+	return l, nil
+}
+
+// add opens one server's pair of proxies.
+func (l *Link) add(alloc *ports.Allocator, httpAddr, grpcAddr string) error {
+	p, err := alloc.Take(l.name + " http proxy")
+	if err != nil {
+		return fmt.Errorf("linking %s: %w", l.name, err)
+	}
+	h, err := linkproxy.New(ports.Addr(p), httpAddr)
+	if err != nil {
+		return fmt.Errorf("linking %s: %w", l.name, err)
+	}
+	g, err := linkproxy.New(ports.Addr(p+GRPCOffset), grpcAddr)
 	if err != nil {
 		h.Close()
-		return nil, fmt.Errorf("linking %s (gRPC proxy on port %d): %w", name, p+GRPCOffset, err)
+		return fmt.Errorf("linking %s (gRPC proxy on port %d): %w", l.name, p+GRPCOffset, err)
 	}
-	return &Link{name: name, http: h, grpc: g}, nil
+	l.http, l.grpc = append(l.http, h), append(l.grpc, g)
+	return nil
 }
 
 // Name returns the name of the client whose link it is (a fault's target).
 func (l *Link) Name() string { return l.name }
 
-// Addr returns the HTTP address clients are given.
-func (l *Link) Addr() string { return l.http.Addr() }
-
-// Blackhole holds every byte both ways on both proxies (connections stay open).
-func (l *Link) Blackhole() error { return l.both((*linkproxy.Proxy).Blackhole) }
-
-// Heal lets bytes pass again.
-func (l *Link) Heal() error { return l.both((*linkproxy.Proxy).Heal) }
-
-// Close closes both proxies and their connections.
-func (l *Link) Close() {
-	l.http.Close()
-	l.grpc.Close()
+// Addr returns the HTTP address clients are given (a cluster link's: one per member,
+// comma-separated, as Nacos clients take a server list).
+func (l *Link) Addr() string {
+	out := make([]string, len(l.http))
+	for i, h := range l.http {
+		out[i] = h.Addr()
+	}
+	return strings.Join(out, ",")
 }
 
-func (l *Link) both(f func(*linkproxy.Proxy) error) error {
-	if err := f(l.grpc); err != nil {
-		return err
+// Blackhole holds every byte both ways on every proxy (connections stay open).
+func (l *Link) Blackhole() error { return l.each((*linkproxy.Proxy).Blackhole) }
+
+// Heal lets bytes pass again.
+func (l *Link) Heal() error { return l.each((*linkproxy.Proxy).Heal) }
+
+// Close closes every proxy and its connections.
+func (l *Link) Close() {
+	for i := range l.http {
+		l.http[i].Close()
+		l.grpc[i].Close()
 	}
-	return f(l.http)
+}
+
+// each applies f to every proxy, gRPC first, and joins the errors.
+func (l *Link) each(f func(*linkproxy.Proxy) error) error {
+	var errs []error
+	for i := range l.http {
+		errs = append(errs, f(l.grpc[i]), f(l.http[i]))
+	}
+	return errors.Join(errs...)
 }

@@ -72,6 +72,8 @@ type Server struct {
 	logPath string
 	started time.Duration
 	built   time.Duration
+	// launched is when the JVM was started.
+	launched time.Time
 }
 
 // StartServer builds the server's jar if needed (jvm.Build), starts the JVM under sup, and
@@ -146,6 +148,6 @@ func (s *Server) launchWith(sup *childproc.Supervisor, args func(child []string)
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.name, err)
 	}
-	s.child = child
+	s.child, s.launched = child, time.Now()
 	return nil
 }

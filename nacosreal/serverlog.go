@@ -28,6 +28,10 @@ const (
 	// Eject: the probe got no answer and the connection was unregistered;
 	// plugin-control-connection.log "Unregister Out dated connection".
 	Eject = "eject"
+	// ProtectThreshold: a service's healthy share was at most its protectThreshold and the
+	// server handed out every instance marked healthy; naming-server.log "protect threshold
+	// reached, return all ips" (ServiceUtil.selectInstancesWithHealthyProtection).
+	ProtectThreshold = "protect-threshold"
 )
 
 // ServerEvent is one line of interest in the server's logs.
@@ -50,6 +54,7 @@ var logRules = []struct {
 	{"naming-server.log", Disconnect, regexp.MustCompile(`Client connection (\S+) disconnect, remove instances and subscribers()`)},
 	{"plugin-control-connection.log", EjectProbe, regexp.MustCompile(`\[(\S+)\]send connection active request()`)},
 	{"plugin-control-connection.log", Eject, regexp.MustCompile(`\[(\S+)\]Unregister Out dated connection()`)},
+	{"naming-server.log", ProtectThreshold, regexp.MustCompile(`protect threshold reached, return all ips, service: (\S+)()`)},
 }
 
 var logStamp = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) `)

@@ -18,6 +18,8 @@ func TestParseLogLine(t *testing.T) {
 			true, -1, "1796154153968_127.0.0.1_59828", "19:43:42.233"},
 		{4, "2026-12-01 19:43:42,094 INFO [1796154139079_127.0.0.1_55932]Unregister Out dated connection....",
 			true, -1, "1796154139079_127.0.0.1_55932", "19:43:42.094"},
+		{5, "2026-12-02 16:25:12,501 WARN protect threshold reached, return all ips, service: DEFAULT_GROUP@@svc",
+			true, -1, "DEFAULT_GROUP@@svc", "16:25:12.501"},
 		{0, "2026-12-01 19:42:18,418 INFO [PUSH] Task merge for Service{namespace='public', revision=2}", false, 0, "", ""},
 		{2, "\tat java.base/java.lang.Thread.run(Thread.java:840)", false, 0, "", ""},
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/cpulimit"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/ports"
@@ -24,11 +25,21 @@ import (
 type WorldSpec struct {
 	// Server is the server's spec.
 	Server ServerSpec
+	// CPULimit, when positive, puts the server's JVM, once it is ready, under a CPU quota of
+	// that many CPUs (package cpulimit: a cgroup, removed at Close or by the reaper); the run
+	// fails with cpulimit.ErrUnavailable where no cgroup is writable. Single server only.
+	CPULimit float64
+	// Cluster, when set, runs a cluster of members instead of the server (Server is then
+	// unused): every client is given every member, through a link to each (NewClusterLink).
+	Cluster *ClusterSpec
 	// ServerPorts gives the server's main port; LinkPorts each link's HTTP port (its gRPC
 	// port is 1000 above); EndpointPorts the instances' own ports (it may be LinkPorts).
 	ServerPorts, LinkPorts, EndpointPorts *ports.Allocator
 	// Service is the service the instances register and the callers call.
 	Service string
+	// ServiceSettings, when set, creates the service before the instances register, with its
+	// settings; nil leaves it to the first registration (ephemeral, protectThreshold 0).
+	ServiceSettings *ServiceSettings
 	// Instances is how many instances register, Parallel of them at once.
 	Instances, Parallel int
 	// Callers names the callers (from KnownCallers), in the order they start.
@@ -64,6 +75,17 @@ type WorldSpec struct {
 	Logf func(format string, args ...any)
 }
 
+// ServiceSettings are a service's settings the world creates it with.
+type ServiceSettings struct {
+	// Persistent makes a persistent service: its instances are registered through the
+	// server's admin API (no client holds them) and health-checked by the server over TCP;
+	// false, the instances are ephemeral, each held by its own nacos-sdk-go client.
+	Persistent bool
+	// ProtectThreshold is the service's protectThreshold: when the healthy share of its
+	// instances is at most this, the server hands out every instance marked healthy.
+	ProtectThreshold float64
+}
+
 // MaxInstances bounds WorldSpec.Instances (each instance is a client, an endpoint and two
 // proxies in the harness's process).
 const MaxInstances = 900
@@ -85,6 +107,14 @@ func (s WorldSpec) Validate() error {
 		return fmt.Errorf("WorldSpec.JVMStart (%s) must be positive with callers", s.JVMStart)
 	case s.Timeline == nil:
 		return errors.New("WorldSpec.Timeline is nil")
+	}
+	if s.CPULimit < 0 || (s.CPULimit > 0 && s.Cluster != nil) {
+		return fmt.Errorf("WorldSpec.CPULimit (%g) must be ≥ 0, and 0 with a cluster", s.CPULimit)
+	}
+	if s.Cluster != nil {
+		if err := s.Cluster.Validate(); err != nil {
+			return fmt.Errorf("WorldSpec.Cluster: %w", err)
+		}
 	}
 	for _, n := range s.Callers {
 		if _, ok := callerKinds[n]; !ok {
@@ -108,6 +138,11 @@ type World struct {
 	// ctx is the run's context (from Traffic), for callers started again by a fault.
 	ctx    context.Context
 	server *Server
+	// cluster is the cluster (nil for a single server); members reads its members' lists.
+	cluster *Cluster
+	members *memberSampler
+	owners  []Owner
+	limit   *cpulimit.Limit
 	// serverLine names the running server as its jar says (after Start).
 	serverLine string
 	dir        string
@@ -137,7 +172,11 @@ func NewWorld(sup *childproc.Supervisor, spec WorldSpec) (*World, error) {
 
 // Describe names the world for progress lines.
 func (w *World) Describe() string {
-	return fmt.Sprintf("%s, 1 server, %d instances, %d callers %v, for %s", w.serverLine, w.spec.Instances, len(w.spec.Callers),
+	servers := "1 server"
+	if w.spec.Cluster != nil {
+		servers = fmt.Sprintf("a cluster of %d", w.spec.Cluster.Size)
+	}
+	return fmt.Sprintf("%s, %s, %d instances, %d callers %v, for %s", w.serverLine, servers, w.spec.Instances, len(w.spec.Callers),
 		w.spec.Callers, w.spec.Duration)
 }
 
@@ -164,8 +203,15 @@ func (w *World) Close() {
 		for _, c := range w.callers {
 			c.link.Close()
 		}
-		if w.server != nil {
+		if w.cluster != nil {
+			w.cluster.KillAll()
+		} else if w.server != nil {
 			w.server.Kill()
+		}
+		if w.limit != nil {
+			if err := w.limit.Remove(); err != nil {
+				w.spec.Logf("%v", err)
+			}
 		}
 		if w.sdkLog != nil {
 			SetSDKLog(nil)

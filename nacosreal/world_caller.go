@@ -52,7 +52,7 @@ func (p goProcess) kill()              { p.Kill() }
 // from the run's zero until end.
 func (w *World) startCaller(ctx context.Context, name string, end time.Time) (*worldCaller, error) {
 	k := callerKinds[name]
-	l, err := NewLink(w.spec.LinkPorts, w.server, name)
+	l, err := w.newLink(name)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // instances' first registrations. Times are offsets from the recorder's zero.
 type Record struct {
 	// Instances is how many instances registered; ServerStart how long the server took to
-	// become ready.
+	// become ready (a cluster: from the first member's launch to the cluster serving).
 	Instances   int           `json:"instances"`
 	ServerStart time.Duration `json:"server_start_ns"`
 	// Listed is when the server first listed every instance; End where the run ended.
@@ -34,6 +34,20 @@ type Record struct {
 	Probes      []ProbeSample `json:"probes,omitempty"`
 	// Registrations are the instances' first registrations, by instance.
 	Registrations []Registration `json:"registrations"`
+	// Members are the cluster's members, in cluster.conf order (none for a single server;
+	// Server and ServerLog are then the first member's).
+	Members []MemberRecord `json:"members,omitempty"`
+	// MembersCPU is each member's JVM CPU time (user + system) when the cluster was serving.
+	MembersCPU []time.Duration `json:"members_cpu_ns,omitempty"`
+	// Owners are the members holding each instance's connection once every instance was
+	// listed (cluster only).
+	Owners []OwnerRecord `json:"owners,omitempty"`
+	// CPULimit describes the server's CPU quota ("" without); Throttled of ThrottlePeriods
+	// periods its JVM wanted more, waiting ThrottledTime in all (the cgroup's cpu.stat).
+	CPULimit        string        `json:"cpu_limit,omitempty"`
+	Throttled       int64         `json:"throttled,omitempty"`
+	ThrottlePeriods int64         `json:"throttle_periods,omitempty"`
+	ThrottledTime   time.Duration `json:"throttled_ns,omitempty"`
 }
 
 // ListSample is one reading of the server's list: Count instances listed (−1 when the reading
@@ -80,6 +94,14 @@ func (w *World) Finish(_ context.Context, rec *history.Recorder) (time.Duration,
 		return 0, nil, fmt.Errorf("reading the server's logs: %w", err)
 	}
 	r := w.record(rec, evs)
+	r.CPULimit, r.Throttled, r.ThrottlePeriods, r.ThrottledTime = w.limitRecord()
+	if w.cluster != nil {
+		if r.Members, err = w.memberRecords(rec); err != nil {
+			return 0, nil, fmt.Errorf("reading the members: %w", err)
+		}
+		r.Owners = w.ownerRecords()
+		r.ServerStart, r.MembersCPU = w.cluster.Timing().Serving, w.cluster.Timing().CPU
+	}
 	if w.spec.Ready {
 		rec.Add(readyOp(r.Server, firstInject(rec.Events(), w.end), w.spec.Instances))
 	}

@@ -32,15 +32,13 @@ type span struct {
 // Start starts the server, then every instance's link and endpoint, registers the instances
 // (Parallel at once) and waits, at most listPatience, for the server to list them all.
 func (w *World) Start(ctx context.Context) error {
-	s, err := StartServer(ctx, w.sup, w.spec.ServerPorts, w.spec.Server)
-	if err != nil {
-		return fmt.Errorf("starting the Nacos server: %w", err)
+	if err := w.startRegistry(ctx); err != nil {
+		return err
 	}
-	w.server = s
 	if err := w.describe(ctx); err != nil {
 		return err
 	}
-	w.spec.Logf("%s ready on %s in %.1f s", w.serverLine, s.Addr(), s.StartupTime().Seconds())
+	var err error
 	if w.dir, err = w.sup.TempDir("sdchaos-nacos-clients-*", w.spec.Keep); err != nil {
 		return fmt.Errorf("the clients' directory: %w", err)
 	}
@@ -51,11 +49,19 @@ func (w *World) Start(ctx context.Context) error {
 	if err := w.openInstances(); err != nil {
 		return err
 	}
+	if st := w.spec.ServiceSettings; st != nil {
+		if err := CreateService(ctx, w.server.Addr(), w.spec.Service, !st.Persistent, st.ProtectThreshold); err != nil {
+			return err
+		}
+	}
 	w.registerAll(ctx)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("registering the instances: %w", err)
 	}
 	w.listed = w.awaitListed(ctx)
+	if w.cluster != nil {
+		w.recordOwners(ctx)
+	}
 	w.spec.Logf("%d instances registered (%d at once)", w.spec.Instances, w.spec.Parallel)
 	return nil
 }
@@ -90,7 +96,7 @@ func (w *World) openInstances() error {
 		in := &instance{name: instanceName(i)}
 		w.instances = append(w.instances, in)
 		var err error
-		if in.link, err = NewLink(w.spec.LinkPorts, w.server, in.name); err != nil {
+		if in.link, err = w.newLink(in.name); err != nil {
 			return err
 		}
 		if in.ep, err = StartEndpoint(w.spec.EndpointPorts, in.name); err != nil {
@@ -115,7 +121,11 @@ func (w *World) registerAll(ctx context.Context) {
 				in.first.end, in.first.err = in.first.start, err
 				return
 			}
-			in.reg, in.first.err = Register(GoDefaults(in.link.Addr(), filepath.Join(w.dir, in.name)), w.spec.Service, in.ep)
+			if st := w.spec.ServiceSettings; st != nil && st.Persistent {
+				in.first.err = RegisterPersistent(ctx, w.server.Addr(), w.spec.Service, in.ep.Port())
+			} else {
+				in.reg, in.first.err = Register(GoDefaults(in.link.Addr(), filepath.Join(w.dir, in.name)), w.spec.Service, in.ep)
+			}
 			in.first.end = time.Now()
 		}()
 	}
@@ -160,13 +170,18 @@ func (in *instance) Reregister() error {
 
 // Crash stops the instance as its process's death would: its endpoint refuses connections and
 // its client's connection is closed (the server drops the instance when the close reaches it:
-// at once, or when a blackholed link lets it through).
+// at once, or when a blackholed link lets it through). A persistent instance, which no client
+// holds, keeps its registration: only its endpoint closes, and the server's health check
+// finds it dead.
 func (in *instance) Crash() error {
-	if in.reg == nil {
-		return errNotRegistered
+	switch {
+	case in.reg != nil:
+		in.reg.Close()
+		return nil
+	case in.first.err == nil && in.ep != nil: // registered through the admin API (persistent)
+		return in.ep.Close()
 	}
-	in.reg.Close()
-	return nil
+	return errNotRegistered
 }
 
 // close closes the instance's client, endpoint and link.

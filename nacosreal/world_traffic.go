@@ -23,6 +23,10 @@ func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	w.end = w.rec.Offset(w.zero) + w.spec.Duration
 	w.sampler = &sampler{w: w}
 	ts := []caller.Traffic{w.sampler}
+	if w.cluster != nil {
+		w.members = &memberSampler{w: w}
+		ts = append(ts, w.members)
+	}
 	if w.spec.Probe > 0 {
 		w.prober = &prober{w: w}
 		ts = append(ts, w.prober)

@@ -150,18 +150,24 @@ func (s *nacosIncident) validateRestart() error {
 // link, and the timeline (the fault from --fault-at for --loss, the
 // restart at --restart-at), run through the one run path.
 func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
+	return runWorld(ctx, env, s.worldSpec(env), "the incident")
+}
+
+// runWorld runs the real Nacos world spec describes through the one run path, its processes
+// under the run's supervisor; what names the run in its error.
+func runWorld(ctx context.Context, env *scenarios.Env, spec nacosreal.WorldSpec, what string) (*history.History, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err
 	}
-	w, err := nacosreal.NewWorld(sup, s.worldSpec(env))
+	w, err := nacosreal.NewWorld(sup, spec)
 	if err != nil {
 		return nil, err
 	}
 	describeConstants(env)
 	h, err := rig.Run(ctx, env, w)
 	if err != nil {
-		return nil, fmt.Errorf("running the incident: %w", err)
+		return nil, fmt.Errorf("running %s: %w", what, err)
 	}
 	return h, nil
 }

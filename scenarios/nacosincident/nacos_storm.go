@@ -40,6 +40,9 @@ type nacosStorm struct {
 	// instance; Loss how long every link is blackholed; Spread the
 	// jitter's heal spread; After the observation after the last heal.
 	FaultAt, Loss, Spread, After time.Duration
+	// CPULimit, when positive, puts each phase's server, once ready, under a CPU quota of
+	// that many CPUs (a cgroup): the scaled storm.
+	CPULimit float64
 }
 
 // The strategies, one phase each, in the order they run.
@@ -86,6 +89,8 @@ func (s *nacosStorm) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.FaultAt, "fault-at", s.FaultAt, "when every link is blackholed, after the server listed every instance")
 	fs.DurationVar(&s.Loss, "loss", s.Loss, "how long every link is blackholed (longer than 34 s: the server removes every instance)")
 	fs.DurationVar(&s.Spread, "spread", s.Spread, "jitter phase: each link is healed at a uniform random delay in [0, spread), seeded by --seed (the harness's jitter, not the SDK's)")
+	fs.Float64Var(&s.CPULimit, "cpu-limit", s.CPULimit, "CPUs each phase's server may use once ready (a cgroup CPU quota; needs root and a writable "+
+		"cgroup hierarchy): the scaled storm; 0: no limit")
 	fs.DurationVar(&s.After, "after", s.After, "observation after the last heal (a phase is --fault-at + --loss + --spread + --after unless --duration is given)")
 }
 
@@ -98,6 +103,8 @@ func (s *nacosStorm) Validate(c scenarios.Common) error {
 		return scenarios.Usagef("--fault-at (%s) must be at least 1s (the steady state before the loss)", s.FaultAt)
 	case s.Loss <= 0 || s.Loss > 10*time.Minute:
 		return scenarios.Usagef("--loss (%s) must be within (0, 10m]", s.Loss)
+	case s.CPULimit != 0 && !(s.CPULimit >= 0.05 && s.CPULimit <= 64):
+		return scenarios.Usagef("--cpu-limit (%g) must be 0 or within [0.05, 64] CPUs", s.CPULimit)
 	case s.Spread <= 0 || s.Spread > time.Minute:
 		return scenarios.Usagef("--spread (%s) must be within (0, 1m]", s.Spread)
 	case c.Duration < s.FaultAt+s.Loss+s.Spread+relistBy():
@@ -180,7 +187,7 @@ func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, share
 		LinkPorts: ports.New(base+serverOffset+2, "--port-base"), EndpointPorts: ports.New(base+3000, "--port-base"),
 		Service: "svc", Instances: s.Instances, Parallel: stormParallel, Sample: stormSample, Probe: stormProbe,
 		Duration: s.FaultAt + s.Loss + lastOf(delays) + after, Timeline: s.timeline(strategy, delays), NewRecorder: shared.New,
-		Describe: env.Describe, Keep: env.Keep}
+		Describe: env.Describe, Keep: env.Keep, CPULimit: s.CPULimit}
 	if !env.Quiet {
 		ws.Logf = func(f string, a ...any) { env.Printf(strategy+": "+f, a...) }
 	}

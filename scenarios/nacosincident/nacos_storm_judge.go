@@ -26,6 +26,10 @@ func (s *nacosStorm) Judge(h *history.History) *report.Result {
 		res.AddCheck(s.phaseChecks(st, pm)...)
 	}
 	res.AddCheck(s.peakCheck(m))
+	if s.CPULimit > 0 {
+		res.AddCheck(s.limitChecks(m)...)
+		s.limitMetrics(res.Metrics, m)
+	}
 	s.concludeStorm(res, m)
 	return res
 }

@@ -52,6 +52,11 @@ type nacosStormPhase struct {
 	Server    []listSample  `json:"server"`
 	Probes    []serverProbe `json:"probes"`
 	ServerLog []serverEvent `json:"server_log"`
+	// CPULimit describes the server's CPU quota ("" without); Throttled of ThrottlePeriods
+	// periods its JVM wanted more than the quota (the cgroup's cpu.stat at the phase's end).
+	CPULimit        string `json:"cpu_limit,omitempty"`
+	Throttled       int64  `json:"throttled,omitempty"`
+	ThrottlePeriods int64  `json:"throttle_periods,omitempty"`
 }
 
 // The world's records of a phase, as the judges read them.
@@ -65,7 +70,7 @@ type (
 // phaseOf is the phase strategy as its world recorded it.
 func phaseOf(strategy string, r nacosreal.Record) nacosStormPhase {
 	return nacosStormPhase{Strategy: strategy, ServerStart: r.ServerStart, Listed: r.Listed, End: r.End, Registrations: r.Registrations,
-		Server: r.Server, Probes: r.Probes, ServerLog: r.ServerLog}
+		Server: r.Server, Probes: r.Probes, ServerLog: r.ServerLog, CPULimit: r.CPULimit, Throttled: r.Throttled, ThrottlePeriods: r.ThrottlePeriods}
 }
 
 // phaseFaults fills a phase's faults from the timeline's events of its

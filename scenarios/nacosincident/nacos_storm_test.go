@@ -210,3 +210,32 @@ func TestJitterDelaysAreSeededAndInRange(t *testing.T) {
 func randFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
 
 func withShape(s nacosShape, f func(*nacosShape)) nacosShape { f(&s); return s }
+
+// TestNacosStormLimitChecks: under --cpu-limit the article's claim is judged against the
+// quota use (the synthetic server uses 0.2 CPU throughout) and the jitter against immediate.
+func TestNacosStormLimitChecks(t *testing.T) {
+	imm := nacosShape{emptyAt: 26 * time.Second, delays: atOnce, relistLag: 2 * time.Second, listedFrom: synthN, unready: 3}
+	jit := nacosShape{emptyAt: 26 * time.Second, delays: spreadOver, relistLag: 2 * time.Second, listedFrom: synthN}
+	const claim = "immediate: the recovering server stopped answering after the heal (200 instances, %g CPU)"
+	tests := []struct {
+		name     string
+		limit    float64
+		imm, jit nacosShape
+		verdict  report.Verdict
+		check    string
+	}{
+		{"held at its quota, it fell over; jitter spared it", 0.2, imm, jit, report.Reproduced, ""},
+		// Must fail.
+		{"well below its quota yet it fell over", 1, imm, jit, report.Outside, fmt.Sprintf(claim, 1.0)},
+		{"held at its quota, yet it answered", 0.2, withShape(imm, func(s *nacosShape) { s.unready = 0 }), jit, report.Outside, fmt.Sprintf(claim, 0.2)},
+		{"jitter fell over more", 0.2, imm, withShape(jit, func(s *nacosShape) { s.unready = 5 }), report.Outside,
+			"jitter: the server's failed readiness probes and list readings after the heal ≤ immediate's"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := scentest.MustConfigure(t, "nacos-storm", "--cpu-limit", fmt.Sprint(tc.limit)).(*nacosStorm)
+			res := scentest.Judge(s, synthStorm(t, tc.imm, tc.jit))
+			scentest.WantVerdict(t, res, tc.verdict, tc.check)
+		})
+	}
+}
