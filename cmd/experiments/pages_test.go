@@ -23,7 +23,7 @@ func committedResults(t *testing.T) []string {
 	var out []string
 	err := filepath.WalkDir(resultsRoot, func(p string, d os.DirEntry, err error) error {
 		stem := strings.TrimSuffix(filepath.Base(p), ".json")
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && stem != "summary" && !isSweepName(stem) {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && isResultStem(stem) {
 			out = append(out, p)
 		}
 		return err
