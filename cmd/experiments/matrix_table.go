@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/plot/vg"
+
 	"sdchaos/experiment"
 	"sdchaos/figure"
 	"sdchaos/report"
@@ -40,7 +42,11 @@ func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) er
 		return fmt.Errorf("matrix: %w", err)
 	}
 	p.Y.Min, p.Y.Max = 0, 100
-	return writePlot(dir, x.Name+".matrix", figure.One("matrix", p))
+	f := figure.One("matrix", p)
+	// Each client set-up's label needs about 1.6 in: wider than the default
+	// 9 in when the worlds together have many.
+	f.Width = max(figure.DefaultWidth, vg.Length(len(callers))*vg.Inch*1.6)
+	return writePlot(dir, x.Name+".matrix", f)
 }
 
 // hasSeries reports whether some run has per-second calls of subject.
