@@ -92,16 +92,16 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 		}
 		var diff []string
 		for name, wv := range want.byCheck {
-			if gv := got.byCheck[name]; gv != wv {
+			if gv := got.byCheck[name]; !sameJudgement(gv, wv) {
 				diff = append(diff, fmt.Sprintf("%s: %s (embedded %s)", name, gv, wv))
 			}
 		}
 		t.Logf("METRICS %s: %s", sc, metricPairs(got, want))
 		t.Logf("VERDICT %s: external %s, embedded %s; differing checks: %d %v", sc, got.Verdict, want.Verdict, len(diff), diff)
 		switch {
-		case (got.Verdict != want.Verdict || len(diff) > 0) && !strict:
+		case (!sameJudgement(got.Verdict, want.Verdict) || len(diff) > 0) && !strict:
 			t.Logf("DIFFERENCE %s: verdict %s, embedded %s; checks that differ: %s", sc, got.Verdict, want.Verdict, strings.Join(diff, "; "))
-		case got.Verdict != want.Verdict || len(diff) > 0:
+		case !sameJudgement(got.Verdict, want.Verdict) || len(diff) > 0:
 			t.Errorf("%s: verdict %s, embedded %s; checks that differ: %s\nstderr:\n%s", sc, got.Verdict, want.Verdict, strings.Join(diff, "; "), stderr)
 		}
 		checkNothingLeft(t, l, sc, base+100)
@@ -109,6 +109,15 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 	if strict {
 		interruptExternal(t, l, nem, base+100)
 	}
+}
+
+// sameJudgement reports whether two verdicts judge the same: equal, or
+// both in their band — reproduced and differs part only on whether a
+// host-bound figure (a local read's latency) lands near the article's, which
+// is not what the external target is compared on.
+func sameJudgement(a, b string) bool {
+	inBand := func(v string) bool { return v == string(report.Reproduced) || v == string(report.Differs) }
+	return a == b || (inBand(a) && inBand(b))
 }
 
 // interruptExternal interrupts an external run while every member is

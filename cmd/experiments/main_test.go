@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/jvm"
 	"sdchaos/ports"
 	"sdchaos/scenarios/scentest"
 )
@@ -252,45 +251,4 @@ func leftovers(dir string) string {
 		names = append(names, e.Name())
 	}
 	return strings.Join(names, " ")
-}
-
-// TestInterruptedRealEurekaRunLeavesNothing: a run against real Eureka
-// servers (JVM children) interrupted with SIGINT, SIGTERM or SIGKILL leaves
-// no JVM, no listening port and no temp dir.
-func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real Eureka servers (JVMs)")
-	}
-	if _, err := jvm.Java(); err != nil {
-		t.Skip(err)
-	}
-	if _, err := jvm.Maven(); err != nil {
-		t.Skip(err)
-	}
-	defer scentest.LockMachine(t)()
-	for i, tc := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}, {syscall.SIGKILL, -1}} {
-		t.Run(tc.sig.String(), func(t *testing.T) {
-			base := 10800 + 40*i
-			tmp := t.TempDir()
-			exe, _ := os.Executable()
-			cmd := exec.Command(exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
-			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
-			stderr, _ := cmd.StderrPipe()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			waitForLineWithin(t, stderr, "workers up", 4*time.Minute) // the first run builds the JVM pieces
-			_ = cmd.Process.Signal(tc.sig)
-			err := cmd.Wait()
-			if code := cmd.ProcessState.ExitCode(); code != tc.code {
-				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
-			}
-			eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
-			eventually(t, "listening ports", func() string { return busyPorts(base, base+40) })
-			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
-		})
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package worldtest
 
 import (
 	"os"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/jvm"
 	"sdchaos/scenarios/scentest"
 )
 
@@ -18,15 +17,7 @@ import (
 // client link blackholed) with SIGINT, nacos-storm (the server and its
 // instances' clients and links) with SIGTERM and SIGKILL.
 func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a real Nacos server and Java callers (JVMs)")
-	}
-	if _, err := jvm.Java(); err != nil {
-		t.Skip(err)
-	}
-	if _, err := jvm.Maven(); err != nil {
-		t.Skip(err)
-	}
+	needJVM(t, "a real Nacos server and Java callers")
 	defer scentest.LockMachine(t)()
 	tests := []struct {
 		args  []string
@@ -45,9 +36,8 @@ func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.args[0]+" "+tc.sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
-			exe, _ := os.Executable()
 			cmd := exec.Command(exe, append(tc.args, "--port-base", strconv.Itoa(base))...)
-			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -64,5 +54,37 @@ func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
 		})
 		base += 8000
+	}
+}
+
+// TestInterruptedRealEurekaRunLeavesNothing: a run against real Eureka
+// servers (JVM children) interrupted with SIGINT, SIGTERM or SIGKILL leaves
+// no JVM, no listening port and no temp dir.
+func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
+	needJVM(t, "real Eureka servers")
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}, {syscall.SIGKILL, -1}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			base := 10800 + 40*i
+			tmp := t.TempDir()
+			cmd := exec.Command(exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForLineWithin(t, stderr, "workers up", 4*time.Minute) // the first run builds the JVM pieces
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
+			eventually(t, "listening ports", func() string { return busyPorts(base, base+40) })
+			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+		})
 	}
 }

@@ -1,0 +1,95 @@
+package worldtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+)
+
+// shortNacosUnreachable is registry-unreachable shortened for a test: 3 instances, the two
+// policy callers and nacos-sdk-go (no JVM client: the server is the one JVM), every link
+// blackholed for 8 s.
+const shortNacosUnreachable = `name: nacos-unreachable-short
+summary: registry-unreachable shortened for a test
+duration: 14s
+instances:
+  count: 3
+callers:
+  - name: keep
+    kind: policy
+    policy: keep
+  - name: clear
+    kind: policy
+    policy: clear
+  - name: go-sdk
+    kind: client
+    client: go-sdk
+timeline:
+  - at: 2s
+    for: 8s
+    fault: registry-unreachable
+    how: blackhole
+`
+
+// TestRegistryUnreachableOnRealNacos runs the registry-neutral experiment, shortened, on a real
+// Nacos server through the command: every check Nacos's rules call for holds (keep and
+// nacos-sdk-go fail nothing, clear fails from its first refresh past the cut until the heal,
+// the server removes no instance in 8 s), and recheck judges the saved history again.
+func TestRegistryUnreachableOnRealNacos(t *testing.T) {
+	needJVM(t, "a real Nacos server")
+	defer scentest.LockMachine(t)()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "short.yaml")
+	if err := os.WriteFile(file, []byte(shortNacosUnreachable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	cmd := exec.Command(exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	err := cmd.Run()
+	if err != nil && out.Len() == 0 {
+		t.Fatalf("run: %v\n%s", err, errw.String())
+	}
+	var res report.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("the JSON result: %v\n%.400s", err, out.String())
+	}
+	if res.Verdict == report.Invalid {
+		t.Skipf("the run was invalid on this machine (judged nothing): %s", checksOf(&res))
+	}
+	if !res.Reproduced {
+		t.Errorf("verdict %s: %s", res.Verdict, checksOf(&res))
+	}
+	for _, name := range []string{"keep", "go-sdk"} {
+		if s, ok := res.Series[name]; !ok || sum(s.Fail) != 0 || sum(s.OK) == 0 {
+			t.Errorf("%s: want calls, none failed: %+v", name, s)
+		}
+	}
+	if b, err := exec.Command(exe, "recheck", dir).CombinedOutput(); err != nil {
+		t.Errorf("recheck: %v\n%s", err, b)
+	}
+}
+
+// checksOf lists a result's checks and their verdicts, for a failure's message.
+func checksOf(res *report.Result) string {
+	var b strings.Builder
+	for _, c := range res.Checks {
+		b.WriteString(c.Name + ": " + c.MeasuredText + " → " + string(c.Verdict) + "; ")
+	}
+	return b.String()
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
