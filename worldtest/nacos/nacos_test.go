@@ -1,4 +1,4 @@
-package worldtest
+package nacos_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/worldtest/internal/cmdrun"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ timeline:
 // nacos-sdk-go fail nothing, clear fails from its first refresh past the cut until the heal,
 // the server removes no instance in 8 s), and recheck judges the saved history again.
 func TestRegistryUnreachableOnRealNacos(t *testing.T) {
-	needJVM(t, "a real Nacos server")
+	cmdrun.NeedJVM(t, "a real Nacos server")
 	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "short.yaml")
@@ -51,7 +52,7 @@ func TestRegistryUnreachableOnRealNacos(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errw bytes.Buffer
-	cmd := exec.Command(exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
+	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
 	if err != nil && out.Len() == 0 {
@@ -72,7 +73,7 @@ func TestRegistryUnreachableOnRealNacos(t *testing.T) {
 			t.Errorf("%s: want calls, none failed: %+v", name, s)
 		}
 	}
-	if b, err := exec.Command(exe, "recheck", dir).CombinedOutput(); err != nil {
+	if b, err := exec.Command(cmdrun.Exe, "recheck", dir).CombinedOutput(); err != nil {
 		t.Errorf("recheck: %v\n%s", err, b)
 	}
 }

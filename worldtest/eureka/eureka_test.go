@@ -1,4 +1,4 @@
-package worldtest
+package eureka_test
 
 import (
 	"bytes"
@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/worldtest/internal/cmdrun"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -26,7 +29,7 @@ const eurekaRegistryBase = 19300
 // no temp dir. A run the machine starved (invalid) is run once more, then
 // the test skips, saying why.
 func TestRegistryUnreachableOnRealEureka(t *testing.T) {
-	needJVM(t, "real Eureka servers")
+	cmdrun.NeedJVM(t, "real Eureka servers")
 	builtin, err := os.ReadFile("../scenarios/anyregistry/builtin/registry-unreachable.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -64,21 +67,53 @@ func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 func runEurekaRegistry(t *testing.T, file string) *report.Result {
 	t.Helper()
 	tmp := t.TempDir()
-	cmd := exec.Command(exe, "run", file, "--registry", "eureka", "--quiet", "--format", "json", "--retry-invalid", "0",
+	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "eureka", "--quiet", "--format", "json", "--retry-invalid", "0",
 		"--port-base", strconv.Itoa(eurekaRegistryBase))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	var out, errw bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
-	if code := cmd.ProcessState.ExitCode(); code != exitReproduced && code != exitNotReproduced && code != exitInvalid {
+	if code := cmd.ProcessState.ExitCode(); code != cmdrun.ExitReproduced && code != cmdrun.ExitNotReproduced && code != cmdrun.ExitInvalid {
 		t.Fatalf("exit %d (%v):\n%s", code, err, errw.String())
 	}
-	eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
-	eventually(t, "listening ports", func() string { return busyPorts(eurekaRegistryBase, eurekaRegistryBase+40) })
-	eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+	cmdrun.Eventually(t, "child processes (JVMs)", func() string { return cmdrun.Children(cmd.Process.Pid) })
+	cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(eurekaRegistryBase, eurekaRegistryBase+40) })
+	cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 	var res report.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("decoding the result: %v\n%.600s", err, out.String())
 	}
 	return &res
+}
+
+// TestInterruptedRealEurekaRunLeavesNothing: a run against real Eureka
+// servers (JVM children) interrupted with SIGINT, SIGTERM or SIGKILL leaves
+// no JVM, no listening port and no temp dir.
+func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
+	cmdrun.NeedJVM(t, "real Eureka servers")
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, cmdrun.ExitInterrupted}, {syscall.SIGTERM, cmdrun.ExitTerminated}, {syscall.SIGKILL, -1}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			base := 10800 + 40*i
+			tmp := t.TempDir()
+			cmd := exec.Command(cmdrun.Exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmdrun.WaitForLineWithin(t, stderr, "workers up", 4*time.Minute) // the first run builds the JVM pieces
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			cmdrun.Eventually(t, "child processes (JVMs)", func() string { return cmdrun.Children(cmd.Process.Pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+40) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
+		})
+	}
 }

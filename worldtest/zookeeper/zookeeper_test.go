@@ -1,4 +1,4 @@
-package worldtest
+package zookeeper_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/worldtest/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
@@ -61,7 +62,7 @@ timeline:
 // Java clients recorded their calls and connection states, every member
 // was probed, the saved history judges the same again, and nothing is left.
 func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
-	needJVM(t, "a real ZooKeeper ensemble and Java clients")
+	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
 	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "zk-seam.yaml")
@@ -70,7 +71,7 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", t.TempDir())
 	var out, errw bytes.Buffer
-	cmd := exec.Command(exe, "run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
+	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
 		"--out", dir, "--format", "json")
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
@@ -99,10 +100,10 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 			t.Errorf("no probe check of %s… among %s", want, scentest.Names(&res))
 		}
 	}
-	if b, err := exec.Command(exe, "recheck", dir).CombinedOutput(); err != nil {
+	if b, err := exec.Command(cmdrun.Exe, "recheck", dir).CombinedOutput(); err != nil {
 		t.Errorf("recheck: %v\n%s", err, b)
 	}
-	eventually(t, "temp dirs", func() string { return leftovers(os.Getenv("TMPDIR")) })
+	cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(os.Getenv("TMPDIR")) })
 }
 
 // TestInterruptedZooKeeperRunLeavesNothing starts the command on the
@@ -111,33 +112,33 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 // clients calling, every client link blackholed): no JVM, port or temp dir
 // is left.
 func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
-	needJVM(t, "a real ZooKeeper ensemble and Java clients")
+	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
 	defer scentest.LockMachine(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
 		code int
 		when string // the progress line after which it is sent
-	}{{syscall.SIGINT, exitInterrupted, "members launched"}, {syscall.SIGTERM, exitTerminated, "members launched"}, {syscall.SIGKILL, -1, "members launched"},
-		{syscall.SIGINT, exitInterrupted, "blackhole every client link"}} {
+	}{{syscall.SIGINT, cmdrun.ExitInterrupted, "members launched"}, {syscall.SIGTERM, cmdrun.ExitTerminated, "members launched"}, {syscall.SIGKILL, -1, "members launched"},
+		{syscall.SIGINT, cmdrun.ExitInterrupted, "blackhole every client link"}} {
 		t.Run(tc.sig.String()+" after "+tc.when, func(t *testing.T) {
 			base := 14200 + 100*i
 			tmp := t.TempDir()
-			cmd := exec.Command(exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
+			cmd := exec.Command(cmdrun.Exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitForLineWithin(t, stderr, tc.when, 5*time.Minute) // the first run builds the JVM pieces
+			cmdrun.WaitForLineWithin(t, stderr, tc.when, 5*time.Minute) // the first run builds the JVM pieces
 			time.Sleep(500 * time.Millisecond)
 			_ = cmd.Process.Signal(tc.sig)
 			err := cmd.Wait()
 			if code := cmd.ProcessState.ExitCode(); code != tc.code {
 				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
 			}
-			eventually(t, "child processes (JVMs)", func() string { return children(cmd.Process.Pid) })
-			eventually(t, "listening ports", func() string { return busyPorts(base, base+60) })
-			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+			cmdrun.Eventually(t, "child processes (JVMs)", func() string { return cmdrun.Children(cmd.Process.Pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+60) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 		})
 	}
 }

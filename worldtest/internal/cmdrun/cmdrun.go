@@ -1,4 +1,6 @@
-package worldtest
+// Package cmdrun runs the experiments command, built once per test package,
+// for the real-world tests under worldtest/, and checks what a run leaves.
+package cmdrun
 
 import (
 	"bufio"
@@ -17,31 +19,33 @@ import (
 	"sdchaos/ports"
 )
 
-// The command's exit codes these tests expect (cmd/experiments/main.go).
+// The command's exit codes the tests expect (cmd/experiments/main.go).
 const (
-	exitReproduced    = 0
-	exitNotReproduced = 1
-	exitInvalid       = 3
-	exitInterrupted   = 130
-	exitTerminated    = 143
+	ExitReproduced    = 0
+	ExitNotReproduced = 1
+	ExitInvalid       = 3
+	ExitInterrupted   = 130
+	ExitTerminated    = 143
 )
 
-// exe is the experiments command, built once by TestMain (empty under -short).
-var exe string
+// Exe is the experiments command, built once by Main (empty under -short).
+var Exe string
 
-func TestMain(m *testing.M) {
+// Main builds the command into a temp dir (not under -short), runs the
+// package's tests and removes the dir: a test package's TestMain calls it.
+func Main(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "sdchaos-worldtest-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "worldtest: temp dir:", err)
+		fmt.Fprintln(os.Stderr, "cmdrun: temp dir:", err)
 		os.Exit(1)
 	}
-	exe = filepath.Join(dir, "experiments")
-	if out, err := exec.Command("go", "build", "-o", exe, "sdchaos/cmd/experiments").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "worldtest: building the command: %v\n%s", err, out)
+	Exe = filepath.Join(dir, "experiments")
+	if out, err := exec.Command("go", "build", "-o", Exe, "sdchaos/cmd/experiments").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "cmdrun: building the command: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
@@ -50,8 +54,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needJVM skips under -short and without java or mvn (one line each).
-func needJVM(t *testing.T, what string) {
+// NeedJVM skips under -short and without java or mvn (one line each).
+func NeedJVM(t *testing.T, what string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs " + what + " (JVMs)")
@@ -64,9 +68,9 @@ func needJVM(t *testing.T, what string) {
 	}
 }
 
-// waitForLineWithin reads r until a line contains want, failing the test
+// WaitForLineWithin reads r until a line contains want, failing the test
 // if the command ends first or limit passes.
-func waitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, want string, limit time.Duration) {
+func WaitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, want string, limit time.Duration) {
 	t.Helper()
 	found := make(chan bool, 1)
 	go func() {
@@ -92,10 +96,10 @@ func waitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, w
 	}
 }
 
-// eventually waits for probe to report nothing left, up to 45 s: after a
+// Eventually waits for probe to report nothing left, up to 45 s: after a
 // SIGKILL the reaper waits up to 30 s for the children to die, then retries
 // removing their dirs for up to 10 s.
-func eventually(t *testing.T, what string, probe func() string) {
+func Eventually(t *testing.T, what string, probe func() string) {
 	t.Helper()
 	deadline := time.Now().Add(45 * time.Second)
 	for {
@@ -111,9 +115,9 @@ func eventually(t *testing.T, what string, probe func() string) {
 	}
 }
 
-// children lists live processes started by the harness with pid parent
+// Children lists live processes started by the harness with pid parent
 // (they carry its pid in their environment).
-func children(parent int) string {
+func Children(parent int) string {
 	marker := "SDCHAOS_PARENT_PID=" + strconv.Itoa(parent) + "\x00"
 	entries, _ := os.ReadDir("/proc")
 	var found []string
@@ -133,8 +137,8 @@ func children(parent int) string {
 	return strings.Join(found, " ")
 }
 
-// busyPorts lists the ports of [from, to) something still listens on.
-func busyPorts(from, to int) string {
+// BusyPorts lists the ports of [from, to) something still listens on.
+func BusyPorts(from, to int) string {
 	var busy []string
 	for p := from; p < to; p++ {
 		if ports.CheckFree(p) != nil {
@@ -144,8 +148,8 @@ func busyPorts(from, to int) string {
 	return strings.Join(busy, " ")
 }
 
-// leftovers lists what is left in dir.
-func leftovers(dir string) string {
+// Leftovers lists what is left in dir.
+func Leftovers(dir string) string {
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {

@@ -1,0 +1,59 @@
+package nacos_test
+
+import (
+	"os"
+	"os/exec"
+	"sdchaos/worldtest/internal/cmdrun"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"sdchaos/scenarios/scentest"
+)
+
+// TestInterruptedRealNacosRunLeavesNothing: a run in the real Nacos world
+// interrupted mid-fault leaves no JVM, no listening port and no temp dir —
+// nacos-incident (the server and four Java callers as JVM children, every
+// client link blackholed) with SIGINT, nacos-storm (the server and its
+// instances' clients and links) with SIGTERM and SIGKILL.
+func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
+	cmdrun.NeedJVM(t, "a real Nacos server and Java callers")
+	defer scentest.LockMachine(t)()
+	tests := []struct {
+		args  []string
+		span  int
+		after time.Duration // from "instances registered" to mid-fault
+		sig   syscall.Signal
+		code  int
+	}{
+		// time zero is 30 s after the callers launch; the loss from 1 s
+		{[]string{"nacos-incident", "--fault-at", "1s", "--loss", "20s", "--after", "10s"}, 2100, 35 * time.Second, syscall.SIGINT, cmdrun.ExitInterrupted},
+		// the loss from 5 s after the instances are listed
+		{[]string{"nacos-storm", "--instances", "20"}, 7800, 8 * time.Second, syscall.SIGTERM, cmdrun.ExitTerminated},
+		{[]string{"nacos-storm", "--instances", "20"}, 7800, 8 * time.Second, syscall.SIGKILL, -1},
+	}
+	base := 20000
+	for _, tc := range tests {
+		t.Run(tc.args[0]+" "+tc.sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := exec.Command(cmdrun.Exe, append(tc.args, "--port-base", strconv.Itoa(base))...)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmdrun.WaitForLineWithin(t, stderr, "instances registered", 6*time.Minute) // a loaded machine starts the server in minutes
+			time.Sleep(tc.after)
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			cmdrun.Eventually(t, "child processes (JVMs)", func() string { return cmdrun.Children(cmd.Process.Pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+tc.span) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
+		})
+		base += 8000
+	}
+}
