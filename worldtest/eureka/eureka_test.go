@@ -30,7 +30,7 @@ const eurekaRegistryBase = 19300
 // the test skips, saying why.
 func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 	cmdrun.NeedJVM(t, "real Eureka servers")
-	builtin, err := os.ReadFile("../scenarios/anyregistry/builtin/registry-unreachable.yaml")
+	builtin, err := os.ReadFile("../../scenarios/anyregistry/builtin/registry-unreachable.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
