@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -234,14 +235,13 @@ func children(parent int) string {
 	return strings.Join(found, " ")
 }
 
+// busyPorts lists the ports of [from, to) a socket still listens on.
 func busyPorts(from, to int) string {
-	var busy []string
-	for p := from; p < to; p++ {
-		if ports.CheckFree(p) != nil {
-			busy = append(busy, strconv.Itoa(p))
-		}
+	found, err := ports.Listening(from, to)
+	if err != nil {
+		return err.Error()
 	}
-	return strings.Join(busy, " ")
+	return strings.Trim(fmt.Sprint(found), "[]")
 }
 
 func leftovers(dir string) string {

@@ -137,13 +137,16 @@ func Children(parent int) string {
 	return strings.Join(found, " ")
 }
 
-// BusyPorts lists the ports of [from, to) something still listens on.
+// BusyPorts lists the ports of [from, to) a socket still listens on (a
+// connection's local port is not one: see ports.Listening).
 func BusyPorts(from, to int) string {
-	var busy []string
-	for p := from; p < to; p++ {
-		if ports.CheckFree(p) != nil {
-			busy = append(busy, strconv.Itoa(p))
-		}
+	found, err := ports.Listening(from, to)
+	if err != nil {
+		return err.Error()
+	}
+	busy := make([]string, len(found))
+	for i, p := range found {
+		busy[i] = strconv.Itoa(p)
 	}
 	return strings.Join(busy, " ")
 }
