@@ -9,12 +9,15 @@ import (
 	"sdchaos/history"
 )
 
-// TestJavaCallersCallARegisteredInstance runs each Java client mode against one instance: every
-// call the pacer makes (20/s for 3 s: all 60 of them) ok, and the client's listener saw the one
-// instance. The first call is due a lead after the launch, for the JVM and Spring to start; a
-// client built after its first call was due is run again once with a lead of twice the time it
-// took (how long a JVM takes to start is this machine's, not a rule).
-func TestJavaCallersCallARegisteredInstance(t *testing.T) {
+// TestServerServesCallersAndDiesWithKill registers one instance on one server (shared by the
+// subtests: each start costs half a minute on two cores), then runs the Go SDK caller and each
+// Java client mode against it: every call the pacer makes ok (Go 20/s for 2 s, Java 20/s for
+// 3 s), and each client's listener saw the one instance; the instance is gone from the list once
+// its client closes; then checkListensAndDiesWithKill. A Java caller's first call is due a lead
+// after the launch, for the JVM and Spring to start; a client built after its first call was due
+// is run again once with a lead of twice the time it took (how long a JVM takes to start is this
+// machine's, not a rule).
+func TestServerServesCallersAndDiesWithKill(t *testing.T) {
 	needJVM(t)
 	sup := newSup(t)
 	s := startServer(t, sup, 2)
@@ -27,7 +30,8 @@ func TestJavaCallersCallARegisteredInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	waitCount(t, s, "svc", 1, 10*time.Second)
+	t.Logf("listed after %s", waitCount(t, s, "svc", 1, 10*time.Second))
+	t.Run("go", func(t *testing.T) { goCallerCalls(t, s) })
 	for _, mode := range []JavaMode{Plain, Spring} {
 		t.Run(string(mode), func(t *testing.T) {
 			h, lead := runJavaCaller(t, sup, s.Addr(), mode, 25*time.Second)
@@ -46,6 +50,9 @@ func TestJavaCallersCallARegisteredInstance(t *testing.T) {
 			}
 		})
 	}
+	r.Close()
+	t.Logf("gone %s after its client closed", waitCount(t, s, "svc", 0, 10*time.Second))
+	checkListensAndDiesWithKill(t, sup, s)
 }
 
 // runJavaCaller runs a Java caller (recorded as "c") whose first call is due lead after its

@@ -13,13 +13,15 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/jvm"
 	"sdchaos/ports"
 )
 
-func TestServerStartsListensOnLoopbackAndDiesWithKill(t *testing.T) {
-	needJVM(t)
-	sup := newSup(t)
-	s := startServer(t, sup, 0)
+// checkListensAndDiesWithKill: the server's JVM listens on its four ports on 127.0.0.1 only;
+// after kill -9 the JVM is gone, its ports are free, and the supervisor's Close removes its
+// nacos.home.
+func checkListensAndDiesWithKill(t *testing.T, sup *childproc.Supervisor, s *Server) {
+	t.Helper()
 	listening := listenersOf(t, s.Pid())
 	for _, p := range []int{s.Port(), s.Port() + GRPCOffset, s.Port() + ClusterGRPCOffset, s.Port() + RaftOffset} {
 		if !strings.Contains(listening, fmt.Sprintf("127.0.0.1:%d ", p)) {
@@ -103,7 +105,11 @@ func init() {
 // SIGKILL: the JVM, its ports and its nacos.home must be gone within the reaper's time.
 func TestHarnessSIGKILLLeavesNoJVM(t *testing.T) {
 	needJVM(t)
-	startServer(t, newSup(t), 8) // builds the jar (or skips) before the harness needs it
+	if _, err := jvm.Build(context.Background(), jvm.NacosServer, t.Logf); jvm.Missing(err) {
+		t.Skipf("no JVM tool here: %v", err) // the jar is built before the harness needs it
+	} else if err != nil {
+		t.Fatal(err)
+	}
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "__nacosreal-test-harness")
 	cmd.Stderr = os.Stderr

@@ -16,7 +16,9 @@ import (
 // interrupted mid-fault leaves no JVM, no listening port and no temp dir —
 // nacos-incident (the server and four Java callers as JVM children, every
 // client link blackholed) with SIGINT, nacos-storm (the server and its
-// instances' clients and links) with SIGTERM and SIGKILL.
+// instances' clients and links) with SIGKILL. SIGTERM takes SIGINT's path
+// (one signal.Notify for both); its exit code is checked on etcd runs
+// by cmd/experiments' TestInterruptedRunLeavesNothing, which costs no JVM.
 func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server and Java callers")
 	defer scentest.LockMachine(t)()
@@ -30,7 +32,6 @@ func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 		// time zero is 30 s after the callers launch; the loss from 1 s
 		{[]string{"nacos-incident", "--fault-at", "1s", "--loss", "20s", "--after", "10s"}, 2100, 35 * time.Second, syscall.SIGINT, cmdrun.ExitInterrupted},
 		// the loss from 5 s after the instances are listed
-		{[]string{"nacos-storm", "--instances", "20"}, 7800, 8 * time.Second, syscall.SIGTERM, cmdrun.ExitTerminated},
 		{[]string{"nacos-storm", "--instances", "20"}, 7800, 8 * time.Second, syscall.SIGKILL, -1},
 	}
 	base := 20000
