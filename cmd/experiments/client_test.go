@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestUserClient(t *testing.T) {
 				t.Fatalf("exit code %d, want %d\n%s", code, tc.code, errb.String())
 			}
 			checkGate(t, out.Bytes(), tc.wantGate)
-			eventually(t, "child processes", func() string { return children(os.Getpid()) })
+			cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(os.Getpid()) })
 		})
 	}
 }

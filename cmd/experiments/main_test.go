@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,9 +27,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envRunMain) == "1" {
 		main()
 		return
-	}
-	if eps := os.Getenv(envLeftovers); eps != "" {
-		os.Exit(printLeftovers(eps))
 	}
 	os.Exit(m.Run())
 }
@@ -146,7 +142,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitForLine(t, stderr, "instances registered")
+			cmdrun.WaitForLineWithin(t, stderr, "instances registered", time.Minute)
 			time.Sleep(3 * time.Second) // mid-run: faults active (each scenario injects at 1–2 s)
 			_ = cmd.Process.Signal(tc.sig)
 			err := cmd.Wait()
@@ -154,101 +150,9 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
 			}
-			eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
-			eventually(t, "listening ports", func() string { return busyPorts(base, base+20) })
-			eventually(t, "temp dirs", func() string { return leftovers(tmp) })
+			cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+20) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 		})
 	}
-}
-
-func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
-	t.Helper()
-	waitForLineWithin(t, r, want, 60*time.Second)
-}
-
-// waitForLineWithin waits up to limit for a line of r that holds want.
-func waitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, want string, limit time.Duration) {
-	t.Helper()
-	found := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(r)
-		ok := false
-		for sc.Scan() {
-			if !ok && strings.Contains(sc.Text(), want) {
-				ok = true
-				found <- true
-			}
-		}
-		if !ok {
-			found <- false
-		}
-	}()
-	select {
-	case ok := <-found:
-		if !ok {
-			t.Fatalf("the command ended before printing %q", want)
-		}
-	case <-time.After(limit):
-		t.Fatalf("no %q within %s", want, limit)
-	}
-}
-
-// eventually waits for probe to report nothing left, up to 45 s: after a
-// SIGKILL the reaper waits up to 30 s for the children to die (they die at
-// once unless the kernel holds them in I/O), then retries removing their
-// dirs for up to 10 s.
-func eventually(t *testing.T, what string, probe func() string) {
-	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for {
-		left := probe()
-		if left == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("%s left behind: %s", what, left)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// children lists live processes started by the harness with pid parent
-// (they carry its pid in their environment).
-func children(parent int) string {
-	marker := "SDCHAOS_PARENT_PID=" + strconv.Itoa(parent) + "\x00"
-	entries, _ := os.ReadDir("/proc")
-	var found []string
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !strings.Contains(string(env), marker) {
-			continue
-		}
-		if childproc.Alive(pid) {
-			found = append(found, strconv.Itoa(pid))
-		}
-	}
-	return strings.Join(found, " ")
-}
-
-// busyPorts lists the ports of [from, to) a socket still listens on.
-func busyPorts(from, to int) string {
-	found, err := ports.Listening(from, to)
-	if err != nil {
-		return err.Error()
-	}
-	return strings.Trim(fmt.Sprint(found), "[]")
-}
-
-func leftovers(dir string) string {
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return strings.Join(names, " ")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"testing"
 
@@ -57,7 +58,7 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 	switch code := cmd.ProcessState.ExitCode(); code {
 	case exitReproduced:
 	case exitInvalid:
-		eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
+		cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
 		t.Skipf("every run was invalid on this machine:\n%s", errb.String())
 	default:
 		t.Fatalf("exit code %d, want %d\n%s", code, exitReproduced, errb.String())
@@ -81,5 +82,5 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 	if !found {
 		t.Errorf("no %s event among %d marks: the cut was not made of packets", cut, len(r.Marks))
 	}
-	eventually(t, "child processes", func() string { return children(cmd.Process.Pid) })
+	cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
 }

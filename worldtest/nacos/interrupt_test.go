@@ -3,7 +3,7 @@ package nacos_test
 import (
 	"os"
 	"os/exec"
-	"sdchaos/worldtest/internal/cmdrun"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"syscall"
 	"testing"

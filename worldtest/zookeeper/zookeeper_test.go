@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/worldtest/internal/cmdrun"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"

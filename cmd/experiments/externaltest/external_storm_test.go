@@ -1,10 +1,11 @@
-package main
+package externaltest
 
 import (
 	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestExternalPanicLeavesNothing(t *testing.T) {
 	}
 	defer scentest.LockMachine(t)()
 	l := startLocalEtcd(t, buildUpstreamEtcd(t), 13100, "")
-	nem := mustAbs(t, "../../examples/nemesis/local-pidfile.json")
+	nem := mustAbs(t, "../../../examples/nemesis/local-pidfile.json")
 	tests := []struct {
 		failpoint, phase string
 		args             []string
@@ -69,18 +70,18 @@ func TestExternalPanicLeavesNothing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.failpoint, func(t *testing.T) {
-			exe, _ := os.Executable()
+			exe := cmdrun.Exe
 			cmd := exec.Command(exe, append(tc.args, "--endpoints", strings.Join(l.ClientURLs, ","), "--port-base", "13200")...)
-			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir,
+			cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir,
 				"SDCHAOS_PEER_PROXY="+l.Control, fault.FailpointEnv+"="+tc.failpoint)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			_ = cmd.Run()
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 			last := lines[len(lines)-1]
-			if code := cmd.ProcessState.ExitCode(); code != exitEnvironment || !strings.HasPrefix(last, "experiments: ") ||
+			if code := cmd.ProcessState.ExitCode(); code != cmdrun.ExitEnvironment || !strings.HasPrefix(last, "experiments: ") ||
 				!strings.Contains(last, tc.phase) || !strings.Contains(last, "failpoint "+tc.failpoint) {
-				t.Errorf("exit %d, last line %q; want %d and one line naming %q", code, last, exitEnvironment, tc.phase)
+				t.Errorf("exit %d, last line %q; want %d and one line naming %q", code, last, cmdrun.ExitEnvironment, tc.phase)
 			}
 			if strings.Contains(stderr.String(), "goroutine ") {
 				t.Errorf("a Go stack trace on stderr:\n%s", stderr.String())

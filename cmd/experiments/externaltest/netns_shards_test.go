@@ -1,4 +1,4 @@
-package main
+package externaltest
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
@@ -161,7 +162,7 @@ func startHostEtcd(t *testing.T, h *hostNet, bin string) []string {
 // host's namespace, and merges their histories.
 func runHostShards(t *testing.T, h *hostNet, args []string) (*report.Result, error) {
 	t.Helper()
-	exe, _ := os.Executable()
+	exe := cmdrun.Exe
 	start := time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339Nano)
 	var dirs []string
 	var cmds []*exec.Cmd
@@ -169,7 +170,7 @@ func runHostShards(t *testing.T, h *hostNet, args []string) (*report.Result, err
 		dirs = append(dirs, t.TempDir())
 		cmd := h.command(1+k, exe, append(args, "--start-at", start, "--shard", fmt.Sprintf("%d/2", k), "--port-base", "13500",
 			"--out", dirs[k])...)
-		cmd.Env = append(os.Environ(), envRunMain+"=1")
+		cmd.Env = os.Environ()
 		cmd.Stderr = &strings.Builder{}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

@@ -24,6 +24,7 @@ const (
 	ExitReproduced    = 0
 	ExitNotReproduced = 1
 	ExitInvalid       = 3
+	ExitEnvironment   = 4
 	ExitInterrupted   = 130
 	ExitTerminated    = 143
 )

@@ -1,14 +1,14 @@
-package main
+package externaltest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sdchaos/internal/cmdrun"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,12 +76,12 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 	ver, _ := exec.Command(bin, "--version").Output()
 	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
 	l := startLocalEtcd(t, bin, base, "", strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)
-	nem, _ := filepath.Abs("../../examples/nemesis/local-pidfile.json")
+	nem, _ := filepath.Abs("../../../examples/nemesis/local-pidfile.json")
 	for _, sc := range externalScenarios {
 		if only := os.Getenv("SDCHAOS_EXTERNAL_ONLY"); only != "" && only != sc {
 			continue
 		}
-		want := parseVerdicts(t, mustRead(t, filepath.Join("../../results", sc+".json")))
+		want := parseVerdicts(t, mustRead(t, filepath.Join("../../../results", sc+".json")))
 		got, stderr := runExternal(t, l, sc, nem, base+100)
 		if got.Verdict == string(report.Invalid) && want.Verdict != string(report.Invalid) {
 			// Every try was invalid (a gate failed: the machine starved the
@@ -125,15 +125,15 @@ func sameJudgement(a, b string) bool {
 // the members, and the run's keys and leases must be gone.
 func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
 	t.Helper()
-	exe, _ := os.Executable()
+	exe := cmdrun.Exe
 	cmd := exec.Command(exe, "passive-ejection", "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
 		"--port-base", strconv.Itoa(portBase), "--duration", "30s", "--outage-at", "1s")
-	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForLine(t, stderr, "instances registered")
+	cmdrun.WaitForLineWithin(t, stderr, "instances registered", time.Minute)
 	// The nemesis kills every member at 1 s; wait for it (polling, however
 	// long a loaded machine takes to run the kill commands), well inside the
 	// 30 s run.
@@ -147,8 +147,8 @@ func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
 	_ = cmd.Process.Signal(os.Interrupt)
 	go func() { _, _ = io.Copy(io.Discard, stderr) }()
 	_ = cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Errorf("interrupted external run: exit %d, want %d", code, exitInterrupted)
+	if code := cmd.ProcessState.ExitCode(); code != cmdrun.ExitInterrupted {
+		t.Errorf("interrupted external run: exit %d, want %d", code, cmdrun.ExitInterrupted)
 	}
 	checkNothingLeft(t, l, "an interrupted passive-ejection", portBase)
 }
@@ -157,10 +157,10 @@ func interruptExternal(t *testing.T, l *localEtcd, nem string, portBase int) {
 // flags in extra).
 func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int, extra ...string) (verdicts, string) {
 	t.Helper()
-	exe, _ := os.Executable()
+	exe := cmdrun.Exe
 	cmd := exec.Command(exe, append([]string{scenario, "--endpoints", strings.Join(l.ClientURLs, ","), "--nemesis", nem,
 		"--port-base", strconv.Itoa(portBase), "--format", "json", "--quiet", "--retry-invalid", "1"}, extra...)...)
-	cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "SDCHAOS_LOCAL_DIR="+l.Dir, "SDCHAOS_PEER_PROXY="+l.Control)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -223,49 +223,4 @@ func num(p *float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(*p, 'g', 4, 64)
-}
-
-// TestExternalModeRefusals: what the external mode refuses, each in one
-// line with exit 2, before anything runs (the unreachable endpoint after a
-// 5 s attempt, so it is skipped under -short).
-func TestExternalModeRefusals(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.json")
-	if err := os.WriteFile(bad, []byte("{\n  \"actions\": {\n    \"kill\": {\"command\": \"kill {pid}\"}\n  }\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	killOnly := filepath.Join(dir, "kill-only.json")
-	if err := os.WriteFile(killOnly, []byte(`{"actions": {"kill": {"command": "true"}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	local := "http://127.0.0.1:11999"
-	tests := []struct {
-		name  string
-		args  []string
-		want  string
-		short bool
-	}{
-		{"remote endpoint", []string{"minority", "--endpoints", "http://10.1.2.3:2379"}, `endpoint "http://10.1.2.3:2379" is not on the loopback range; add --allow-remote`, true},
-		{"remote member", []string{"minority", "--members", "a=http://db.example.com:2379"}, "not on the loopback range", true},
-		{"bad nemesis file", []string{"minority", "--endpoints", local, "--nemesis", bad}, "bad.json:3: action \"kill\": unknown placeholder {pid}", true},
-		{"no nemesis", []string{"minority", "--endpoints", local}, `minority injects SIGKILL of two members and their restart, which on an external cluster needs a nemesis with the actions "kill" and "start"`, true},
-		{"nemesis lacks an action", []string{"minority-partition", "--endpoints", local, "--nemesis", killOnly}, `needs the nemesis action "isolate"`, true},
-		{"nemesis without endpoints", []string{"minority", "--nemesis", killOnly}, "need --endpoints", true},
-		{"not an etcd scenario", []string{"eureka-failover", "--endpoints", local}, "flag provided but not defined: -endpoints", true},
-		{"unreachable endpoint", []string{"snapshot-at-start", "--endpoints", local, "--port-base", "11900"}, "external target unusable: attaching to " + local, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if !tc.short && testing.Short() {
-				t.Skip("waits for an endpoint that does not answer")
-			}
-			var out, errb bytes.Buffer
-			code := exitCode(run(context.Background(), tc.args, &out, &errb), &errb)
-			lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
-			last := lines[len(lines)-1]
-			if code != 2 || !strings.HasPrefix(last, "experiments: ") || !strings.Contains(last, tc.want) {
-				t.Errorf("exit %d, last stderr line %q; want 2 and %q", code, last, tc.want)
-			}
-		})
-	}
 }
