@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 
 // testBase is the start of this package's port range (clear of the other
 // packages' tests and of the other registries' helpers).
-const testBase = 9600
+const testBase = 4600
 
 // scaledProps are the scaled intervals of the tests: renew 1 s, lease 3 s,
 // eviction every 1000 ms, expected-client renewal 1 s, fetch 1 s.

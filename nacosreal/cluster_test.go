@@ -12,9 +12,10 @@ import (
 	"sdchaos/ports"
 )
 
-// Cluster test ports: main ports 10600…10605 (JRaft 9600…, gRPC 11600…); the instance's
+// Cluster test ports: main ports 26600…26605 (JRaft 25600…, gRPC 27600…), clear of every other
+// package's tests (eurekareal's and the etcd scenarios' once held 9600…); the instance's
 // endpoint on 12680, below the other tests' client ports (12700…).
-const clusterPortBase = 10600
+const clusterPortBase = 26600
 
 // startCluster starts a cluster with spec edited by edit, skipping the test without Java or
 // Maven, and logs what the start cost.

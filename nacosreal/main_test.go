@@ -11,9 +11,11 @@ import (
 	"sdchaos/ports"
 )
 
-// Test ports: main ports from 10700 (gRPC +1000 → 11700…, JRaft −1000 → 9700…); each test
-// takes its own decade so a port in TIME_WAIT from the previous test is not reused.
-const testPortBase = 10700
+// Test ports: main ports from 26700 (gRPC +1000 → 27700…, JRaft −1000 → 25700…), a range no
+// other package's tests use (this package takes no machine lock, so its tests run beside the
+// other packages'); each test takes its own decade so a port in TIME_WAIT from the previous
+// test is not reused.
+const testPortBase = 26700
 
 func TestMain(m *testing.M) {
 	childproc.Dispatch()
