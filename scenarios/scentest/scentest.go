@@ -10,9 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -83,7 +81,7 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlock := lockMachine(t)
+	unlock := LockMachine(t)
 	defer unlock()
 	c.PortBase = base
 	env := scenarios.NewEnv(c, nil, nil)
@@ -178,24 +176,18 @@ func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
 	return res
 }
 
-// lockMachine takes an exclusive lock shared by every test process, so two
-// packages never run timing-sensitive scenarios at once on a small machine.
 // LockMachine takes the machine-wide lock the scenario tests share (they
 // are timing sensitive, and go test runs packages in parallel) and returns
-// its release; a test that runs scenarios in its own way takes it too.
-func LockMachine(t testing.TB) func() { return lockMachine(t) }
-
-func lockMachine(t testing.TB) func() {
+// its release; a test that runs scenarios in its own way takes it too. The
+// lock is first come, first served (see machineQueue): a package that
+// takes it test after test never keeps another waiting past one test.
+func LockMachine(t testing.TB) func() {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(os.TempDir(), "sdchaos-scenario-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	release, err := machineQueue{dir: os.TempDir()}.acquire()
 	if err != nil {
-		t.Fatalf("opening the test lock: %v", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
 		t.Fatalf("taking the test lock: %v", err)
 	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+	return release
 }
 
 // Between requires metric to lie within [lo, hi].

@@ -32,8 +32,9 @@ func TestExternalStorm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds etcd and runs real processes")
 	}
+	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	defer scentest.LockMachine(t)()
-	l := startLocalEtcd(t, buildUpstreamEtcd(t), 13100, "")
+	l := startLocalEtcd(t, bin, 13100, "")
 	embedded := runValidStorm(t, append(stormArgs, "--port-base", "13200"))
 	ext := runValidStorm(t, append(stormArgs, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
 	compareStorms(t, embedded, ext, "embedded", "external")
@@ -57,8 +58,9 @@ func TestExternalPanicLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds etcd and runs real processes")
 	}
+	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	defer scentest.LockMachine(t)()
-	l := startLocalEtcd(t, buildUpstreamEtcd(t), 13100, "")
+	l := startLocalEtcd(t, bin, 13100, "")
 	nem := mustAbs(t, "../../../examples/nemesis/local-pidfile.json")
 	tests := []struct {
 		failpoint, phase string

@@ -30,6 +30,7 @@ func TestExternalTLSAndAuth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds etcd and runs real processes")
 	}
+	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	writeCerts(t, dir)
@@ -39,7 +40,7 @@ func TestExternalTLSAndAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer etcdcli.Use(etcdcli.Settings{TLS: cfg})()
-	l := startLocalEtcd(t, buildUpstreamEtcd(t), 11300, dir)
+	l := startLocalEtcd(t, bin, 11300, dir)
 	enableAuth(t, l, "root", "s3cret")
 	defer etcdcli.Use(etcdcli.Settings{TLS: cfg, Username: "root", Password: "s3cret"})()
 	l.waitHealthy(t)

@@ -103,8 +103,8 @@ func TestShardsOnSeparateHosts(t *testing.T) {
 	if _, err := exec.LookPath("ip"); err != nil {
 		t.Skipf("needs iproute2's ip: %v", err)
 	}
+	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	defer scentest.LockMachine(t)()
-	bin := buildUpstreamEtcd(t)
 	h := newHostNet(t, 2)
 	eps := startHostEtcd(t, h, bin)
 	args := append(stormArgs, "--endpoints", strings.Join(eps, ","), "--allow-remote", "--retry-invalid", "0", "--format", "json")
