@@ -1,0 +1,73 @@
+package nacos_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
+	"sdchaos/worldtest/internal/cmdrun"
+)
+
+// TestMemberFaultsOnRealNacosCluster runs the built-in quorum-loss and member-cut-off on the
+// real three-member Nacos cluster through the command, one after the other: no check goes
+// outside the band Nacos's rules give (Distro: every live member lists and registers, alone or
+// cut off; the callers fail nothing while the fault holds, but the clear policy caller under a
+// quorum loss, which is not judged), every member the rules ask about was probed, recheck judges
+// the saved history the same, and no JVM, port or temp dir is left.
+func TestMemberFaultsOnRealNacosCluster(t *testing.T) {
+	cmdrun.NeedJVM(t, "a real Nacos cluster and Java clients")
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		name             string
+		cutOff, majority int // the probe checks of each role: 2 probes × 2 ops × the members asked in it
+	}{
+		{"quorum-loss", 4, 0},
+		{"member-cut-off", 4, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := 19400 + 200*i
+			dir, tmp := t.TempDir(), t.TempDir()
+			var out, errw bytes.Buffer
+			cmd := exec.Command(cmdrun.Exe, tc.name, "--registry", "nacos", "--quiet", "--port-base", strconv.Itoa(base), "--retry-invalid", "0",
+				"--out", dir, "--format", "json")
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			cmd.Stdout, cmd.Stderr = &out, &errw
+			err := cmd.Run()
+			pid := cmd.Process.Pid
+			var res report.Result
+			if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
+				t.Fatalf("run: %v (%v)\n%s", err, jerr, errw.String())
+			}
+			t.Logf("verdict %s, wall %.1f s: %s", res.Verdict, res.WallSeconds, strings.Join(res.Conclusion, " "))
+			t.Logf("checks: %s", checksOf(&res))
+			if res.Verdict == report.Invalid {
+				t.Skipf("the run was invalid on this machine: %s", checksOf(&res))
+			}
+			for _, c := range res.Checks {
+				if c.Verdict == report.Outside {
+					t.Errorf("check %q outside its band: %s (band %s; %s)", c.Name, c.MeasuredText, c.Band, c.Basis)
+				}
+			}
+			cutOff, majority := 0, 0
+			for _, c := range res.Checks {
+				cutOff += strings.Count(c.Name, " (cut-off) at ")
+				majority += strings.Count(c.Name, " (majority) at ")
+			}
+			if cutOff != tc.cutOff || majority != tc.majority {
+				t.Errorf("probe checks: %d of the cut-off role, %d of the majority, want %d and %d: %s", cutOff, majority, tc.cutOff, tc.majority, scentest.Names(&res))
+			}
+			if b, err := exec.Command(cmdrun.Exe, "recheck", dir).CombinedOutput(); err != nil {
+				t.Errorf("recheck: %v\n%s", err, b)
+			}
+			cmdrun.Eventually(t, "child processes (JVMs)", func() string { return cmdrun.Children(pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+2100) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
+		})
+	}
+}
