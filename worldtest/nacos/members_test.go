@@ -39,6 +39,9 @@ func TestMemberFaultsOnRealNacosCluster(t *testing.T) {
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			cmd.Stdout, cmd.Stderr = &out, &errw
 			err := cmd.Run()
+			if cmd.Process == nil {
+				t.Fatalf("run: %v", err)
+			}
 			pid := cmd.Process.Pid
 			var res report.Result
 			if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
