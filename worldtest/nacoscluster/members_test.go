@@ -1,4 +1,4 @@
-package nacos_test
+package nacoscluster_test
 
 import (
 	"bytes"
@@ -73,4 +73,13 @@ func TestMemberFaultsOnRealNacosCluster(t *testing.T) {
 			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 		})
 	}
+}
+
+// checksOf lists a result's checks and their verdicts, for a failure's message.
+func checksOf(res *report.Result) string {
+	var b strings.Builder
+	for _, c := range res.Checks {
+		b.WriteString(c.Name + ": " + c.MeasuredText + " → " + string(c.Verdict) + "; ")
+	}
+	return b.String()
 }
