@@ -2,13 +2,18 @@ package nacoscluster_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"sdchaos/history"
+	"sdchaos/nacosreal"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 	"sdchaos/worldtest/internal/cmdrun"
@@ -65,6 +70,9 @@ func TestMemberFaultsOnRealNacosCluster(t *testing.T) {
 			if cutOff != tc.cutOff || majority != tc.majority {
 				t.Errorf("probe checks: %d of the cut-off role, %d of the majority, want %d and %d: %s", cutOff, majority, tc.cutOff, tc.majority, scentest.Names(&res))
 			}
+			if tc.name == "member-cut-off" {
+				checkCutHeld(t, filepath.Join(dir, tc.name+".history.jsonl.gz"))
+			}
 			if b, err := exec.Command(cmdrun.Exe, "recheck", dir).CombinedOutput(); err != nil {
 				t.Errorf("recheck: %v\n%s", err, b)
 			}
@@ -82,4 +90,61 @@ func checksOf(res *report.Result) string {
 		b.WriteString(c.Name + ": " + c.MeasuredText + " → " + string(c.Verdict) + "; ")
 	}
 	return b.String()
+}
+
+// checkCutHeld checks that the cut took effect, from the members' own logs in the saved
+// history: a client the cut member held alone (its disconnect logged there while the cut held:
+// the members probe's clients) is removed at the other members only once the cut healed, since
+// Distro's sync of the removal (DistroClientDataProcessor.syncToAllServer) cannot cross the cut.
+func checkCutHeld(t *testing.T, file string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, h, err := history.ReadHistory(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec nacosreal.Record
+	if err := json.Unmarshal(h.Data, &rec); err != nil {
+		t.Fatalf("the history's Nacos record: %v", err)
+	}
+	var cut string
+	var from, to time.Duration
+	for _, e := range h.Events {
+		if e.Kind == history.PartitionMember && e.Phase == history.Inject {
+			cut, from = e.Targets[0], e.At
+		}
+		if e.Kind == history.PartitionMember && e.Phase == history.Heal {
+			to = e.At
+		}
+	}
+	if cut == "" || to == 0 {
+		t.Fatalf("no cut and heal among the events %+v", h.Events)
+	}
+	gone := map[string]time.Duration{} // the cut member's own clients, removed while the cut held
+	for _, m := range rec.Members {
+		for _, e := range m.Log {
+			if m.Name == cut && e.Kind == nacosreal.Disconnect && e.At >= from && e.At < to {
+				gone[e.Detail] = e.At
+			}
+		}
+	}
+	if len(gone) == 0 {
+		t.Fatalf("%s logged no client's removal while it was cut off (the members probe's clients close there)", cut)
+	}
+	for _, m := range rec.Members {
+		for _, e := range m.Log {
+			if _, own := gone[e.Detail]; m.Name != cut && own && e.Kind == nacosreal.Disconnect && e.At < to {
+				t.Errorf("%s removed %s's client %s at %s, before the heal at %s: the cut did not hold", m.Name, cut, e.Detail, e.At, to)
+			}
+		}
+	}
+	t.Logf("%s's own clients removed while cut off: %v; the heal at %s", cut, gone, to)
 }
