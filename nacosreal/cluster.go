@@ -56,6 +56,10 @@ type ClusterSpec struct {
 	// ReadyTimeout bounds the wait, after every member is ready, for every member to see every
 	// member UP (and, with DataWarmup, naming UP).
 	ReadyTimeout time.Duration
+	// PeerLinks routes every member's cluster gRPC traffic to each peer through a proxy of its
+	// own (cluster_peers.go), so that CutMember can cut a member off from its peers; the members
+	// must then be on 127.0.0.1 (Hosts nil).
+	PeerLinks bool
 }
 
 // DefaultClusterSpec returns three members, naming only, Distro observable (DataWarmup), a 1 s
@@ -85,6 +89,8 @@ func (s ClusterSpec) Validate() error {
 		return fmt.Errorf("ClusterSpec.DistroLoadRetry (%s) must not be negative", s.DistroLoadRetry)
 	case s.ReadyTimeout <= 0:
 		return fmt.Errorf("ClusterSpec.ReadyTimeout (%s) must be positive", s.ReadyTimeout)
+	case s.PeerLinks && s.Hosts != nil:
+		return errors.New("ClusterSpec.PeerLinks needs the members on 127.0.0.1 (Hosts nil): the peer proxies listen there")
 	}
 	for i, h := range s.Hosts {
 		if ip := net.ParseIP(h); ip == nil || ip.To4() == nil {
@@ -111,6 +117,8 @@ type Cluster struct {
 	spec    ClusterSpec
 	members []*Member
 	timing  ClusterTiming
+	// peers are the peer links (spec.PeerLinks), open until KillAll.
+	peers []PeerLink
 }
 
 // ClusterTiming is what a start cost, measured by StartCluster.
@@ -144,6 +152,11 @@ func StartCluster(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 	c := &Cluster{spec: spec, timing: ClusterTiming{Prepare: time.Since(t0)}}
 	if c.members, err = newMembers(sup, spec, run); err != nil {
 		return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
+	}
+	if spec.PeerLinks {
+		if c.peers, err = openPeerLinks(c.members); err != nil {
+			return nil, fmt.Errorf("starting the Nacos cluster: %w", err)
+		}
 	}
 	launched := time.Now()
 	err = c.launchAll(ctx)
@@ -209,11 +222,13 @@ func (c *Cluster) Addrs() []string {
 // Timing returns what the start cost.
 func (c *Cluster) Timing() ClusterTiming { return c.timing }
 
-// KillAll SIGKILLs every member still running (Supervisor.Close does it too).
+// KillAll SIGKILLs every member still running (Supervisor.Close does it too), then closes the
+// peer links.
 func (c *Cluster) KillAll() {
 	for _, m := range c.members {
 		m.Kill()
 	}
+	closePeerLinks(c.peers)
 }
 
 // newMembers takes the ports, checks them and writes every member's nacos.home.

@@ -33,6 +33,9 @@ func memberArgs(m *Member, child []string) []string {
 	if spec.Mode != AllModules {
 		args = append(args, "-Dnacos.functionMode="+string(spec.Mode))
 	}
+	if spec.PeerLinks { // its cluster gRPC client dials its own proxy to each peer (cluster_peers.go)
+		args = append(args, "-Dnacos.server.grpc.port.offset="+strconv.Itoa(PeerOffset(m.index, spec.Size)))
+	}
 	args = append(args, "-jar", m.run.jar, "--nacos.server.main.port="+strconv.Itoa(m.ports.Main),
 		"--server.address="+m.host)
 	return append(args, clusterProps(spec)...)

@@ -22,6 +22,12 @@ type Rules struct {
 	// ClientKeepAlive once its health checks are in their rhythm (the world's zero is at least
 	// 2 × ClientKeepAlive after the instances registered).
 	SilentAtCut time.Duration
+	// Members is the number of cluster members (0: one standalone server).
+	Members int
+	// MemberFault is the longest member fault (quorum loss, a member cut off) of the experiment.
+	MemberFault time.Duration
+	// Restart bounds a killed member's start again, from its launch to its readiness.
+	Restart time.Duration
 }
 
 // schedSlack is the allowance for timers and scheduling on a shared host (clock.SchedSlack's
@@ -40,8 +46,12 @@ func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (tim
 // ClientWhileUnreachable: a Nacos client changes its list only on the server's push
 // (NamingPushRequestHandler → ServiceInfoHolder.processServiceInfo, client/.../naming/cache/
 // ServiceInfoHolder.java:124) or a query's answer, and a blackholed link holds both; every
-// instance lives and is called directly, not through the registry: no call fails.
-func (Rules) ClientWhileUnreachable(string, experiment.How, time.Duration) (experiment.Band, bool) {
+// instance lives and is called directly, not through the registry: no call fails. On a cluster
+// the same holds while a member fault keeps every member's copy whole (memberClientWhile).
+func (r Rules) ClientWhileUnreachable(_ string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
+	if r.Members > 1 {
+		return r.memberClientWhile(how)
+	}
 	return experiment.Band{Lo: 0, Hi: 0, Basis: "a Nacos client changes its list only on the server's push or a query's answer " +
 		"(NamingPushRequestHandler → ServiceInfoHolder.processServiceInfo), and the blackholed link holds both: it keeps its list"}, true
 }
@@ -91,7 +101,10 @@ func (r Rules) removes() bool { return r.Loss >= NoRemovalBelow(r.SilentAtCut) }
 // instances, the server lists them again within RelistBy of the heal (each SDK's reconnect and
 // redo) and the caller's list follows: a policy caller's next refresh, a real client's push
 // within DeliverSlack.
-func (r Rules) Recovery(c experiment.Caller, _ experiment.Outage, refresh time.Duration) (time.Duration, string) {
+func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
+	if r.Members > 1 && o.How == experiment.Kill {
+		return r.afterQuorumLoss(c, refresh)
+	}
 	if !r.removes() {
 		if c.Kind != experiment.PolicyCaller {
 			return 0, fmt.Sprintf("its list was never emptied: a loss of %s is below %s, the least that removes an instance (%s)",
@@ -137,11 +150,6 @@ func relistRule() string {
 		"(redoRegisterEachService), the answered list follows the %s push delay, + %s", ReconnectSleep, ServerCheckTimeout, SDKSetupSleep, PushDelay, RuleSlack)
 }
 
-// MemberServes has no rule: one standalone server, no members to cut off.
-func (Rules) MemberServes(experiment.FaultKind, experiment.Role, experiment.ProbeOp, time.Duration) (experiment.Band, bool) {
-	return experiment.Band{}, false
-}
-
 // Relisted: each instance's own SDK re-registers it after its reconnect, within RelistBy of
 // the heal (after the seeded delay, when spread).
 func (Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
@@ -152,14 +160,6 @@ func (Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
 // come at once, within RelistBy.
 func (Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
 	return spread + RelistBy(), spread, "every instance's nacos-sdk-go reconnects on its own loop once its link returns (" + relistRule() + ")"
-}
-
-// MemberReads has no rule to give: the world runs one standalone server,
-// and the registry refuses every member fault (quorum loss, a member cut
-// off) before anything starts; a server that answers reads every client's
-// query from its own copy.
-func (Rules) MemberReads(experiment.FaultKind) (experiment.Reads, string) {
-	return experiment.ReadsAnswer, "one standalone server: no member fault is made on this world (refused before the run)"
 }
 
 var _ experiment.Rules = Rules{}

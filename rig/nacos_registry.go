@@ -11,9 +11,11 @@ import (
 func init() { RegisterRegistry(nacosRegistry{}) }
 
 // nacosRegistry runs experiments written as data on the real Nacos world: one real Nacos
-// server (a JVM, standalone), instances registered ephemeral through nacos-sdk-go, each on its
-// own gRPC connection (its lease) behind its own link, policy callers reading the client open
-// API through links of their own, and the world's real clients (Java and Go) as callers.
+// server (a JVM, standalone) — or, for an experiment with a member fault or a members probe, a
+// cluster of three (each a JVM, naming only) —, instances registered ephemeral through
+// nacos-sdk-go, each on its own gRPC connection (its lease) behind its own link, policy callers
+// reading the client open API through links of their own, and the world's real clients (Java
+// and Go) as callers.
 type nacosRegistry struct{}
 
 // The real clients of the Nacos world (nacosreal's callers at their defaults).
@@ -38,9 +40,10 @@ const nacosSettle = 2 * nacosreal.ClientKeepAlive
 // Name returns "nacos".
 func (nacosRegistry) Name() experiment.Registry { return experiment.Nacos }
 
-// Describe names the server.
+// Describe names the server, and the cluster a member experiment runs on.
 func (nacosRegistry) Describe() string {
-	return "Nacos, 1 real server (a JVM, standalone; its version in the run's meta), instances ephemeral through nacos-sdk-go over gRPC"
+	return "Nacos, 1 real server (a JVM, standalone; its version in the run's meta) — 3 members (each a JVM, naming only) when the timeline has " +
+		"quorum-loss, cut-off-member or a members probe —, instances ephemeral through nacos-sdk-go over gRPC"
 }
 
 // Clients are the world's real clients at their defaults.
@@ -54,8 +57,9 @@ func (nacosRegistry) Clients() []ClientInfo {
 
 // Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
 // instance leaves), a spread (each SDK re-registers on its own), a user's program, a real
-// client's caller not named after its client or at another rate than the others, the members'
-// faults and probes (one standalone server) and a killed server.
+// client's caller not named after its client or at another rate than the others, a killed
+// standalone server, the leader cut off (Distro has none), and registry-unreachable in a run on
+// the cluster.
 func (r nacosRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
@@ -72,8 +76,9 @@ func (r nacosRegistry) Can(x experiment.Experiment) error {
 	if err := nacosCallers(x); err != nil {
 		return err
 	}
+	cluster := nacosOnCluster(x)
 	for i, s := range x.Timeline {
-		if err := nacosCanStep(s); err != nil {
+		if err := nacosCanStep(s, cluster); err != nil {
 			return Cannotf("nacos: timeline[%d]: %v", i, err)
 		}
 	}
@@ -101,24 +106,36 @@ func nacosCallers(x experiment.Experiment) error {
 	return nil
 }
 
-// nacosCanStep refuses a step the world cannot make.
-func nacosCanStep(s experiment.Step) error {
+// nacosCanStep refuses a step the world cannot make (cluster: the run is on the cluster).
+func nacosCanStep(s experiment.Step, cluster bool) error {
 	switch {
-	case s.Probe != "":
-		return fmt.Errorf("probe %s: one standalone server, no members to probe", s.Probe)
+	case s.Probe != "" || s.Fault == experiment.QuorumLoss || s.Fault == experiment.CrashInstance:
+		return nil
+	case s.Fault == experiment.CutOffMember && s.WhichOf() == experiment.Leader:
+		// Distro: the member holding a gRPC client's connection is responsible for it
+		// (naming/.../ConnectionBasedClientManager.java:130-131); JRaft leads persistent data only.
+		return fmt.Errorf("cut-off-member which: leader: Nacos's ephemeral instances (Distro, AP) have no leader — each member is responsible " +
+			"for the clients connected to it; JRaft's leaders hold only persistent data, which this world does not register (which: follower cuts a member)")
+	case s.Fault == experiment.CutOffMember:
+		return nil
+	case s.Fault == experiment.Unreachable && cluster:
+		return fmt.Errorf("registry-unreachable in a run on the cluster (a member fault or a members probe): " +
+			"the Nacos rules for a blackholed cluster are not written; run it apart")
 	case s.Fault == experiment.Unreachable && s.HowOf() == experiment.Kill:
 		return fmt.Errorf("registry-unreachable how: kill: a killed standalone server loses every registration and takes a JVM start to return; " +
 			"not made here (how: blackhole is)")
-	case s.Fault == experiment.Unreachable || s.Fault == experiment.CrashInstance:
+	case s.Fault == experiment.Unreachable:
 		return nil
-	case s.Fault == experiment.QuorumLoss || s.Fault == experiment.CutOffMember:
-		return fmt.Errorf("%s: one standalone server, no quorum and no members", s.Fault)
 	}
 	return fmt.Errorf("%s: not made in the Nacos world yet", s.Fault)
 }
 
-// Rules are Nacos's rules for x's instances on one standalone server.
+// Rules are Nacos's rules for x's instances on one standalone server, or on the cluster.
 func (nacosRegistry) Rules(x experiment.Experiment) experiment.Rules {
+	if nacosOnCluster(x) {
+		return nacosreal.Rules{SilentAtCut: nacosreal.ClientKeepAlive, Members: nacosMembers, MemberFault: nacosMemberFaultFor(x),
+			Restart: nacosreal.DefaultClusterSpec().Member.ReadyTimeout}
+	}
 	var loss time.Duration
 	for _, s := range x.Timeline {
 		if s.Fault != experiment.Unreachable {

@@ -18,9 +18,10 @@ import (
 // nacosService is the service the experiment's instances register.
 const nacosService = "svc"
 
-// World builds x's Nacos world: the server (main port --port-base + 1000), x's instances and
-// real clients in a nacosreal.World, the policy callers each behind a link of its own, the
-// server's list read every ListedEvery, and a timeline of fault values on the started world.
+// World builds x's Nacos world: the server (main port --port-base + 1000) or, for a member
+// experiment, the cluster (main ports from there, 2 apart), x's instances and real clients in a
+// nacosreal.World, the policy callers each behind a link of their own, the server's (the first
+// member's) list read every ListedEvery, and a timeline of fault values on the started world.
 func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
@@ -30,16 +31,32 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		return nil, err
 	}
 	main := env.PortBase - nacosreal.RaftOffset
-	links := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
-	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(DefaultRefresh))), crash: map[int]int{}}
+	first := main + 2 // main+1000 and main+1001 are the server's gRPC ports
+	var cluster *nacosreal.ClusterSpec
+	if nacosOnCluster(x) {
+		cluster = nacosClusterSpec(env, x)
+		first = main + nacosreal.PortSpan(cluster.Size) // the members' main ports and the ones between
+	}
+	links := ports.New(first, "--port-base")
+	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(DefaultRefresh))), drawn: map[int]int{}}
 	for i, s := range x.Timeline {
-		if s.Fault == experiment.CrashInstance {
-			w.crash[i] = env.Rand.IntN(x.Instances.Count) // the instance step i crashes, drawn from the run's seed
+		switch s.Fault {
+		case experiment.CrashInstance:
+			w.drawn[i] = env.Rand.IntN(x.Instances.Count) // the instance step i crashes, drawn from the run's seed
+		case experiment.QuorumLoss, experiment.CutOffMember:
+			w.drawn[i] = env.Rand.IntN(nacosMembers) // the member spared (quorum-loss) or cut off, drawn from the run's seed
 		}
+	}
+	if cluster != nil {
+		dir, err := sup.TempDir("sdchaos-nacos-probes-*", env.Keep)
+		if err != nil {
+			return nil, fmt.Errorf("the members probe's directory: %w", err)
+		}
+		w.probes = &nacosProbe{dir: dir, http: &http.Client{Transport: &http.Transport{}}}
 	}
 	sp := nacosreal.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
-	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: links, EndpointPorts: links,
+	ws := nacosreal.WorldSpec{Server: sp, Cluster: cluster, ServerPorts: ports.New(main, "--port-base"), LinkPorts: links, EndpointPorts: links,
 		Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosJVMStart,
 		Settle: nacosSettle, Sample: time.Second, Duration: x.Duration.D(), Ready: true, Timeline: w.timeline,
 		NewRecorder: (&SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
@@ -63,11 +80,14 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 // server's list as OpListed ops.
 type nacosExpWorld struct {
 	*nacosreal.World
-	x      experiment.Experiment
-	links  *ports.Allocator
-	phase  time.Duration
-	crash  map[int]int // timeline step → the instance it crashes
+	x     experiment.Experiment
+	links *ports.Allocator
+	phase time.Duration
+	// drawn maps a timeline step to what it acts on, drawn from the run's seed: the instance a
+	// crash-instance crashes, the member a quorum-loss spares or a cut-off-member cuts.
+	drawn  map[int]int
 	policy []nacosPolicyCaller
+	probes *nacosProbe // the members probe, on the cluster
 }
 
 // nacosPolicyCaller is a policy caller, its link and the HTTP client of its reads.
@@ -117,11 +137,17 @@ func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 
 // timeline turns x's steps into fault values on the started world: registry-unreachable
 // blackholes every client's link (the instances', the real clients', the policy callers'),
-// crash-instance crashes the instance drawn for it.
+// crash-instance crashes the instance drawn for it, the member faults act on the cluster's
+// members (memberFault), and a members probe asks every member.
 func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 	var tl fault.Timeline
 	for i, s := range w.x.Timeline {
 		st := fault.Step{At: s.At.D(), For: s.For.D(), Origin: i + 1}
+		if s.Probe != "" {
+			st.Probe = w.probes.probe(nw)
+			tl = append(tl, st)
+			continue
+		}
 		switch s.Fault {
 		case experiment.Unreachable:
 			links := nw.Links()
@@ -130,7 +156,13 @@ func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 			}
 			st.Fault = fault.BlackholeLinks{Links: links}
 		case experiment.CrashInstance:
-			st.Fault = fault.CrashTarget{Instance: nw.Crashables()[w.crash[i]]}
+			st.Fault = fault.CrashTarget{Instance: nw.Crashables()[w.drawn[i]]}
+		case experiment.QuorumLoss, experiment.CutOffMember:
+			f, err := w.memberFault(nw, i, s)
+			if err != nil {
+				return nil, fmt.Errorf("timeline[%d] (%s): %w", i, s.Fault, err)
+			}
+			st.Fault = f
 		default:
 			return nil, Cannotf("nacos cannot make %q", s.Fault)
 		}
@@ -139,9 +171,13 @@ func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 	return tl, nil
 }
 
-// Close closes the world, then the policy callers' links and connections.
+// Close closes the world, then the policy callers' links and connections and the members
+// probe's clients.
 func (w *nacosExpWorld) Close() {
 	w.World.Close()
+	if w.probes != nil {
+		w.probes.close()
+	}
 	for _, p := range w.policy {
 		p.link.Close()
 		p.client.CloseIdleConnections()

@@ -28,7 +28,7 @@ func TestNacosRegistryRefusesWhatItCannotMakeInOneLine(t *testing.T) {
 		{[]string{"rejoin-jittered", "--registry", "nacos"}, "instances.spread"},
 		{[]string{"run", write("kill.yaml", base+"timeline:\n  - at: 2s\n    for: 5s\n    fault: registry-unreachable\n    how: kill\n"), "--registry", "nacos"}, "how: kill"},
 		{[]string{"run", write("ttl.yaml", "name: x\nsummary: a test\nduration: 20s\ninstances:\n  count: 2\n  ttl: 10s\ntimeline:\n  - at: 2s\n    fault: registry-unreachable\n"), "--registry", "nacos"}, "instances.ttl"},
-		{[]string{"run", write("quorum.yaml", base+"timeline:\n  - at: 2s\n    for: 5s\n    fault: quorum-loss\n"), "--registry", "nacos"}, "no quorum"},
+		{[]string{"run", write("leader.yaml", base+"timeline:\n  - at: 2s\n    for: 5s\n    fault: cut-off-member\n    which: leader\n"), "--registry", "nacos"}, "no leader"},
 		{[]string{"run", write("client.yaml", base+"callers:\n  - name: mine\n    kind: client\n    client: spring\ntimeline:\n  - at: 2s\n    fault: registry-unreachable\n"), "--registry", "nacos"}, "named after its client"},
 	}
 	for _, tc := range tests {

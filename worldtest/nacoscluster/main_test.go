@@ -1,0 +1,9 @@
+package nacoscluster_test
+
+import (
+	"testing"
+
+	"sdchaos/worldtest/internal/cmdrun"
+)
+
+func TestMain(m *testing.M) { cmdrun.Main(m) }
