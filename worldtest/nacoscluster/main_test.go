@@ -3,7 +3,7 @@ package nacoscluster_test
 import (
 	"testing"
 
-	"sdchaos/worldtest/internal/cmdrun"
+	"sdchaos/internal/cmdrun"
 )
 
 func TestMain(m *testing.M) { cmdrun.Main(m) }

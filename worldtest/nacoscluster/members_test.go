@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"sdchaos/history"
+	"sdchaos/internal/cmdrun"
 	"sdchaos/nacosreal"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
-	"sdchaos/worldtest/internal/cmdrun"
 )
 
 // TestMemberFaultsOnRealNacosCluster runs the built-in quorum-loss and member-cut-off on the
