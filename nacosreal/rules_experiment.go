@@ -162,4 +162,14 @@ func (Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration
 	return spread + RelistBy(), spread, "every instance's nacos-sdk-go reconnects on its own loop once its link returns (" + relistRule() + ")"
 }
 
+// ListMerge: the server's answered list (ServiceStorage) changes only when a push task runs
+// (PushExecuteTask → ServiceStorage.getPushData), and the task takes in every change within
+// PushDelay of the first (PushDelayTask.merge keeps the earliest lastProcessTime), run up to an
+// EngineInterval later: one change of the list holds the registrations of up to PushDelay +
+// EngineInterval.
+func (Rules) ListMerge() (time.Duration, string) {
+	return PushDelay + EngineInterval, fmt.Sprintf("the server's list changes when its push task runs, which takes in every change within %s "+
+		"of the first (PushDelayTask.merge) and runs ≤ %s after it (NacosDelayTaskExecuteEngine processInterval)", PushDelay, EngineInterval)
+}
+
 var _ experiment.Rules = Rules{}

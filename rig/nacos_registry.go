@@ -56,7 +56,7 @@ func (nacosRegistry) Clients() []ClientInfo {
 }
 
 // Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
-// instance leaves), a spread (each SDK re-registers on its own), a user's program, a real
+// instance leaves), a user's program, a real
 // client's caller not named after its client or at another rate than the others, a killed
 // standalone server, the leader cut off (Distro has none), and registry-unreachable in a run on
 // the cluster.
@@ -68,8 +68,6 @@ func (r nacosRegistry) Can(x experiment.Experiment) error {
 	case x.Instances.TTL > 0:
 		return Cannotf("nacos: instances.ttl: Nacos fixes when a silent instance leaves (its gRPC connection ejected after %s of silence + a %s probe); it cannot be set",
 			nacosreal.KeepAliveTime, nacosreal.EjectProbeTimeout)
-	case x.Instances.Spread > 0:
-		return Cannotf("nacos: instances.spread: each instance's nacos-sdk-go registers it again on its own reconnect; the harness cannot delay it")
 	case x.Instances.Count > nacosreal.MaxInstances:
 		return Cannotf("nacos: instances.count (%d): at most %d", x.Instances.Count, nacosreal.MaxInstances)
 	}
