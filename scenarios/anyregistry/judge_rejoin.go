@@ -30,7 +30,7 @@ func (r *run) registryChecks(w window) {
 	} else {
 		r.res.AddCheck(e.JudgeBool(emptied))
 	}
-	if w.healed && (r.rejoined(w) > 0 || !r.recordsRegistrations()) {
+	if w.healed && (r.rejoined(w) > 0 || (!r.recordsRegistrations() && r.removedAlive(w))) {
 		r.rejoinChecks(w)
 	}
 }
@@ -57,6 +57,19 @@ func (r *run) rejoined(w window) int {
 		}
 	}
 	return n
+}
+
+// removedAlive reports whether an answered sample of the registry's list
+// in w counted fewer instances than were alive at its heal: the registry
+// removed live ones, which then have to come back.
+func (r *run) removedAlive(w window) bool {
+	alive, _ := r.aliveAt(w.to)
+	for _, op := range r.h.Ops {
+		if op.Kind == history.OpListed && op.Outcome == history.OK && op.Scheduled >= w.from && op.Scheduled < w.to && op.Count < alive {
+			return true
+		}
+	}
+	return false
 }
 
 // recordsRegistrations reports whether the world recorded its instances'
