@@ -153,4 +153,9 @@ const (
 	// ClientOp is the op a user's client (--client exec:) leaves: Count
 	// malformed lines, Value lines read, Outcome fail when it exited early.
 	ClientOp = "gate/client"
+	// WakeOp is the op a scaled-time run leaves from its wake probe: Seq
+	// wake-ups, Count of them later than Value (a duration: the allowance
+	// its bands take for one wake-up), Scheduled and Start the latest one's
+	// due and actual time.
+	WakeOp = "gate/wake"
 )

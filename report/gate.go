@@ -46,7 +46,25 @@ func Gates(h *history.History) []Gate {
 	if op, ok := history.FindOp(h.Ops, history.ClientOp); ok {
 		gs = append(gs, clientGates(op)...)
 	}
+	if op, ok := history.FindOp(h.Ops, history.WakeOp); ok {
+		gs = append(gs, wakeGate(op))
+	}
 	return gs
+}
+
+// wakeGate judges a scaled-time run's wake probe: its bands allow each
+// wake-up they wait on to come up to op.Value late (×the time scale in
+// model time), so a run in which the harness's timers woke later than that
+// judged nothing.
+func wakeGate(op history.Op) Gate {
+	_, err := time.ParseDuration(op.Value)
+	g := Gate{Name: "the harness's timers woke on time (the bands' allowance for a late wake-up)", OK: err == nil && op.Count == 0,
+		Measured: fmt.Sprintf("%d of %d wake-ups over %s late, worst %s", op.Count, op.Seq, op.Value, (op.Start - op.Scheduled).Round(time.Millisecond)),
+		Limit:    "none over " + op.Value}
+	if err != nil {
+		g.Measured = fmt.Sprintf("the probe's allowance %q: %v", op.Value, err)
+	}
+	return g
 }
 
 // clientGates judge a user's client: it printed calls, few malformed

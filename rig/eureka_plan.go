@@ -108,11 +108,15 @@ func (e *EurekaRun) Start(ctx context.Context) error {
 	return err
 }
 
-// Traffic is the schedulers' task loops.
+// Traffic is the schedulers' task loops, and on the model (whose bands
+// allow each wake-up SchedSlack, ×the scale in model time) the wake probe.
 func (e *EurekaRun) Traffic(context.Context) ([]caller.Traffic, error) {
 	ts := make([]caller.Traffic, len(e.World.Schedulers))
 	for i, s := range e.World.Schedulers {
 		ts[i] = s
+	}
+	if _, model := e.Plan.Backend.(ModelBackend); model {
+		ts = append(ts, wakeProbe{})
 	}
 	return ts, nil
 }
