@@ -32,6 +32,11 @@ func TestNacosCan(t *testing.T) {
 		{"cut the leader", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.CutOffMember, Which: experiment.Leader}}, "no leader", true},
 		{"a probe alone", []experiment.Step{probe}, "", true},
 		{"blackhole on the cluster", []experiment.Step{{At: sec(2), For: sec(5), Fault: experiment.Unreachable}, probe}, "on the cluster", true},
+		{"packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.Unreachable, How: experiment.Drop}}, "", true},
+		{"a member's packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable}}, "", true},
+		{"the leader's packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable, Which: experiment.Leader}}, "no leader", true},
+		{"blackhole beside dropped packets", []experiment.Step{{At: sec(2), For: sec(5), Fault: experiment.Unreachable},
+			{At: sec(10), For: sec(5), Fault: experiment.MemberUnreachable}}, "how: blackhole in a run on the cluster", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +79,28 @@ func TestNacosMemberFaultFor(t *testing.T) {
 		x := experiment.Experiment{Duration: sec(30), Timeline: tt.steps}
 		if got := nacosMemberFaultFor(x); got != tt.want {
 			t.Errorf("case %d: %s, want %s", i, got, tt.want)
+		}
+	}
+}
+
+// TestOtherWorldsRefusePackets: etcd, Eureka and ZooKeeper refuse dropped packets (how: drop,
+// member-unreachable) in one ErrCannot line naming the step.
+func TestOtherWorldsRefusePackets(t *testing.T) {
+	sec := func(n int) experiment.Duration { return experiment.Duration(time.Duration(n) * time.Second) }
+	steps := []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.Unreachable, How: experiment.Drop},
+		{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable}}
+	for _, name := range []experiment.Registry{experiment.Etcd, experiment.Eureka, experiment.ZooKeeper} {
+		reg, err := RegistryFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			x := experiment.Experiment{Name: "x", Summary: "x", Duration: sec(30), Instances: experiment.Instances{Count: 3},
+				Timeline: []experiment.Step{st}}
+			err := reg.Can(x)
+			if err == nil || !errors.Is(err, ErrCannot) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), string(st.Fault)) {
+				t.Errorf("%s Can(%s %s) = %v, want one ErrCannot line naming it", name, st.Fault, st.HowOf(), err)
+			}
 		}
 	}
 }
