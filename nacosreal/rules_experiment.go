@@ -37,9 +37,13 @@ const schedSlack = 50 * time.Millisecond
 // RefreshFails: a policy caller's refresh is one open-API request through its own link, which
 // holds the request's bytes once blackholed; the next refresh (≤ refresh after the cut) fails
 // at its deadline (± 50 ms: a refresh in flight at the cut fails up to its round trip earlier).
-func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+	path := "which holds its bytes"
+	if how == experiment.Drop {
+		path = "whose packets to and from the member are dropped"
+	}
 	return timeout - schedSlack, refresh + timeout + schedSlack,
-		"a refresh is one request to the client open API (InstanceOpenApiController.list) through the caller's link, which holds its bytes: " +
+		"a refresh is one request to the client open API (InstanceOpenApiController.list) through the caller's link, " + path + ": " +
 			"the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
 }
 
