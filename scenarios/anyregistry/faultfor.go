@@ -7,10 +7,11 @@ import (
 	"sdchaos/experiment"
 )
 
-// stretch returns x with its one healed fault step lasting d instead of its own for: the steps
-// after that step's start and the run's end move by the difference, so what follows the heal
-// keeps its length (a sweep over the fault's length: experiments sweep NAME --param fault-for
-// 18s,25s,40s). It refuses an experiment with no healed fault step, or more than one.
+// stretch returns x with its one healed fault step lasting d instead of its own for (its summary
+// says so): the steps after that step's start and the run's end move by the difference, so what
+// follows the heal keeps its length (a sweep over the fault's length: experiments sweep NAME
+// --param fault-for 18s,25s,40s). It refuses an experiment with no healed fault step, or more
+// than one.
 func stretch(x experiment.Experiment, d time.Duration) (experiment.Experiment, error) {
 	at := -1
 	for i, s := range x.Timeline {
@@ -38,6 +39,7 @@ func stretch(x experiment.Experiment, d time.Duration) (experiment.Experiment, e
 		}
 	}
 	out.Duration += delta
+	out.Summary += fmt.Sprintf(" (its fault step lasting %s: --fault-for)", d)
 	if err := out.Validate(); err != nil {
 		return x, fmt.Errorf("--fault-for %s: %w", d, err)
 	}
