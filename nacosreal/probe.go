@@ -11,10 +11,12 @@ type Probe struct {
 	At time.Time
 	// ReadyErr is the readiness endpoint's failure ("" when it answered ok).
 	ReadyErr string
-	// CPU is the JVM's CPU time so far (user + system); RSS its resident set in bytes (−1 when
-	// the process could not be read).
-	CPU time.Duration
-	RSS int64
+	// CPU is the JVM's CPU time so far (user + system), read at CPUAt (before the readiness
+	// call, which a busy server answers late: a rate of CPU use is taken between CPUAts, never
+	// between Ats); RSS its resident set in bytes (−1 when the process could not be read).
+	CPU   time.Duration
+	CPUAt time.Time
+	RSS   int64
 }
 
 // probeLoop reads the server's readiness, CPU time and RSS every period until ctx ends; the
@@ -56,7 +58,7 @@ func (s *Server) probeLoop(ctx context.Context, period time.Duration) func() []P
 func (s *Server) probe(ctx context.Context) Probe {
 	p := Probe{CPU: -1, RSS: -1}
 	if d, err := s.CPUTime(); err == nil {
-		p.CPU = d
+		p.CPU, p.CPUAt = d, time.Now()
 	}
 	if n, err := s.RSS(); err == nil {
 		p.RSS = n

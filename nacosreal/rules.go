@@ -44,6 +44,10 @@ const (
 	// merge (naming PushConstants, PushDelayTask.merge); the list the server answers
 	// (ServiceStorage) is refreshed by that push task.
 	PushDelay = 500 * time.Millisecond
+	// EngineInterval: the delay-task engine looks for a task whose delay has passed this often
+	// (common NacosDelayTaskExecuteEngine, processInterval 100 ms, scheduleWithFixedDelay), so a
+	// push task runs up to this long after its PushDelay.
+	EngineInterval = 100 * time.Millisecond
 	// ServerCheckTimeout: each connection attempt waits this long for the answer to its
 	// ServerCheckRequest (nacos-client DefaultGrpcClientConfig serverCheckTimeOut 3000 ms;
 	// nacos-sdk-go serverCheck with DEFAULT_TIMEOUT_MILLS 3000 ms).

@@ -178,15 +178,27 @@ func relistRule() string {
 }
 
 // Relisted: each instance's own SDK re-registers it after its reconnect, within RelistBy of
-// the heal (after the seeded delay, when spread).
-func (Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
-	return spread + RelistBy(), fmt.Sprintf("each instance's nacos-sdk-go registers it again after its reconnect: spread (%s) + %s (%s)", spread, RelistBy(), relistRule())
+// the heal (after the seeded delay, when spread); on the cluster the member read has it from the
+// member the SDK reconnected to within DistroSyncDelay more.
+func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
+	return spread + RelistBy() + r.distro(), fmt.Sprintf("each instance's nacos-sdk-go registers it again after its reconnect: spread (%s) + %s (%s)%s",
+		spread, RelistBy(), relistRule(), r.distroRule())
 }
 
 // RejoinWindow: every instance's SDK reconnects on its own loop once the link returns; all may
 // come at once, within RelistBy.
 func (Rules) RejoinWindow(_ experiment.How, spread time.Duration) (time.Duration, time.Duration, string) {
 	return spread + RelistBy(), spread, "every instance's nacos-sdk-go reconnects on its own loop once its link returns (" + relistRule() + ")"
+}
+
+// ListMerge: the server's answered list (ServiceStorage) changes only when a push task runs
+// (PushExecuteTask → ServiceStorage.getPushData), and the task takes in every change within
+// PushDelay of the first (PushDelayTask.merge keeps the earliest lastProcessTime), run up to an
+// EngineInterval later: one change of the list holds the registrations of up to PushDelay +
+// EngineInterval.
+func (Rules) ListMerge() (time.Duration, string) {
+	return PushDelay + EngineInterval, fmt.Sprintf("the server's list changes when its push task runs, which takes in every change within %s "+
+		"of the first (PushDelayTask.merge) and runs ≤ %s after it (NacosDelayTaskExecuteEngine processInterval)", PushDelay, EngineInterval)
 }
 
 var _ experiment.Rules = Rules{}

@@ -75,7 +75,9 @@ type ProbeSample struct {
 	At       time.Duration `json:"at_ns"`
 	ReadyErr string        `json:"ready_err,omitempty"`
 	CPU      time.Duration `json:"cpu_ns"`
-	RSS      int64         `json:"rss"`
+	// CPUAt is when CPU was read (0 in records made before it was kept: At stands in).
+	CPUAt time.Duration `json:"cpu_at_ns,omitempty"`
+	RSS   int64         `json:"rss"`
 }
 
 // Registration is an instance's first registration: its call's span (the client's creation
@@ -121,7 +123,7 @@ func (w *World) record(rec *history.Recorder, evs []ServerEvent) Record {
 	}
 	if w.prober != nil {
 		for _, p := range w.prober.probes {
-			r.Probes = append(r.Probes, ProbeSample{At: rec.Offset(p.At), ReadyErr: p.ReadyErr, CPU: p.CPU, RSS: p.RSS})
+			r.Probes = append(r.Probes, ProbeSample{At: rec.Offset(p.At), ReadyErr: p.ReadyErr, CPU: p.CPU, CPUAt: cpuAt(rec, p), RSS: p.RSS})
 		}
 	}
 	for _, in := range w.instances {
@@ -165,4 +167,21 @@ func (w *World) logRSS() {
 	if n, err := w.server.RSS(); err == nil {
 		w.spec.Logf("RSS %s %d MiB at the end", w.server.Name(), n>>20)
 	}
+}
+
+// cpuAt is when p's CPU time was read, from rec's zero (0 when it was not read).
+func cpuAt(rec *history.Recorder, p Probe) time.Duration {
+	if p.CPUAt.IsZero() {
+		return 0
+	}
+	return rec.Offset(p.CPUAt)
+}
+
+// CPUReadAt is when the sample's CPU time was read: CPUAt, or At in a record made before
+// CPUAt was kept (whose rates of CPU use span the readiness call's delay too).
+func (p ProbeSample) CPUReadAt() time.Duration {
+	if p.CPUAt != 0 {
+		return p.CPUAt
+	}
+	return p.At
 }

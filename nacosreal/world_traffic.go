@@ -76,14 +76,17 @@ func (w *World) InstanceLinks() []fault.Link {
 	return out
 }
 
-// Links returns every client's link: the instances' then the callers' (a fault's targets).
-func (w *World) Links() []fault.Link {
-	out := w.InstanceLinks()
+// CallerLinks returns the real clients' links, in order (a fault's targets).
+func (w *World) CallerLinks() []fault.Link {
+	out := make([]fault.Link, 0, len(w.callers))
 	for _, c := range w.callers {
 		out = append(out, c.link)
 	}
 	return out
 }
+
+// Links returns every client's link: the instances' then the callers' (a fault's targets).
+func (w *World) Links() []fault.Link { return append(w.InstanceLinks(), w.CallerLinks()...) }
 
 // Registrations returns the instances as a fault takes them out of the registry and puts
 // them back.

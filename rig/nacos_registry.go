@@ -56,11 +56,11 @@ func (nacosRegistry) Clients() []ClientInfo {
 }
 
 // Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
-// instance leaves), a spread (each SDK re-registers on its own), a user's program, a real
-// client's caller not named after its client or at another rate than the others, a killed
-// standalone server, the leader cut off or made unreachable (Distro has none), and
-// registry-unreachable by blackhole in a run on the cluster. Packets dropped (how: drop) need
-// --net private: World refuses them on loopback.
+// instance leaves), a user's program, a real client's caller not named after its client or at
+// another rate than the others, a killed standalone server, the leader cut off or made
+// unreachable (Distro has none), registry-unreachable by blackhole in a run on the cluster, and a
+// spread beside dropped packets (the drop acts on the members' ports, not on each instance's
+// link). Packets dropped (how: drop) need --net private: World refuses them on loopback.
 func (r nacosRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
@@ -69,10 +69,10 @@ func (r nacosRegistry) Can(x experiment.Experiment) error {
 	case x.Instances.TTL > 0:
 		return Cannotf("nacos: instances.ttl: Nacos fixes when a silent instance leaves (its gRPC connection ejected after %s of silence + a %s probe); it cannot be set",
 			nacosreal.KeepAliveTime, nacosreal.EjectProbeTimeout)
-	case x.Instances.Spread > 0:
-		return Cannotf("nacos: instances.spread: each instance's nacos-sdk-go registers it again on its own reconnect; the harness cannot delay it")
 	case x.Instances.Count > nacosreal.MaxInstances:
 		return Cannotf("nacos: instances.count (%d): at most %d", x.Instances.Count, nacosreal.MaxInstances)
+	case x.Instances.Spread > 0 && nacosNeedsPackets(x):
+		return Cannotf("nacos: instances.spread with dropped packets: the drop acts on the members' client ports, not on each instance's link, so no instance can come back later than the others")
 	}
 	if err := nacosCallers(x); err != nil {
 		return err

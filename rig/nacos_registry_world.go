@@ -55,6 +55,13 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if env.Net == Private {
 		w.source = nacosClientSource
 	}
+	if x.Instances.Spread > 0 { // each instance's link healed at its own seeded delay
+		draws := NewDraws(env, x.Instances.Spread.D())
+		w.delays = make([]time.Duration, x.Instances.Count)
+		for i := range w.delays {
+			w.delays[i] = draws.Next()
+		}
+	}
 	for i, s := range x.Timeline {
 		switch s.Fault {
 		case experiment.CrashInstance:
@@ -101,7 +108,11 @@ type nacosExpWorld struct {
 	phase time.Duration
 	// drawn maps a timeline step to what it acts on, drawn from the run's seed: the instance a
 	// crash-instance crashes, the member a quorum-loss spares or a cut-off-member cuts.
-	drawn  map[int]int
+	drawn map[int]int
+	// delays, for a spread experiment, are each instance's heal delay after a registry-unreachable
+	// step's end, drawn from the run's seed: nacos-sdk-go re-registers on its own reconnect, so an
+	// instance comes back later when its link returns later.
+	delays []time.Duration
 	policy []nacosPolicyCaller
 	probes *nacosProbe // the members probe, on the cluster
 	// filter is the run's packet filter when a step drops packets; source the address the
@@ -181,11 +192,8 @@ func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 				st.Fault = &nacosreal.DropClients{Filter: w.filter, Members: nw.Cluster().Members(), Source: w.source}
 				break
 			}
-			links := nw.Links()
-			for _, p := range w.policy {
-				links = append(links, p.link)
-			}
-			st.Fault = fault.BlackholeLinks{Links: links}
+			tl = append(tl, w.unreachable(nw, st)...)
+			continue
 		case experiment.CrashInstance:
 			st.Fault = fault.CrashTarget{Instance: nw.Crashables()[w.drawn[i]]}
 		case experiment.QuorumLoss, experiment.CutOffMember, experiment.MemberUnreachable:
@@ -200,6 +208,32 @@ func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 		tl = append(tl, st)
 	}
 	return tl, nil
+}
+
+// unreachable blackholes every client's link for st: at once, or — for a spread experiment
+// with a heal — the callers' links for st.For and each instance's link for st.For plus its
+// seeded delay (a staggered heal, one step per instance, as nacos-storm's jitter).
+func (w *nacosExpWorld) unreachable(nw *nacosreal.World, st fault.Step) fault.Timeline {
+	others := nw.CallerLinks()
+	for _, p := range w.policy {
+		others = append(others, p.link)
+	}
+	if w.delays == nil || st.For <= 0 {
+		st.Fault = fault.BlackholeLinks{Links: append(nw.InstanceLinks(), others...)}
+		return fault.Timeline{st}
+	}
+	tl := fault.Timeline{}
+	if len(others) > 0 {
+		st.Fault = fault.BlackholeLinks{Links: others}
+		tl = append(tl, st)
+	}
+	for i, l := range nw.InstanceLinks() {
+		s := st
+		s.For += w.delays[i]
+		s.Fault = fault.BlackholeLinks{Links: []fault.Link{l}}
+		tl = append(tl, s)
+	}
+	return tl
 }
 
 // Close closes the world, then the policy callers' links and connections and the members

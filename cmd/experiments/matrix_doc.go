@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"sdchaos/experiment"
@@ -53,6 +54,9 @@ type matrixCellDoc struct {
 	Cannot    bool           `json:"cannot,omitempty"`
 	DidNotRun bool           `json:"did_not_run,omitempty"`
 	Missing   bool           `json:"missing,omitempty"`
+	// NotJudged marks a caller whose calls were counted but that no check
+	// judged (its world's rules give no band for it here).
+	NotJudged bool `json:"not_judged,omitempty"`
 }
 
 // String is the cell as the terminal and Markdown tables show it.
@@ -64,6 +68,8 @@ func (c matrixCellDoc) String() string {
 		return "did not run"
 	case c.Missing:
 		return "—"
+	case c.NotJudged:
+		return c.Calls + " · not judged"
 	case c.Calls != "":
 		return c.Calls + " · " + string(c.Verdict)
 	}
@@ -103,7 +109,7 @@ func (d matrixExperimentDoc) table() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; — where the world has no such row"}
+	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; not judged where the calls were counted but the world's rules give no band for them; — where the world has no such row"}
 	for _, w := range d.Worlds {
 		switch {
 		case w.Cannot != "":
@@ -136,6 +142,16 @@ func subjects(runs []matrixRun) []string {
 			}
 		}
 	}
+	for _, r := range runs { // callers counted but not judged, after the judged rows
+		if r.result == nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(r.result.Series)) {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
 	return out
 }
 
@@ -155,14 +171,19 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 			cs = append(cs, c)
 		}
 	}
-	if len(cs) == 0 {
+	s, counted := r.result.Series[subject]
+	if len(cs) == 0 && !counted {
 		return matrixCellDoc{Missing: true}
+	}
+	if len(cs) == 0 {
+		okN, fail := s.Total()
+		return matrixCellDoc{Calls: fmt.Sprintf("%d/%d failed", fail, okN+fail), NotJudged: true}
 	}
 	cell := matrixCellDoc{Verdict: report.RunVerdict(cs)}
 	if v := r.result.Verdict; v == report.Invalid || v == report.Inconclusive {
 		cell.Verdict = v // a run whose gates failed judged nothing, whatever its checks say
 	}
-	if s, ok := r.result.Series[subject]; ok {
+	if counted {
 		okN, fail := s.Total()
 		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail)
 	}

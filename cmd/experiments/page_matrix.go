@@ -90,7 +90,7 @@ func matrixSection(dir string, d matrixExperimentDoc) htmlreport.Section {
 		cells := []htmlreport.Cell{{Text: r.Subject}}
 		for _, c := range r.Cells {
 			cell := htmlreport.Cell{Verdict: c.Verdict, Text: c.Calls}
-			if c.Cannot || c.DidNotRun || c.Missing {
+			if c.Cannot || c.DidNotRun || c.Missing || c.NotJudged {
 				cell = htmlreport.Cell{Text: c.String()}
 			}
 			cells = append(cells, cell)

@@ -39,7 +39,8 @@ func Main(m *testing.M) {
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "sdchaos-worldtest-")
+	removeStale()
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cmdrun: temp dir:", err)
 		os.Exit(1)
@@ -53,6 +54,26 @@ func Main(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// dirPrefix starts the name of the dir Main builds the command in; the test binary's pid
+// follows, so that a later Main can tell a dir whose binary is gone.
+const dirPrefix = "sdchaos-worldtest-"
+
+// removeStale removes the command dirs of test binaries that are gone: one SIGKILLed (go
+// test's timeout, a user's kill -9) could not remove its own.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, d := range dirs {
+		rest := strings.TrimPrefix(filepath.Base(d), dirPrefix)
+		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
+		if err != nil || pid <= 0 {
+			continue // not one of ours
+		}
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); os.IsNotExist(err) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // NeedJVM skips under -short and without java or mvn (one line each).

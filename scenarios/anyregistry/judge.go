@@ -22,7 +22,11 @@ type run struct {
 }
 
 // window is one fault step's span on the run's timeline: from its
-// injection to its heal (the end of the run when never healed).
+// injection to its heal (the end of the run when never healed). A step
+// whose fault heals in stages — Nacos's spread: the callers' links at the
+// step's end, each instance's link at its own seeded delay after it — ends
+// at its first heal: the registry is back then, and what follows is the
+// instances' return.
 type window struct {
 	step     experiment.Step
 	from, to time.Duration
@@ -91,7 +95,7 @@ func (r *run) windowOf(i int, s experiment.Step) window {
 		switch {
 		case e.Phase == history.Inject && e.Err == "":
 			w.from, w.targets, w.ok = e.At, e.Targets, true
-		case e.Phase == history.Heal:
+		case e.Phase == history.Heal && (!w.healed || e.At < w.to):
 			w.to, w.healed = e.At, true
 		}
 	}

@@ -30,7 +30,7 @@ func (r *run) registryChecks(w window) {
 	} else {
 		r.res.AddCheck(e.JudgeBool(emptied))
 	}
-	if w.healed && r.rejoined(w) > 0 {
+	if w.healed && (r.rejoined(w) > 0 || (!r.recordsRegistrations() && r.removedAlive(w))) {
 		r.rejoinChecks(w)
 	}
 }
@@ -57,6 +57,32 @@ func (r *run) rejoined(w window) int {
 		}
 	}
 	return n
+}
+
+// removedAlive reports whether an answered sample of the registry's list
+// in w counted fewer instances than were alive at its heal: the registry
+// removed live ones, which then have to come back.
+func (r *run) removedAlive(w window) bool {
+	alive, _ := r.aliveAt(w.to)
+	for _, op := range r.h.Ops {
+		if op.Kind == history.OpListed && op.Outcome == history.OK && op.Scheduled >= w.from && op.Scheduled < w.to && op.Count < alive {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsRegistrations reports whether the world recorded its instances'
+// registrations (OpRegister); Nacos's do not (nacos-sdk-go registers again
+// inside its own reconnect), and their return is read from the registry's
+// list instead.
+func (r *run) recordsRegistrations() bool {
+	for _, op := range r.h.Ops {
+		if op.Kind == history.OpRegister {
+			return true
+		}
+	}
+	return false
 }
 
 // registrations are the instances' successful registrations.
@@ -87,14 +113,36 @@ func (r *run) rejoinChecks(w window) {
 	} else {
 		r.res.AddCheck(e.JudgeText(math.NaN(), "never within the run"))
 	}
+	r.peakCheck(w)
+}
+
+// listMerger is a world's rule that its answered list takes in every
+// change within a span as one (Nacos's push task, nacosreal.Rules).
+type listMerger interface {
+	ListMerge() (time.Duration, string)
+}
+
+// peakCheck judges the busiest moment of the instances' return against
+// what the way they come back (at once, or spread) allows: per 100 ms of
+// recorded registrations, or — for a world that records none — per change
+// of the registry's list, whose span the world's rules give.
+func (r *run) peakCheck(w window) {
 	span, over, basis := r.rules.RejoinWindow(w.step.HowOf(), r.x.Instances.Spread.D())
-	k, peak := r.peakRejoins(w.to, span)
-	lo, hi := peakBand(k, span, over)
-	r.res.Metrics["rejoin.registrations"], r.res.Metrics["rejoin.peak_per_100ms"] = float64(k), float64(peak)
-	r.res.AddCheck(report.Band("re-registrations in the busiest 100 ms after the registry returned", lo, hi, "").About(SubjectRegistry).
-		From(fmt.Sprintf("%s: %d registrations within %s, none likelier than 100 ms in %s (0: at once): at least %s (pigeonhole), at most the binomial's 1 − 10⁻⁴ quantile",
-			basis, k, span, over, report.Num(lo))).
-		JudgeText(float64(peak), fmt.Sprintf("%d of %d", peak, k)))
+	name, bucket := "re-registrations in the busiest 100 ms after the registry returned", rig.ListedEvery
+	c, what := r.peakRejoins(w.to, span), "registrations"
+	if !r.recordsRegistrations() {
+		c, what = r.peakListedGains(w.to, span), "instances the registry's list gained (read every 100 ms: the world records no registration)"
+		if m, ok := r.rules.(listMerger); ok {
+			d, why := m.ListMerge()
+			name, bucket, basis = "re-registrations in the busiest change of the registry's list after it returned", max(bucket, d), basis+"; "+why
+		}
+	}
+	lo, hi := peakBand(c.n, span, over, bucket)
+	r.res.Metrics["rejoin.registrations"], r.res.Metrics["rejoin.peak_per_100ms"] = float64(c.n), float64(c.peak)
+	r.res.AddCheck(report.Band(name, lo, hi, "").About(SubjectRegistry).
+		From(fmt.Sprintf("%s: %d %s within %s, none likelier than %s in %s (0: at once): at least %s (pigeonhole), at most the binomial's 1 − 10⁻⁴ quantile",
+			basis, c.n, what, span, bucket, over, report.Num(lo))).
+		JudgeText(float64(c.peak), fmt.Sprintf("%d of %d", c.peak, c.n)))
 }
 
 // aliveAt returns how many instances were alive at t: the experiment's
@@ -131,32 +179,61 @@ func (r *run) relisted(heal time.Duration, n int) (time.Duration, bool) {
 	return 0, false
 }
 
-// peakRejoins counts the registrations that ended within span (+ a
-// registration's deadline) of the heal and the most in one 100 ms bucket.
-func (r *run) peakRejoins(heal, span time.Duration) (k, peak int) {
-	buckets := map[int]int{}
-	for _, op := range r.registrations() {
-		if op.End < heal || op.End > heal+span+rig.CallTimeout*2 {
-			continue
-		}
-		k++
-		b := int((op.End - heal) / rig.ListedEvery)
-		buckets[b]++
-		peak = max(peak, buckets[b])
-	}
-	return k, peak
+// rejoinCount is how many came back after a heal and the most in one
+// 100 ms bucket.
+type rejoinCount struct{ n, peak int }
+
+// add counts k more in the bucket of t after heal.
+func (c *rejoinCount) add(buckets map[int]int, heal, t time.Duration, k int) {
+	b := int((t - heal) / rig.ListedEvery)
+	buckets[b] += k
+	c.n += k
+	c.peak = max(c.peak, buckets[b])
 }
 
-// peakBand bounds the busiest 100 ms of k registrations spread over span,
-// none likelier than 100 ms in over: at least k over the buckets of span
-// (+1 for a registration's own duration), at most the binomial quantile
-// taken at rejoinTail over every bucket.
-func peakBand(k int, span, over time.Duration) (lo, hi float64) {
-	buckets := math.Ceil(span.Seconds()/rig.ListedEvery.Seconds()) + 1
+// peakRejoins counts the registrations that ended within span (+ a
+// registration's deadline) of the heal and the most in one 100 ms bucket.
+func (r *run) peakRejoins(heal, span time.Duration) rejoinCount {
+	var c rejoinCount
+	buckets := map[int]int{}
+	for _, op := range r.registrations() {
+		if op.End >= heal && op.End <= heal+span+rig.CallTimeout*2 {
+			c.add(buckets, heal, op.End, 1)
+		}
+	}
+	return c
+}
+
+// peakListedGains counts, for a world that records no registration, the
+// instances the registry's list gained between its answered readings
+// within span (+ a registration's deadline) of the heal, each gain in the
+// bucket of the reading that saw it, and the most in one bucket.
+func (r *run) peakListedGains(heal, span time.Duration) rejoinCount {
+	var c rejoinCount
+	buckets := map[int]int{}
+	prev := -1
+	for _, op := range r.h.Ops {
+		if op.Kind != history.OpListed || op.Outcome != history.OK || op.Scheduled > heal+span+rig.CallTimeout*2 {
+			continue
+		}
+		if op.Scheduled >= heal && prev >= 0 && op.Count > prev {
+			c.add(buckets, heal, op.Scheduled, op.Count-prev)
+		}
+		prev = op.Count
+	}
+	return c
+}
+
+// peakBand bounds the busiest bucket of k registrations spread over span,
+// none likelier than one bucket in over: at least k over the buckets of
+// span (+1 for a registration's own duration), at most the binomial
+// quantile taken at rejoinTail over every bucket.
+func peakBand(k int, span, over, bucket time.Duration) (lo, hi float64) {
+	buckets := math.Ceil(span.Seconds()/bucket.Seconds()) + 1
 	lo = math.Ceil(float64(k) / buckets)
 	p := 1.0 // at once: all may end in one bucket
 	if over > 0 {
-		p = math.Min(1, rig.ListedEvery.Seconds()/over.Seconds()) // an end time is no denser than a start time
+		p = math.Min(1, bucket.Seconds()/over.Seconds()) // an end time is no denser than a start time
 	}
 	b := distuv.Binomial{N: float64(k), P: p}
 	for hi = lo; hi < float64(k) && b.CDF(hi) < 1-rejoinTail/buckets; hi++ {

@@ -216,8 +216,8 @@ func (pm *phaseMeasure) process(spread time.Duration) {
 				pm.readyFails += b2i(pr.ReadyErr != "")
 			}
 		}
-		if prev != nil && prev.CPU >= 0 && pr.CPU >= 0 && pr.At > prev.At {
-			pm.cpuPeak = max(pm.cpuPeak, (pr.CPU-prev.CPU).Seconds()/(pr.At-prev.At).Seconds())
+		if prev != nil && prev.CPU >= 0 && pr.CPU >= 0 && pr.CPUReadAt() > prev.CPUReadAt() {
+			pm.cpuPeak = max(pm.cpuPeak, (pr.CPU-prev.CPU).Seconds()/(pr.CPUReadAt()-prev.CPUReadAt()).Seconds())
 		}
 		prev = pr
 	}
