@@ -104,3 +104,14 @@ func TestOtherWorldsRefusePackets(t *testing.T) {
 		}
 	}
 }
+
+// TestNacosRefusesSpreadWithDroppedPackets: a spread comes from healing each instance's link at
+// its own delay, which a drop on the members' ports cannot do: refused in one line.
+func TestNacosRefusesSpreadWithDroppedPackets(t *testing.T) {
+	sec := func(n int) experiment.Duration { return experiment.Duration(time.Duration(n) * time.Second) }
+	x := experiment.Experiment{Name: "x", Summary: "x", Duration: sec(60), Instances: experiment.Instances{Count: 3, Spread: sec(10)},
+		Timeline: []experiment.Step{{At: sec(3), For: sec(40), Fault: experiment.Unreachable, How: experiment.Drop}}}
+	if err := (nacosRegistry{}).Can(x); err == nil || !errors.Is(err, ErrCannot) || !strings.Contains(err.Error(), "spread") {
+		t.Errorf("Can(spread + drop) = %v, want an ErrCannot naming the spread", err)
+	}
+}
