@@ -214,3 +214,9 @@ func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 }
 
 var _ experiment.Rules = Rules{}
+
+// MemberRemoves: no rule here for a member's client packets dropped (this
+// world does not make member-unreachable).
+func (Rules) MemberRemoves(experiment.FaultKind, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{}, false
+}

@@ -128,7 +128,9 @@ type FaultKind string
 const (
 	// Unreachable: the registry cannot be reached while every instance
 	// lives (How: blackhole — every client's link holds its bytes, the
-	// default; kill — every member SIGKILLed, restarted at the heal).
+	// default; kill — every member SIGKILLed, restarted at the heal; drop —
+	// every packet between the clients and the members dropped, in a private
+	// network namespace).
 	Unreachable FaultKind = "registry-unreachable"
 	// CrashInstance: one instance stops answering and renewing, for good.
 	CrashInstance FaultKind = "crash-instance"
@@ -138,10 +140,14 @@ const (
 	// CutOffMember: one member cut off from its peers but alive and
 	// reachable by clients (Which: leader or follower; How: blackhole).
 	CutOffMember FaultKind = "cut-off-member"
+	// MemberUnreachable: one member's packets to and from its clients
+	// dropped (How: drop, in a private network namespace), the member alive
+	// and still connected to its peers (Which: leader or follower).
+	MemberUnreachable FaultKind = "member-unreachable"
 )
 
 // FaultKinds lists every fault an experiment may name.
-var FaultKinds = []FaultKind{Unreachable, CrashInstance, QuorumLoss, CutOffMember}
+var FaultKinds = []FaultKind{Unreachable, CrashInstance, QuorumLoss, CutOffMember, MemberUnreachable}
 
 // How says how a fault is made.
 type How string
@@ -153,6 +159,11 @@ const (
 	Blackhole How = "blackhole"
 	// Kill SIGKILLs the processes.
 	Kill How = "kill"
+	// Drop drops every packet between the clients and the members it cuts
+	// (nf_tables in the run's private network namespace, --net private):
+	// TCP retransmits with growing timeouts, as on a link that loses
+	// everything.
+	Drop How = "drop"
 )
 
 // Which names a member.

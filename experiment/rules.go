@@ -104,4 +104,9 @@ type Rules interface {
 	// MemberReads is how the clients' reads of the instance list fare
 	// while member fault f holds (every instance alive), and why.
 	MemberReads(f FaultKind) (Reads, string)
+	// MemberRemoves says whether the registry's list (as the world reads it
+	// on its members) lists no instance while member fault f holds for d,
+	// every instance alive (0 never, 1 always, 0–1 either); ok is false
+	// where the world has no rule for it.
+	MemberRemoves(f FaultKind, d time.Duration) (b Band, ok bool)
 }

@@ -108,8 +108,9 @@ func (c Caller) validate() error {
 // hows and whiches say which ways and members each fault takes (the
 // first is the default).
 var (
-	hows    = map[FaultKind][]How{Unreachable: {Blackhole, Kill}, QuorumLoss: {Kill}, CutOffMember: {Blackhole}}
-	whiches = map[FaultKind][]Which{CutOffMember: {Follower, Leader}}
+	hows = map[FaultKind][]How{Unreachable: {Blackhole, Kill, Drop}, QuorumLoss: {Kill}, CutOffMember: {Blackhole},
+		MemberUnreachable: {Drop}}
+	whiches = map[FaultKind][]Which{CutOffMember: {Follower, Leader}, MemberUnreachable: {Follower, Leader}}
 )
 
 func (s Step) validate(d Duration) error {
@@ -143,6 +144,10 @@ func (s Step) validateProbe() error {
 	}
 	return nil
 }
+
+// NeedsPackets reports whether the step drops real packets (how: drop),
+// which only a run in a private network namespace can make.
+func (s Step) NeedsPackets() bool { return s.Fault != "" && s.HowOf() == Drop }
 
 // HowOf returns how the step's fault is made (its default when not given).
 func (s Step) HowOf() How {

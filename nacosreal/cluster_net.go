@@ -20,14 +20,24 @@ import (
 // 198.18.0.2), so every connection to a member, a client's or a peer's, carries the member's
 // address at both ends. The harness's own reads of m's admin API use the HTTP port and are cut
 // with it.
-func (m *Member) ClientTraffic() ([]netns.Match, error) {
+func (m *Member) ClientTraffic() ([]netns.Match, error) { return m.ClientTrafficFrom(netip.Addr{}) }
+
+// ClientTrafficFrom is ClientTraffic limited, when src is valid, to the clients that reach m from
+// src (links opened by NewLinkFrom or NewClusterLinkFrom with src): the packets from src to m's
+// client ports and from them to src. The harness's own reads of m (its admin API, from m's
+// address: the kernel's choice on the local route) then pass, so the world can still read what m
+// lists while its clients lose it.
+func (m *Member) ClientTrafficFrom(src netip.Addr) ([]netns.Match, error) {
+	if src.IsValid() && !src.Is4() {
+		return nil, fmt.Errorf("%s: client address %s is not IPv4", m.name, src)
+	}
 	a, err := netip.ParseAddr(m.host)
 	if err != nil || !a.Is4() {
 		return nil, fmt.Errorf("%s: host %q is not an IPv4 address", m.name, m.host)
 	}
 	var out []netns.Match
 	for _, p := range m.ports.ClientPorts() {
-		out = append(out, netns.Match{Dst: a, DstPort: uint16(p)}, netns.Match{Src: a, SrcPort: uint16(p)})
+		out = append(out, netns.Match{Src: src, Dst: a, DstPort: uint16(p)}, netns.Match{Src: a, SrcPort: uint16(p), Dst: src})
 	}
 	return out, nil
 }

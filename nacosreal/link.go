@@ -3,7 +3,10 @@ package nacosreal
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"strings"
+	"time"
 
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
@@ -15,12 +18,20 @@ import (
 // 1000, as every Nacos client assumes).
 type Link struct {
 	name       string
+	src        netip.Addr
 	http, grpc []*linkproxy.Proxy
 }
 
 // NewLink opens the two proxies to s: HTTP on a port p from alloc, gRPC on p + 1000.
 func NewLink(alloc *ports.Allocator, s *Server, name string) (*Link, error) {
-	l := &Link{name: name}
+	return NewLinkFrom(alloc, s, name, netip.Addr{})
+}
+
+// NewLinkFrom is NewLink with the proxies dialing s from address src (when valid): in a private
+// network namespace, the packets of the clients' traffic then name src, and a packet fault
+// (Member.ClientTrafficFrom) tells them from the harness's own reads of the members.
+func NewLinkFrom(alloc *ports.Allocator, s *Server, name string, src netip.Addr) (*Link, error) {
+	l := &Link{name: name, src: src}
 	if err := l.add(alloc, s.Addr(), s.GRPCAddr()); err != nil {
 		return nil, err
 	}
@@ -31,7 +42,13 @@ func NewLink(alloc *ports.Allocator, s *Server, name string) (*Link, error) {
 // given every member (Addr lists them) and picks among them as it does among real members.
 // The proxies dial each member's addresses, so they outlive a member's restart.
 func NewClusterLink(alloc *ports.Allocator, members []*Member, name string) (*Link, error) {
-	l := &Link{name: name}
+	return NewClusterLinkFrom(alloc, members, name, netip.Addr{})
+}
+
+// NewClusterLinkFrom is NewClusterLink with the proxies dialing the members from address src
+// (when valid), as NewLinkFrom.
+func NewClusterLinkFrom(alloc *ports.Allocator, members []*Member, name string, src netip.Addr) (*Link, error) {
+	l := &Link{name: name, src: src}
 	for _, m := range members {
 		if err := l.add(alloc, m.Addr(), m.GRPCAddr()); err != nil {
 			l.Close()
@@ -47,17 +64,26 @@ func (l *Link) add(alloc *ports.Allocator, httpAddr, grpcAddr string) error {
 	if err != nil {
 		return fmt.Errorf("linking %s: %w", l.name, err)
 	}
-	h, err := linkproxy.New(ports.Addr(p), httpAddr)
+	h, err := linkproxy.NewDial(ports.Addr(p), httpAddr, l.dial)
 	if err != nil {
 		return fmt.Errorf("linking %s: %w", l.name, err)
 	}
-	g, err := linkproxy.New(ports.Addr(p+GRPCOffset), grpcAddr)
+	g, err := linkproxy.NewDial(ports.Addr(p+GRPCOffset), grpcAddr, l.dial)
 	if err != nil {
 		h.Close()
 		return fmt.Errorf("linking %s (gRPC proxy on port %d): %w", l.name, p+GRPCOffset, err)
 	}
 	l.http, l.grpc = append(l.http, h), append(l.grpc, g)
 	return nil
+}
+
+// dial opens a proxy's connection to its server, from the link's source address when it has one.
+func (l *Link) dial(network, addr string, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	if l.src.IsValid() {
+		d.LocalAddr = &net.TCPAddr{IP: l.src.AsSlice()}
+	}
+	return d.Dial(network, addr)
 }
 
 // Name returns the name of the client whose link it is (a fault's target).

@@ -37,9 +37,13 @@ const schedSlack = 50 * time.Millisecond
 // RefreshFails: a policy caller's refresh is one open-API request through its own link, which
 // holds the request's bytes once blackholed; the next refresh (≤ refresh after the cut) fails
 // at its deadline (± 50 ms: a refresh in flight at the cut fails up to its round trip earlier).
-func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+	path := "which holds its bytes"
+	if how == experiment.Drop {
+		path = "whose packets to and from the member are dropped"
+	}
 	return timeout - schedSlack, refresh + timeout + schedSlack,
-		"a refresh is one request to the client open API (InstanceOpenApiController.list) through the caller's link, which holds its bytes: " +
+		"a refresh is one request to the client open API (InstanceOpenApiController.list) through the caller's link, " + path + ": " +
 			"the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
 }
 
@@ -49,6 +53,9 @@ func (Rules) RefreshFails(_ experiment.How, refresh, timeout time.Duration) (tim
 // instance lives and is called directly, not through the registry: no call fails. On a cluster
 // the same holds while a member fault keeps every member's copy whole (memberClientWhile).
 func (r Rules) ClientWhileUnreachable(_ string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
+	if how == experiment.Drop {
+		return r.clientWhileDrop()
+	}
 	if r.Members > 1 {
 		return r.memberClientWhile(how)
 	}
@@ -98,27 +105,44 @@ func (r Rules) removes() bool { return r.Loss >= NoRemovalBelow(r.SilentAtCut) }
 
 // Recovery: without a removal, a policy caller's next refresh after the heal answers the whole
 // list, and a real client's list was never emptied; after a loss that may have removed the
-// instances, the server lists them again within RelistBy of the heal (each SDK's reconnect and
-// redo) and the caller's list follows: a policy caller's next refresh, a real client's push
-// within DeliverSlack.
+// instances (during it, or with packets dropped after the heal: dropRemoves), the server lists
+// them again within RelistBy of the heal (each SDK's reconnect and redo; on the cluster + the
+// Distro sync to the member read) and the caller's list follows: a policy caller's next refresh,
+// a real client's push within DeliverSlack. One member's packets dropped (o.Cut 0) removes
+// nothing: its clients move to the other members (MemberRemoves).
 func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
 	if r.Members > 1 && o.How == experiment.Kill {
 		return r.afterQuorumLoss(c, refresh)
 	}
-	if !r.removes() {
-		if c.Kind != experiment.PolicyCaller {
-			return 0, fmt.Sprintf("its list was never emptied: a loss of %s is below %s, the least that removes an instance (%s)",
-				r.Loss, NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut))
+	least, rule := NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut)
+	if o.How == experiment.Drop {
+		least, rule = DropProbedFrom(r.SilentAtCut), dropRule(r.SilentAtCut)
+	}
+	if !r.dropRemoves(o.How) || (o.How == experiment.Drop && o.Cut == 0) {
+		why := fmt.Sprintf("a loss of %s is below %s, the least that removes an instance (%s)", r.Loss, least, rule)
+		if o.Cut == 0 {
+			why = "the instances reached a member throughout (" + r.memberRemovesBasis() + ")"
 		}
-		return refresh + time.Second, fmt.Sprintf("its next refresh (≤ refresh) answered within 1 s; the server removed no instance (a loss of %s is below %s: %s)",
-			r.Loss, NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut))
+		if c.Kind != experiment.PolicyCaller {
+			return 0, "its list was never emptied: " + why
+		}
+		return refresh + time.Second, "its next refresh (≤ refresh) answered within 1 s; the server removed no instance: " + why
 	}
+	relist := RelistBy() + r.distro()
 	if c.Kind != experiment.PolicyCaller {
-		return RelistBy() + DeliverSlack, fmt.Sprintf("the server may have removed the instances; each is listed again within %s of the heal (%s) "+
-			"and the push reaches the client within %s more", RelistBy(), relistRule(), DeliverSlack)
+		return relist + DeliverSlack, fmt.Sprintf("the server may have removed the instances (%s); each is listed again within %s of the heal (%s%s) "+
+			"and the push reaches the client within %s more", rule, relist, relistRule(), r.distroRule(), DeliverSlack)
 	}
-	return RelistBy() + refresh + time.Second, fmt.Sprintf("the server may have removed the instances; each is listed again within %s of the heal (%s), "+
-		"then its next refresh (≤ refresh) answered within 1 s", RelistBy(), relistRule())
+	return relist + refresh + time.Second, fmt.Sprintf("the server may have removed the instances (%s); each is listed again within %s of the heal (%s%s), "+
+		"then its next refresh (≤ refresh) answered within 1 s", rule, relist, relistRule(), r.distroRule())
+}
+
+// memberRemovesBasis is MemberRemoves' basis, or why a member fault that kills nothing removes nothing.
+func (r Rules) memberRemovesBasis() string {
+	if b, ok := r.MemberRemoves(experiment.MemberUnreachable, 0); ok {
+		return b.Basis
+	}
+	return "no member fault removes a client's connection"
 }
 
 // RemovesSilent: a blackholed instance's connection is silent from the cut; the ejector probes
@@ -127,13 +151,16 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 // removes none, one beyond EmptyBy + PushDelay every one.
 func (r Rules) RemovesSilent(_ experiment.How, d time.Duration) experiment.Band {
 	basis := removalRule(r.SilentAtCut)
+	if r.Members > 1 {
+		basis = "each member by itself, for the connections it holds (the instances of the clients connected to it): " + basis
+	}
 	switch {
 	case d < NoRemovalBelow(r.SilentAtCut):
 		return experiment.Band{Lo: 0, Hi: 0, Basis: fmt.Sprintf("%s: none before %s", basis, NoRemovalBelow(r.SilentAtCut))}
-	case d > EmptyBy()+PushDelay:
-		return experiment.Band{Lo: 1, Hi: 1, Basis: fmt.Sprintf("%s: every one by %s (+ the %s push delay of the answered list)", basis, EmptyBy(), PushDelay)}
+	case d > EmptyBy()+PushDelay+r.distro():
+		return experiment.Band{Lo: 1, Hi: 1, Basis: fmt.Sprintf("%s: every one by %s (+ the %s push delay of the answered list%s)", basis, EmptyBy(), PushDelay, r.distroRule())}
 	}
-	return experiment.Band{Lo: 0, Hi: 1, Basis: fmt.Sprintf("%s: between %s and %s, either", basis, NoRemovalBelow(r.SilentAtCut), EmptyBy()+PushDelay)}
+	return experiment.Band{Lo: 0, Hi: 1, Basis: fmt.Sprintf("%s: between %s and %s, either%s", basis, NoRemovalBelow(r.SilentAtCut), EmptyBy()+PushDelay+r.distro(), r.distroRule())}
 }
 
 // removalRule says how the server removes a silent connection's instances.
@@ -151,9 +178,11 @@ func relistRule() string {
 }
 
 // Relisted: each instance's own SDK re-registers it after its reconnect, within RelistBy of
-// the heal (after the seeded delay, when spread).
-func (Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
-	return spread + RelistBy(), fmt.Sprintf("each instance's nacos-sdk-go registers it again after its reconnect: spread (%s) + %s (%s)", spread, RelistBy(), relistRule())
+// the heal (after the seeded delay, when spread); on the cluster the member read has it from the
+// member the SDK reconnected to within DistroSyncDelay more.
+func (r Rules) Relisted(_ int, spread time.Duration) (time.Duration, string) {
+	return spread + RelistBy() + r.distro(), fmt.Sprintf("each instance's nacos-sdk-go registers it again after its reconnect: spread (%s) + %s (%s)%s",
+		spread, RelistBy(), relistRule(), r.distroRule())
 }
 
 // RejoinWindow: every instance's SDK reconnects on its own loop once the link returns; all may

@@ -51,7 +51,9 @@ func (r Rules) copiesRule() string {
 // as well as with its peers; a quorum loss has no majority side (its survivor is the cut-off
 // role); a standalone server has no members.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, op experiment.ProbeOp, _ time.Duration) (experiment.Band, bool) {
-	if r.Members < 2 || (f == experiment.QuorumLoss && role == experiment.Majority) {
+	if r.Members < 2 || (f == experiment.QuorumLoss && role == experiment.Majority) || f == experiment.MemberUnreachable {
+		// member-unreachable drops the clients' packets only: the members probe, from the
+		// harness, still reaches every member (no rule judges it as a client's read).
 		return experiment.Band{}, false
 	}
 	what := "answers a list from its own memory"
@@ -72,6 +74,10 @@ func (r Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 	if !r.keepsCopies() {
 		return experiment.ReadsSome, fmt.Sprintf("the fault (%s) outlasts the %s a member keeps another's clients without a verify "+
 			"(ConnectionBasedClient.isExpire): a member then lists only the clients it still holds", r.MemberFault, ClientExpired)
+	}
+	if f == experiment.MemberUnreachable {
+		return experiment.ReadsSome, "a read through the member whose client packets are dropped fails (nothing crosses) until the client " +
+			"moves to another member; every other member answers every read with every instance (" + r.copiesRule() + ")"
 	}
 	if f == experiment.QuorumLoss {
 		return experiment.ReadsSome, "a read through a killed member is refused (its ports are closed); the survivor answers every read " +

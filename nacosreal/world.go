@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"sync"
 	"time"
@@ -32,6 +33,10 @@ type WorldSpec struct {
 	// Cluster, when set, runs a cluster of members instead of the server (Server is then
 	// unused): every client is given every member, through a link to each (NewClusterLink).
 	Cluster *ClusterSpec
+	// ClientSource, when valid, is the address every link's proxies dial the server or the
+	// members from (NewLinkFrom): in a private network namespace a packet fault then selects
+	// the clients' traffic (DropClients.Source) and leaves the harness's own reads alone.
+	ClientSource netip.Addr
 	// ServerPorts gives the server's main port; LinkPorts each link's HTTP port (its gRPC
 	// port is 1000 above); EndpointPorts the instances' own ports (it may be LinkPorts).
 	ServerPorts, LinkPorts, EndpointPorts *ports.Allocator

@@ -50,9 +50,9 @@ func roundDurations(ds []time.Duration) []time.Duration {
 // newLink opens a client's link: to the server, or to every member of the cluster.
 func (w *World) newLink(name string) (*Link, error) {
 	if w.cluster != nil {
-		return NewClusterLink(w.spec.LinkPorts, w.cluster.Members(), name)
+		return NewClusterLinkFrom(w.spec.LinkPorts, w.cluster.Members(), name, w.spec.ClientSource)
 	}
-	return NewLink(w.spec.LinkPorts, w.server, name)
+	return NewLinkFrom(w.spec.LinkPorts, w.server, name, w.spec.ClientSource)
 }
 
 // Cluster returns the world's cluster (nil for a single server, or before Start).

@@ -45,10 +45,14 @@ func (etcdRegistry) Clients() []ClientInfo {
 	}
 }
 
-// Can accepts every registry-neutral fault and probe; it needs whole-second
+// Can accepts every registry-neutral fault and probe but the dropped packets (how: drop,
+// member-unreachable: refusePackets); it needs whole-second
 // lease ttls of at least fakeservice.MinTTL and one user's program at most.
 func (r etcdRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
+		return err
+	}
+	if err := refusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	if err := etcdService(x).Validate(); err != nil {

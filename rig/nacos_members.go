@@ -19,10 +19,26 @@ import (
 const nacosMembers = 3
 
 // nacosOnCluster reports whether x runs on the Nacos cluster rather than the standalone server:
-// its timeline has a member fault (quorum-loss, cut-off-member) or a members probe.
+// its timeline has a member fault (quorum-loss, cut-off-member, member-unreachable), a members
+// probe, or packets dropped (how: drop).
 func nacosOnCluster(x experiment.Experiment) bool {
 	for _, s := range x.Timeline {
-		if s.Probe != "" || s.Fault == experiment.QuorumLoss || s.Fault == experiment.CutOffMember {
+		if s.Probe != "" || nacosMemberFault(s.Fault) || s.NeedsPackets() {
+			return true
+		}
+	}
+	return false
+}
+
+// nacosMemberFault reports whether f acts on members of the cluster.
+func nacosMemberFault(f experiment.FaultKind) bool {
+	return f == experiment.QuorumLoss || f == experiment.CutOffMember || f == experiment.MemberUnreachable
+}
+
+// nacosNeedsPackets reports whether a step of x drops real packets.
+func nacosNeedsPackets(x experiment.Experiment) bool {
+	for _, s := range x.Timeline {
+		if s.NeedsPackets() {
 			return true
 		}
 	}
@@ -34,19 +50,24 @@ func nacosOnCluster(x experiment.Experiment) bool {
 func nacosClusterSpec(env *Env, x experiment.Experiment) *nacosreal.ClusterSpec {
 	c := nacosreal.DefaultClusterSpec()
 	c.Size, c.PeerLinks = nacosMembers, hasFault(x, experiment.CutOffMember)
+	c.Hosts = env.memberHosts(nacosMembers) // in the private namespace each member on its own address (198.18.0.N)
 	c.Member.KeepHome, c.Member.Logf = env.Keep, env.Printf
 	return &c
 }
 
-// nacosMemberFault is the fault value of a member fault on the started cluster: quorum-loss
+// memberFault is the fault value of a member fault on the started cluster: quorum-loss
 // SIGKILLs a majority drawn from the run's seed (started again at the heal); cut-off-member cuts
-// a member drawn from the seed off from its peers (its peer links held).
+// a member drawn from the seed off from its peers (its peer links held); member-unreachable drops
+// every packet between the clients and a member drawn from the seed.
 func (w *nacosExpWorld) memberFault(nw *nacosreal.World, i int, s experiment.Step) (fault.Fault, error) {
 	c := nw.Cluster()
 	if c == nil {
 		return nil, fmt.Errorf("%s: the world runs no cluster", s.Fault)
 	}
 	ms := c.Members()
+	if s.Fault == experiment.MemberUnreachable {
+		return &nacosreal.DropClients{Filter: w.filter, Members: ms[w.drawn[i] : w.drawn[i]+1], Source: nacosClientSource}, nil
+	}
 	if s.Fault == experiment.CutOffMember {
 		m := ms[w.drawn[i]]
 		return nacosreal.CutMember{Member: m.Name(), Links: c.PeerLinksOf(m.Name())}, nil
@@ -118,7 +139,7 @@ func (p *nacosProbe) close() {
 func nacosMemberFaultFor(x experiment.Experiment) time.Duration {
 	var longest time.Duration
 	for _, s := range x.Timeline {
-		if s.Fault != experiment.QuorumLoss && s.Fault != experiment.CutOffMember {
+		if !nacosMemberFault(s.Fault) {
 			continue
 		}
 		d := s.For.D()

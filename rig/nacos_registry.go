@@ -43,7 +43,7 @@ func (nacosRegistry) Name() experiment.Registry { return experiment.Nacos }
 // Describe names the server, and the cluster a member experiment runs on.
 func (nacosRegistry) Describe() string {
 	return "Nacos, 1 real server (a JVM, standalone; its version in the run's meta) — 3 members (each a JVM, naming only) when the timeline has " +
-		"quorum-loss, cut-off-member or a members probe —, instances ephemeral through nacos-sdk-go over gRPC"
+		"quorum-loss, cut-off-member, member-unreachable, packets dropped (how: drop) or a members probe —, instances ephemeral through nacos-sdk-go over gRPC"
 }
 
 // Clients are the world's real clients at their defaults.
@@ -56,10 +56,11 @@ func (nacosRegistry) Clients() []ClientInfo {
 }
 
 // Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
-// instance leaves), a user's program, a real
-// client's caller not named after its client or at another rate than the others, a killed
-// standalone server, the leader cut off (Distro has none), and registry-unreachable in a run on
-// the cluster.
+// instance leaves), a user's program, a real client's caller not named after its client or at
+// another rate than the others, a killed standalone server, the leader cut off or made
+// unreachable (Distro has none), registry-unreachable by blackhole in a run on the cluster, and a
+// spread beside dropped packets (the drop acts on the members' ports, not on each instance's
+// link). Packets dropped (how: drop) need --net private: World refuses them on loopback.
 func (r nacosRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
@@ -70,6 +71,8 @@ func (r nacosRegistry) Can(x experiment.Experiment) error {
 			nacosreal.KeepAliveTime, nacosreal.EjectProbeTimeout)
 	case x.Instances.Count > nacosreal.MaxInstances:
 		return Cannotf("nacos: instances.count (%d): at most %d", x.Instances.Count, nacosreal.MaxInstances)
+	case x.Instances.Spread > 0 && nacosNeedsPackets(x):
+		return Cannotf("nacos: instances.spread with dropped packets: the drop acts on the members' client ports, not on each instance's link, so no instance can come back later than the others")
 	}
 	if err := nacosCallers(x); err != nil {
 		return err
@@ -109,16 +112,18 @@ func nacosCanStep(s experiment.Step, cluster bool) error {
 	switch {
 	case s.Probe != "" || s.Fault == experiment.QuorumLoss || s.Fault == experiment.CrashInstance:
 		return nil
-	case s.Fault == experiment.CutOffMember && s.WhichOf() == experiment.Leader:
+	case (s.Fault == experiment.CutOffMember || s.Fault == experiment.MemberUnreachable) && s.WhichOf() == experiment.Leader:
 		// Distro: the member holding a gRPC client's connection is responsible for it
 		// (naming/.../ConnectionBasedClientManager.java:130-131); JRaft leads persistent data only.
-		return fmt.Errorf("cut-off-member which: leader: Nacos's ephemeral instances (Distro, AP) have no leader — each member is responsible " +
-			"for the clients connected to it; JRaft's leaders hold only persistent data, which this world does not register (which: follower cuts a member)")
-	case s.Fault == experiment.CutOffMember:
+		return fmt.Errorf("%s which: leader: Nacos's ephemeral instances (Distro, AP) have no leader — each member is responsible "+
+			"for the clients connected to it; JRaft's leaders hold only persistent data, which this world does not register (which: follower picks a member)", s.Fault)
+	case s.Fault == experiment.CutOffMember || s.Fault == experiment.MemberUnreachable:
 		return nil
+	case s.Fault == experiment.Unreachable && s.HowOf() == experiment.Drop:
+		return nil // on the cluster, every member's client packets dropped
 	case s.Fault == experiment.Unreachable && cluster:
-		return fmt.Errorf("registry-unreachable in a run on the cluster (a member fault or a members probe): " +
-			"the Nacos rules for a blackholed cluster are not written; run it apart")
+		return fmt.Errorf("registry-unreachable how: %s in a run on the cluster (a member fault, packets dropped or a members probe): "+
+			"the Nacos rules for a blackholed cluster are not written (how: drop is made on the cluster); run it apart", s.HowOf())
 	case s.Fault == experiment.Unreachable && s.HowOf() == experiment.Kill:
 		return fmt.Errorf("registry-unreachable how: kill: a killed standalone server loses every registration and takes a JVM start to return; " +
 			"not made here (how: blackhole is)")
@@ -131,9 +136,14 @@ func nacosCanStep(s experiment.Step, cluster bool) error {
 // Rules are Nacos's rules for x's instances on one standalone server, or on the cluster.
 func (nacosRegistry) Rules(x experiment.Experiment) experiment.Rules {
 	if nacosOnCluster(x) {
-		return nacosreal.Rules{SilentAtCut: nacosreal.ClientKeepAlive, Members: nacosMembers, MemberFault: nacosMemberFaultFor(x),
+		return nacosreal.Rules{Loss: nacosLoss(x), SilentAtCut: nacosreal.ClientKeepAlive, Members: nacosMembers, MemberFault: nacosMemberFaultFor(x),
 			Restart: nacosreal.DefaultClusterSpec().Member.ReadyTimeout}
 	}
+	return nacosreal.Rules{Loss: nacosLoss(x), SilentAtCut: nacosreal.ClientKeepAlive}
+}
+
+// nacosLoss is the longest registry-unreachable step of x (one never healed lasts to the run's end).
+func nacosLoss(x experiment.Experiment) time.Duration {
 	var loss time.Duration
 	for _, s := range x.Timeline {
 		if s.Fault != experiment.Unreachable {
@@ -145,5 +155,5 @@ func (nacosRegistry) Rules(x experiment.Experiment) experiment.Rules {
 		}
 		loss = max(loss, d)
 	}
-	return nacosreal.Rules{Loss: loss, SilentAtCut: nacosreal.ClientKeepAlive}
+	return loss
 }

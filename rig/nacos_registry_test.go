@@ -32,6 +32,11 @@ func TestNacosCan(t *testing.T) {
 		{"cut the leader", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.CutOffMember, Which: experiment.Leader}}, "no leader", true},
 		{"a probe alone", []experiment.Step{probe}, "", true},
 		{"blackhole on the cluster", []experiment.Step{{At: sec(2), For: sec(5), Fault: experiment.Unreachable}, probe}, "on the cluster", true},
+		{"packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.Unreachable, How: experiment.Drop}}, "", true},
+		{"a member's packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable}}, "", true},
+		{"the leader's packets dropped", []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable, Which: experiment.Leader}}, "no leader", true},
+		{"blackhole beside dropped packets", []experiment.Step{{At: sec(2), For: sec(5), Fault: experiment.Unreachable},
+			{At: sec(10), For: sec(5), Fault: experiment.MemberUnreachable}}, "how: blackhole in a run on the cluster", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,5 +80,38 @@ func TestNacosMemberFaultFor(t *testing.T) {
 		if got := nacosMemberFaultFor(x); got != tt.want {
 			t.Errorf("case %d: %s, want %s", i, got, tt.want)
 		}
+	}
+}
+
+// TestOtherWorldsRefusePackets: etcd, Eureka and ZooKeeper refuse dropped packets (how: drop,
+// member-unreachable) in one ErrCannot line naming the step.
+func TestOtherWorldsRefusePackets(t *testing.T) {
+	sec := func(n int) experiment.Duration { return experiment.Duration(time.Duration(n) * time.Second) }
+	steps := []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.Unreachable, How: experiment.Drop},
+		{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable}}
+	for _, name := range []experiment.Registry{experiment.Etcd, experiment.Eureka, experiment.ZooKeeper} {
+		reg, err := RegistryFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			x := experiment.Experiment{Name: "x", Summary: "x", Duration: sec(30), Instances: experiment.Instances{Count: 3},
+				Timeline: []experiment.Step{st}}
+			err := reg.Can(x)
+			if err == nil || !errors.Is(err, ErrCannot) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), string(st.Fault)) {
+				t.Errorf("%s Can(%s %s) = %v, want one ErrCannot line naming it", name, st.Fault, st.HowOf(), err)
+			}
+		}
+	}
+}
+
+// TestNacosRefusesSpreadWithDroppedPackets: a spread comes from healing each instance's link at
+// its own delay, which a drop on the members' ports cannot do: refused in one line.
+func TestNacosRefusesSpreadWithDroppedPackets(t *testing.T) {
+	sec := func(n int) experiment.Duration { return experiment.Duration(time.Duration(n) * time.Second) }
+	x := experiment.Experiment{Name: "x", Summary: "x", Duration: sec(60), Instances: experiment.Instances{Count: 3, Spread: sec(10)},
+		Timeline: []experiment.Step{{At: sec(3), For: sec(40), Fault: experiment.Unreachable, How: experiment.Drop}}}
+	if err := (nacosRegistry{}).Can(x); err == nil || !errors.Is(err, ErrCannot) || !strings.Contains(err.Error(), "spread") {
+		t.Errorf("Can(spread + drop) = %v, want an ErrCannot naming the spread", err)
 	}
 }

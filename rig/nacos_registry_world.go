@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"sdchaos/caller"
@@ -12,6 +13,7 @@ import (
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/nacosreal"
+	"sdchaos/netns"
 	"sdchaos/ports"
 )
 
@@ -26,6 +28,17 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
 	}
+	var filter *netns.Filter
+	if nacosNeedsPackets(x) {
+		if env.Net != Private {
+			return nil, Cannotf("nacos: how: drop and member-unreachable drop real packets: they need --net private (this run uses --net %s)", env.Net)
+		}
+		f, err := env.Filter()
+		if err != nil {
+			return nil, err
+		}
+		filter = f
+	}
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err
@@ -38,7 +51,10 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		first = main + nacosreal.PortSpan(cluster.Size) // the members' main ports and the ones between
 	}
 	links := ports.New(first, "--port-base")
-	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(DefaultRefresh))), drawn: map[int]int{}}
+	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(DefaultRefresh))), drawn: map[int]int{}, filter: filter}
+	if env.Net == Private {
+		w.source = nacosClientSource
+	}
 	if x.Instances.Spread > 0 { // each instance's link healed at its own seeded delay
 		draws := NewDraws(env, x.Instances.Spread.D())
 		w.delays = make([]time.Duration, x.Instances.Count)
@@ -50,8 +66,8 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		switch s.Fault {
 		case experiment.CrashInstance:
 			w.drawn[i] = env.Rand.IntN(x.Instances.Count) // the instance step i crashes, drawn from the run's seed
-		case experiment.QuorumLoss, experiment.CutOffMember:
-			w.drawn[i] = env.Rand.IntN(nacosMembers) // the member spared (quorum-loss) or cut off, drawn from the run's seed
+		case experiment.QuorumLoss, experiment.CutOffMember, experiment.MemberUnreachable:
+			w.drawn[i] = env.Rand.IntN(nacosMembers) // the member spared (quorum-loss), cut off or lost, drawn from the run's seed
 		}
 	}
 	if cluster != nil {
@@ -64,7 +80,7 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	sp := nacosreal.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
 	ws := nacosreal.WorldSpec{Server: sp, Cluster: cluster, ServerPorts: ports.New(main, "--port-base"), LinkPorts: links, EndpointPorts: links,
-		Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosJVMStart,
+		ClientSource: w.source, Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosJVMStart,
 		Settle: nacosSettle, Sample: time.Second, Duration: x.Duration.D(), Ready: true, Timeline: w.timeline,
 		NewRecorder: (&SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
 	for _, c := range x.Callers {
@@ -99,7 +115,17 @@ type nacosExpWorld struct {
 	delays []time.Duration
 	policy []nacosPolicyCaller
 	probes *nacosProbe // the members probe, on the cluster
+	// filter is the run's packet filter when a step drops packets; source the address the
+	// clients' links dial the members from in the private namespace (invalid on loopback).
+	filter *netns.Filter
+	source netip.Addr
 }
+
+// nacosClientSource is the address every client's link dials the members from in the private
+// namespace (127.0.0.0/8 is local there, as on a host): the packet faults select the clients'
+// traffic by it, and the harness's own reads of the members (from the members' addresses, the
+// kernel's choice on their local route) pass.
+var nacosClientSource = netip.MustParseAddr("127.0.0.100")
 
 // nacosPolicyCaller is a policy caller, its link and the HTTP client of its reads.
 type nacosPolicyCaller struct {
@@ -118,7 +144,7 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 		if c.Kind != experiment.PolicyCaller {
 			continue
 		}
-		l, err := nacosreal.NewLink(w.links, w.Server(), c.Name)
+		l, err := nacosreal.NewLinkFrom(w.links, w.Server(), c.Name, w.source)
 		if err != nil {
 			return fmt.Errorf("policy caller %s: %w", c.Name, err)
 		}
@@ -147,7 +173,8 @@ func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 }
 
 // timeline turns x's steps into fault values on the started world: registry-unreachable
-// blackholes every client's link (the instances', the real clients', the policy callers'),
+// blackholes every client's link (the instances', the real clients', the policy callers') or,
+// how: drop, drops every packet between the links and every member's client ports,
 // crash-instance crashes the instance drawn for it, the member faults act on the cluster's
 // members (memberFault), and a members probe asks every member.
 func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
@@ -161,11 +188,15 @@ func (w *nacosExpWorld) timeline(nw *nacosreal.World) (fault.Timeline, error) {
 		}
 		switch s.Fault {
 		case experiment.Unreachable:
+			if s.HowOf() == experiment.Drop {
+				st.Fault = &nacosreal.DropClients{Filter: w.filter, Members: nw.Cluster().Members(), Source: w.source}
+				break
+			}
 			tl = append(tl, w.unreachable(nw, st)...)
 			continue
 		case experiment.CrashInstance:
 			st.Fault = fault.CrashTarget{Instance: nw.Crashables()[w.drawn[i]]}
-		case experiment.QuorumLoss, experiment.CutOffMember:
+		case experiment.QuorumLoss, experiment.CutOffMember, experiment.MemberUnreachable:
 			f, err := w.memberFault(nw, i, s)
 			if err != nil {
 				return nil, fmt.Errorf("timeline[%d] (%s): %w", i, s.Fault, err)

@@ -36,10 +36,14 @@ func (zkRegistry) Clients() []ClientInfo {
 	}
 }
 
-// Can accepts every registry-neutral fault and probe. The instances' ttl
+// Can accepts every registry-neutral fault and probe but the dropped packets (how: drop,
+// member-unreachable: refusePackets). The instances' ttl
 // must be a session timeout the members grant, and a user's program (whose protocol names etcd's endpoints) cannot run.
 func (r zkRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
+		return err
+	}
+	if err := refusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	lo, hi := zookeeper.DefaultConfig().SessionRange()

@@ -123,6 +123,15 @@ type Defaulter interface {
 	Defaults(c *Common)
 }
 
+// PrivateNetter is implemented by a Config whose runs drop real packets at
+// their defaults: the command re-executes itself into a private network
+// namespace for it unless --net is given (its Defaults then sets --net's
+// default to private inside the namespace).
+type PrivateNetter interface {
+	// NeedsPrivateNet reports whether the run needs --net private.
+	NeedsPrivateNet() bool
+}
+
 // Spec describes a registered scenario.
 type Spec struct {
 	// Name is the sub-command, e.g. "cache-on-failure".

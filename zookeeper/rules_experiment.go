@@ -329,3 +329,9 @@ func (r Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 	}
 	return experiment.ReadsSome, basis
 }
+
+// MemberRemoves: no rule here for a member's client packets dropped (this
+// world does not make member-unreachable).
+func (Rules) MemberRemoves(experiment.FaultKind, time.Duration) (experiment.Band, bool) {
+	return experiment.Band{}, false
+}

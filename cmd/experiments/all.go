@@ -95,7 +95,14 @@ func (o allOptions) plan() []plannedRun {
 		if o.eureka != "" && takesFlag(s, "eureka") {
 			common = append(common, []string{"--eureka", o.eureka})
 		}
-		if whole {
+		switch {
+		case whole && privateByDefault(s.Name, nil):
+			// It drops real packets: run in the private namespace, where `all --variants` goes
+			// anyway, or when --only names it; `all` alone stays on the host's loopback.
+			if o.variants || slices.Contains(o.only, s.Name) {
+				out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, []string{"--net", "private"})})
+			}
+		case whole:
 			out = append(out, plannedRun{spec: s, name: s.Name, args: withCommon(s, common, nil)})
 		}
 		for _, v := range s.Variants {

@@ -69,8 +69,11 @@ func asksPrivate(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
+	if args[0] == "sweep" && len(args) > 1 {
+		return netFlag(args[2:]) == rig.Private || privateByDefault(args[1], args[2:])
+	}
 	if args[0] != "all" {
-		return netFlag(args[1:]) == rig.Private
+		return netFlag(args[1:]) == rig.Private || privateByDefault(args[0], args[1:])
 	}
 	o, err := parseAll(args[1:])
 	if err != nil {
@@ -78,6 +81,30 @@ func asksPrivate(args []string) bool {
 	}
 	for _, r := range o.plan() {
 		if netFlag(r.args) == rig.Private {
+			return true
+		}
+	}
+	return false
+}
+
+// privateByDefault reports whether scenario name, at its defaults, drops real packets
+// (scenarios.PrivateNetter) and args do not name another network.
+func privateByDefault(name string, args []string) bool {
+	spec, ok := scenarios.Lookup(name)
+	if !ok || hasNetFlag(args) {
+		return false
+	}
+	p, ok := spec.New().(scenarios.PrivateNetter)
+	return ok && p.NeedsPrivateNet()
+}
+
+// hasNetFlag reports whether args give --net before a "--".
+func hasNetFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "net" {
 			return true
 		}
 	}

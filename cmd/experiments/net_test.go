@@ -84,3 +84,29 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 	}
 	cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
 }
+
+// TestAsksPrivate: a command asks for the private namespace with --net private, or when it runs
+// a scenario that drops packets at its defaults (registry-packet-loss, directly or swept) and
+// names no other network; `all` goes there only for a run it plans with --net private.
+func TestAsksPrivate(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"cache-on-failure"}, false},
+		{[]string{"cache-on-failure", "--net", "private"}, true},
+		{[]string{"registry-packet-loss"}, true},
+		{[]string{"member-packet-loss", "--seed", "2"}, true},
+		{[]string{"registry-packet-loss", "--net", "loopback"}, false},
+		{[]string{"registry-packet-loss", "--net=loopback"}, false},
+		{[]string{"sweep", "registry-packet-loss", "--param", "fault-for", "18s,25s"}, true},
+		{[]string{"registry-unreachable"}, false},
+		{[]string{"all"}, false},
+		{[]string{"all", "--only", "registry-packet-loss"}, true},
+	}
+	for _, tt := range tests {
+		if got := asksPrivate(tt.args); got != tt.want {
+			t.Errorf("asksPrivate(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
 	"sdchaos/experiment"
 	"sdchaos/history"
+	"sdchaos/netns"
 	"sdchaos/report"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
@@ -29,6 +31,11 @@ type Config struct {
 	// ConnectRemote is --connect-allow-remote.
 	Connect       string
 	ConnectRemote bool
+	// FaultFor is --fault-for: the length of the experiment's one healed fault step instead of its
+	// own for (0: its own); what follows moves with the heal (stretch).
+	FaultFor time.Duration
+	// stretched marks X as stretched by FaultFor already.
+	stretched bool
 	// fromFile marks the experiment command's config, which takes --file.
 	fromFile bool
 }
@@ -58,6 +65,8 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&c.Connect, "connect", c.Connect, "run on a registry the harness did not start, at this `address` in the world's own form "+
 		"(zookeeper: a connect string h:p,h:p[/chroot]); only faults on the client links and instances; nothing is left there")
+	fs.DurationVar(&c.FaultFor, "fault-for", c.FaultFor, "the `length` of the experiment's one healed fault step instead of its own for; "+
+		"the steps after it and the run's end move with the heal (sweep it: experiments sweep NAME --param fault-for 18s,25s,40s)")
 	fs.BoolVar(&c.ConnectRemote, "connect-allow-remote", c.ConnectRemote, "allow --connect off the loopback range (a chaos tool must not reach production by accident)")
 }
 
@@ -78,12 +87,22 @@ func (c *Config) Validate(common scenarios.Common) error {
 		}
 		return scenarios.Usagef("no experiment: give its file (experiments run FILE)")
 	}
+	if err := c.applyFaultFor(); err != nil {
+		return scenarios.Usagef("%v", err)
+	}
 	reg, err := rig.RegistryFor(c.registry())
 	if err != nil {
 		return scenarios.Usagef("--registry: %v", err)
 	}
 	if err := reg.Can(c.X); err != nil {
 		return scenarios.Usagef("%s on %s: %v", c.X.Name, reg.Name(), err)
+	}
+	if !common.Saved && common.Explicit["net"] && common.Net != rig.Private {
+		for i, s := range c.X.Timeline {
+			if s.NeedsPackets() {
+				return scenarios.Usagef("%s: timeline[%d] (%s, how: drop) drops real packets: it needs --net private", c.X.Name, i, s.Fault)
+			}
+		}
 	}
 	return c.validateConnect(reg)
 }
@@ -116,16 +135,33 @@ func (c *Config) target() rig.Target {
 }
 
 // Defaults takes --duration from the experiment (read from --file first,
-// for a user's; an unreadable file is Validate's to report).
+// for a user's; an unreadable file is Validate's to report, stretched by
+// --fault-for), and --net private inside the namespace for an experiment
+// that drops packets.
 func (c *Config) Defaults(common *scenarios.Common) {
 	if c.File != "" && c.X.Name == "" && !common.Saved {
 		if x, err := experiment.Load(c.File); err == nil {
 			c.X = x
 		}
 	}
+	_ = c.applyFaultFor() // its error is Validate's to report
+	if c.NeedsPrivateNet() && netns.Inside() {
+		common.Net = rig.Private // the command re-executed itself into the namespace for it (scenarios.PrivateNetter)
+	}
 	if c.X.Duration > 0 {
 		common.Duration = c.X.Duration.D()
 	}
+}
+
+// NeedsPrivateNet reports whether a step of the experiment drops real packets (how: drop), which
+// only a run in a private network namespace makes.
+func (c *Config) NeedsPrivateNet() bool {
+	for _, s := range c.X.Timeline {
+		if s.NeedsPackets() {
+			return true
+		}
+	}
+	return false
 }
 
 // Run builds the experiment's world and runs it through the one run path;

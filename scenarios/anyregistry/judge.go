@@ -80,6 +80,9 @@ func (r *run) judgeStep(i int, s experiment.Step) {
 	case experiment.QuorumLoss, experiment.CutOffMember:
 		r.memberChecks(w)
 		r.memberCallerChecks(w)
+	case experiment.MemberUnreachable:
+		r.memberCallerChecks(w)
+		r.memberListChecks(w)
 	case experiment.CrashInstance:
 		// judged within the window of the fault it falls in
 	}

@@ -10,13 +10,36 @@ import (
 )
 
 // memberHow is how a member fault looks to a client: a quorum loss kills
-// members (their ports refuse, they restart at the heal); a cut-off
+// members (their ports refuse, they restart at the heal); a member made
+// unreachable loses every packet to and from its clients; a cut-off
 // member is alive and holds what is sent to it.
 func memberHow(f experiment.FaultKind) experiment.How {
-	if f == experiment.QuorumLoss {
+	switch f {
+	case experiment.QuorumLoss:
 		return experiment.Kill
+	case experiment.MemberUnreachable:
+		return experiment.Drop
 	}
 	return experiment.Blackhole
+}
+
+// memberListChecks judge what the registry listed (its OpListed samples)
+// while a member fault held, by the world's MemberRemoves rule.
+func (r *run) memberListChecks(w window) {
+	b, ok := r.rules.MemberRemoves(w.step.Fault, w.to-w.from)
+	emptied, seen := r.emptiedWithin(w.from, w.to)
+	name := fmt.Sprintf("the registry listed no instance while %s held", w.step.Fault)
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("%s: %v (%s has no rule for it: not judged).", name, emptied, r.reg.Name()))
+		return
+	}
+	e := report.Yes(name, "listed none", "kept instances").About(SubjectRegistry).From(b.Basis)
+	e.Lo, e.Hi = b.Lo, b.Hi
+	if !seen {
+		r.res.AddCheck(e.Invalid("no sample of the registry's list was answered while the fault held"))
+		return
+	}
+	r.res.AddCheck(e.JudgeBool(emptied))
 }
 
 // memberCallerChecks judge every caller while a member fault held, by how
