@@ -46,15 +46,17 @@ func (d Direction) String() string {
 // has reports whether d includes the one-way direction x.
 func (d Direction) has(x Direction) bool { return d == BothWays || d == x }
 
-// packetRules is the state a packet fault keeps between inject and heal:
-// its chain in the filter and, once healed, what its rules did.
-type packetRules struct {
+// PacketRules is the state a packet fault keeps between inject and heal:
+// its chain in the filter and, once healed, what its rules did. A world's
+// own packet fault (nacosreal.DropClients) embeds it too.
+type PacketRules struct {
 	mu      sync.Mutex
 	applied *netns.Applied
 	counts  netns.Counts
 }
 
-func (p *packetRules) apply(f *netns.Filter, label string, rules []netns.Rule) error {
+// Apply installs rules in f under label; a second Apply before Remove is an error.
+func (p *PacketRules) Apply(f *netns.Filter, label string, rules []netns.Rule) error {
 	if f == nil {
 		return fmt.Errorf("%s: no packet filter (the run is not in a private network namespace)", label)
 	}
@@ -71,10 +73,10 @@ func (p *packetRules) apply(f *netns.Filter, label string, rules []netns.Rule) e
 	return nil
 }
 
-// remove reads the counters and removes the rules. With mustSelect, rules
+// Remove reads the counters and removes the rules. With mustSelect, rules
 // that selected no packet are an error (the fault did not take effect:
 // members exchange heartbeats every tick, so their rules always see some).
-func (p *packetRules) remove(label string, mustSelect bool) error {
+func (p *PacketRules) Remove(label string, mustSelect bool) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.applied == nil {
@@ -96,7 +98,7 @@ func (p *packetRules) remove(label string, mustSelect bool) error {
 
 // Counts returns what the fault's rules did (packets selected, and dropped
 // or reset), as read when it was healed; zero before.
-func (p *packetRules) Counts() netns.Counts {
+func (p *PacketRules) Counts() netns.Counts {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.counts

@@ -22,7 +22,7 @@ type DropClientPackets struct {
 	// Client, when valid, limits the drop to the clients that dial from
 	// this address (the harness's own probes, from another, still pass).
 	Client netip.Addr
-	packetRules
+	PacketRules
 }
 
 // Describe returns the packet-drop-clients event on the members
@@ -37,11 +37,11 @@ func (d *DropClientPackets) Describe() history.Event {
 
 // Inject installs the rules.
 func (d *DropClientPackets) Inject(context.Context) error {
-	return d.apply(d.Filter, d.Describe().Label, d.Rules())
+	return d.Apply(d.Filter, d.Describe().Label, d.Rules())
 }
 
 // Heal removes them (no client traffic during the fault is not an error).
-func (d *DropClientPackets) Heal(context.Context) error { return d.remove(d.Describe().Label, false) }
+func (d *DropClientPackets) Heal(context.Context) error { return d.Remove(d.Describe().Label, false) }
 
 // Rules returns, per member, a rule on packets to its client port and one
 // on packets from it.

@@ -16,7 +16,7 @@ type DropMemberPackets struct {
 	Filter *netns.Filter
 	Node   *cluster.Node
 	Loss   float64
-	packetRules
+	PacketRules
 }
 
 // Describe returns the packet-drop-member event on the member
@@ -32,11 +32,11 @@ func (d *DropMemberPackets) Inject(context.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.apply(d.Filter, d.Describe().Label, rules)
+	return d.Apply(d.Filter, d.Describe().Label, rules)
 }
 
 // Heal removes them; rules that saw no packet are an error.
-func (d *DropMemberPackets) Heal(context.Context) error { return d.remove(d.Describe().Label, true) }
+func (d *DropMemberPackets) Heal(context.Context) error { return d.Remove(d.Describe().Label, true) }
 
 // Rules returns two disjoint rules, so that each packet is drawn once: one
 // on packets to the member's address, one on packets from it to any other.

@@ -23,7 +23,7 @@ type DropPeerPackets struct {
 	Node    *cluster.Node
 	Loss    float64
 	Dir     Direction
-	packetRules
+	PacketRules
 }
 
 // Describe returns the packet-drop-peers event on the member
@@ -39,11 +39,11 @@ func (d *DropPeerPackets) Inject(context.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.apply(d.Filter, d.Describe().Label, rules)
+	return d.Apply(d.Filter, d.Describe().Label, rules)
 }
 
 // Heal removes them; rules that saw no packet are an error.
-func (d *DropPeerPackets) Heal(context.Context) error { return d.remove(d.Describe().Label, true) }
+func (d *DropPeerPackets) Heal(context.Context) error { return d.Remove(d.Describe().Label, true) }
 
 // Rules returns one rule per peer and direction, matching the two members'
 // addresses (each member binds its peer connections to its own address).

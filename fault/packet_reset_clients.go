@@ -17,7 +17,7 @@ type ResetClientPackets struct {
 	Filter *netns.Filter
 	Nodes  []*cluster.Node
 	Loss   float64
-	packetRules
+	PacketRules
 }
 
 // Describe returns the packet-reset-clients event on the members
@@ -29,11 +29,11 @@ func (r *ResetClientPackets) Describe() history.Event {
 
 // Inject installs the rules.
 func (r *ResetClientPackets) Inject(context.Context) error {
-	return r.apply(r.Filter, r.Describe().Label, r.Rules())
+	return r.Apply(r.Filter, r.Describe().Label, r.Rules())
 }
 
 // Heal removes them.
-func (r *ResetClientPackets) Heal(context.Context) error { return r.remove(r.Describe().Label, false) }
+func (r *ResetClientPackets) Heal(context.Context) error { return r.Remove(r.Describe().Label, false) }
 
 // Rules returns one reset rule per member, on packets to its client port.
 func (r *ResetClientPackets) Rules() []netns.Rule {

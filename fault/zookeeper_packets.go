@@ -25,7 +25,7 @@ type DropZooKeeperPackets struct {
 	Ports []int
 	Peers bool
 	Loss  float64
-	packetRules
+	PacketRules
 }
 
 // Describe returns the packet-drop-peers event (Peers) or the
@@ -45,12 +45,12 @@ func (d *DropZooKeeperPackets) Inject(context.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.apply(d.Filter, d.Describe().Label, rules)
+	return d.Apply(d.Filter, d.Describe().Label, rules)
 }
 
 // Heal removes them; rules that saw no packet are an error (peers ping
 // every half tick).
-func (d *DropZooKeeperPackets) Heal(context.Context) error { return d.remove(d.Describe().Label, true) }
+func (d *DropZooKeeperPackets) Heal(context.Context) error { return d.Remove(d.Describe().Label, true) }
 
 // Rules returns two rules per port: packets to it, and packets from it.
 func (d *DropZooKeeperPackets) Rules() ([]netns.Rule, error) {

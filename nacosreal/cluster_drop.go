@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -22,9 +22,7 @@ type DropClients struct {
 	Filter  *netns.Filter
 	Members []*Member
 	Source  netip.Addr
-	mu      sync.Mutex
-	applied *netns.Applied
-	counts  netns.Counts
+	fault.PacketRules
 }
 
 // Describe returns the packet-drop-clients event on the members ("drop 100 % of the packets
@@ -56,52 +54,13 @@ func (d *DropClients) Rules() ([]netns.Rule, error) {
 // Inject installs the rules in the filter.
 func (d *DropClients) Inject(context.Context) error {
 	label := d.Describe().Label
-	if d.Filter == nil {
-		return fmt.Errorf("%s: no packet filter (the run is not in a private network namespace)", label)
-	}
 	rules, err := d.Rules()
 	if err != nil {
 		return fmt.Errorf("%s: %w", label, err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.applied != nil {
-		return fmt.Errorf("%s: already injected", label)
-	}
-	a, err := d.Filter.Apply(label, rules)
-	if err != nil {
-		return err
-	}
-	d.applied = a
-	return nil
+	return d.Apply(d.Filter, label, rules)
 }
 
 // Heal reads the rules' counters and removes them; rules that selected no packet are an error
 // (every client's health check crosses them every 5 s: the fault did not take effect).
-func (d *DropClients) Heal(context.Context) error {
-	label := d.Describe().Label
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.applied == nil {
-		return nil
-	}
-	c, cerr := d.applied.Counts()
-	if err := d.applied.Remove(); err != nil {
-		return fmt.Errorf("%s: %w", label, err)
-	}
-	d.applied, d.counts = nil, c
-	switch {
-	case cerr != nil:
-		return fmt.Errorf("%s: %w", label, cerr)
-	case c.Selected == 0:
-		return fmt.Errorf("%s: its rules selected no packet (the fault did not take effect)", label)
-	}
-	return nil
-}
-
-// Counts returns the packets the rules selected and dropped, as read at the heal; zero before.
-func (d *DropClients) Counts() netns.Counts {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.counts
-}
+func (d *DropClients) Heal(context.Context) error { return d.Remove(d.Describe().Label, true) }
