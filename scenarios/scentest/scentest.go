@@ -183,11 +183,17 @@ func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
 // takes it test after test never keeps another waiting past one test.
 func LockMachine(t testing.TB) func() {
 	t.Helper()
+	asked := time.Now()
 	release, err := machineQueue{dir: os.TempDir()}.acquire()
 	if err != nil {
 		t.Fatalf("taking the test lock: %v", err)
 	}
-	return release
+	took := time.Now()
+	t.Logf("machine lock: waited %.1f s", took.Sub(asked).Seconds())
+	return func() {
+		release()
+		t.Logf("machine lock: held %.1f s", time.Since(took).Seconds())
+	}
 }
 
 // Between requires metric to lie within [lo, hi].
