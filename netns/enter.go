@@ -3,6 +3,7 @@ package netns
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 
 	"sdchaos/childproc"
@@ -28,6 +29,7 @@ func init() {
 // network namespace, sets the network up and executes the harness again
 // with the original arguments (same process, same namespace).
 func enterMain(args []string) int {
+	ppid := os.Getppid()
 	if err := checkInside(); err != nil {
 		return fail(err)
 	}
@@ -39,8 +41,30 @@ func enterMain(args []string) int {
 		return fail(fmt.Errorf("finding own executable: %w", err))
 	}
 	argv := append([]string{os.Args[0]}, args...)
+	if err := armParentDeath(ppid); err != nil {
+		return fail(err)
+	}
 	err = syscall.Exec(exe, argv, os.Environ())
 	return fail(fmt.Errorf("executing the run in the namespace: %w", err))
+}
+
+// armParentDeath locks the calling goroutine to its thread and sets that
+// thread's parent-death signal (SIGKILL) for the execve that follows. The
+// kernel keeps the signal per thread, and an execve keeps only the executing
+// thread's: the one set at fork (SysProcAttr.Pdeathsig) is the main
+// thread's, and a goroutine that moved to another thread would execute
+// without it, so the run would outlive a SIGKILLed harness. ppid is the
+// parent at the start: if it is gone by now, it died before the signal
+// was set again (until then the main thread's signal kills the process).
+func armParentDeath(ppid int) error {
+	runtime.LockOSThread()
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0); errno != 0 {
+		return fmt.Errorf("setting the parent-death signal: %w", errno)
+	}
+	if os.Getppid() != ppid {
+		return fmt.Errorf("the harness (pid %d) is gone", ppid)
+	}
+	return nil
 }
 
 // probeMain checks that nf_tables accepts the rules the faults use.
