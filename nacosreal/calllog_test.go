@@ -55,6 +55,36 @@ func TestCallLogRecordsTypedOps(t *testing.T) {
 	}
 }
 
+// TestCallLogKeepsWhatComesBeforeItsRecorder: a gated caller reports before the run's zero is
+// known; its log keeps those reports and records them at Attach, in order and at their offsets
+// from the recorder's zero, then records as they come.
+func TestCallLogKeepsWhatComesBeforeItsRecorder(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	l := NewCallLog(nil, "plain")
+	l.event(Event{Kind: EventInstances, Time: t0.Add(-3 * time.Second), Count: 3})
+	l.event(Event{Kind: EventReady, Time: t0.Add(-2 * time.Second)})
+	l.exit(t0.Add(-time.Second), 0, "", nil)
+	if l.Recorder() != nil {
+		t.Fatal("a log without a recorder has one")
+	}
+	rec := history.NewRecorder(t0)
+	l.Attach(rec)
+	l.call(Call{Scheduled: t0, Start: t0, End: t0.Add(time.Millisecond), Outcome: OK})
+	ops := rec.Ops()
+	want := []struct {
+		kind history.OpKind
+		at   time.Duration
+	}{{history.OpNotify, -3 * time.Second}, {history.OpExit, -time.Second}, {history.OpCall, 0}}
+	if len(ops) != len(want) {
+		t.Fatalf("recorded %+v, want %d ops (the ready event is not recorded)", ops, len(want))
+	}
+	for i, w := range want {
+		if ops[i].Kind != w.kind || ops[i].Start != w.at {
+			t.Errorf("op %d: %s at %s, want %s at %s", i, ops[i].Kind, ops[i].Start, w.kind, w.at)
+		}
+	}
+}
+
 // TestSelectClass: nacos-sdk-go's own messages for an empty list are no-instance; any other
 // failure of SelectOneHealthyInstance came from its subscribe to the server.
 func TestSelectClass(t *testing.T) {

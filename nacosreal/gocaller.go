@@ -34,13 +34,21 @@ type CallerSpec struct {
 
 // Validate reports the first setting out of range, quoting it.
 func (s CallerSpec) Validate() error {
+	if !s.End.After(s.Start) {
+		return fmt.Errorf("CallerSpec.End (%s) must be after Start (%s)", s.End.Format(time.RFC3339Nano), s.Start.Format(time.RFC3339Nano))
+	}
+	return s.validateGated()
+}
+
+// validateGated is Validate for a caller whose gate gives Start and End (they must be zero).
+func (s CallerSpec) validateGated() error {
 	switch {
+	case !s.Start.IsZero() && s.End.IsZero():
+		return errors.New("CallerSpec.End is not set")
 	case s.Service == "":
 		return errors.New("CallerSpec.Service is empty")
 	case s.Rate <= 0 || s.Rate > 1000:
 		return fmt.Errorf("CallerSpec.Rate (%g) must be within (0, 1000]", s.Rate)
-	case !s.End.After(s.Start):
-		return fmt.Errorf("CallerSpec.End (%s) must be after Start (%s)", s.End.Format(time.RFC3339Nano), s.Start.Format(time.RFC3339Nano))
 	case s.CallTimeout <= 0:
 		return fmt.Errorf("CallerSpec.CallTimeout (%s) must be positive", s.CallTimeout)
 	case s.Log == nil:
@@ -55,10 +63,11 @@ func (s CallerSpec) Validate() error {
 type GoCaller struct {
 	client naming_client.INamingClient
 	log    *CallLog
+	spec   CallerSpec
 	done   chan struct{}
-	stop   context.CancelFunc
 	mu     sync.Mutex
-	killed time.Time // when Kill was called (zero: running)
+	stop   context.CancelFunc // nil until Begin
+	killed time.Time          // when Kill was called (zero: running)
 }
 
 // StartGoCaller creates the client, subscribes, and calls in the background until spec.End.
@@ -67,11 +76,25 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
 	}
+	g, err := PrepareGoCaller(o, spec)
+	if err != nil {
+		return nil, err
+	}
+	g.Begin(ctx, spec.Start, spec.End)
+	return g, nil
+}
+
+// PrepareGoCaller creates the client and subscribes, as StartGoCaller does, but makes no call
+// until Begin; spec's Start and End are not used (Begin gives them).
+func PrepareGoCaller(o ClientOptions, spec CallerSpec) (*GoCaller, error) {
+	if err := spec.validateGated(); err != nil {
+		return nil, fmt.Errorf("starting a Go caller: %w", err)
+	}
 	c, err := NewClient(o)
 	if err != nil {
 		return nil, fmt.Errorf("starting a Go caller: %w", err)
 	}
-	g := &GoCaller{client: c, log: spec.Log, done: make(chan struct{})}
+	g := &GoCaller{client: c, log: spec.Log, done: make(chan struct{}), spec: spec}
 	if err := g.setup(spec); err != nil {
 		if !spec.Restarted {
 			c.CloseClient()
@@ -81,12 +104,26 @@ func StartGoCaller(ctx context.Context, o ClientOptions, spec CallerSpec) (*GoCa
 	}
 	g.log.event(Event{Kind: EventStarted, Time: time.Now(), Detail: fmt.Sprintf("nacos-sdk-go NotLoadCacheAtStart=%t UpdateCacheWhenEmpty=%t%s",
 		o.NotLoadCacheAtStart, o.UpdateCacheWhenEmpty, restartedWord(spec.Restarted))})
+	return g, nil
+}
+
+// Begin starts the calls: due from start (a restarted caller's from the first due on start's
+// grid from now), none at or after end.
+func (g *GoCaller) Begin(ctx context.Context, start, end time.Time) {
+	spec := g.spec
+	spec.Start, spec.End = start, end
 	if spec.Restarted {
 		spec.Start = firstDue(spec.Start, spec.Rate, time.Now())
 	}
-	ctx, g.stop = context.WithCancel(ctx)
+	ctx, stop := context.WithCancel(ctx)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stop != nil { // begun already, or killed
+		stop()
+		return
+	}
+	g.stop = stop
 	go g.run(ctx, spec)
-	return g, nil
 }
 
 // setupTries and setupPause bound the first subscribe's retries, as the Java callers' setup
@@ -151,8 +188,16 @@ func (g *GoCaller) Kill() {
 	if g.killed.IsZero() {
 		g.killed = time.Now()
 	}
+	stop := g.stop
+	if stop == nil { // never begun: no call runs; the client is closed here
+		g.stop = func() {}
+		g.mu.Unlock()
+		g.client.CloseClient()
+		close(g.done)
+		return
+	}
 	g.mu.Unlock()
-	g.stop()
+	stop()
 	<-g.done
 }
 

@@ -50,6 +50,10 @@ type JavaCallerSpec struct {
 	// where the client's default (user.home) puts it too. Give two processes the same path for
 	// one to start from the other's cache.
 	SnapshotPath string
+	// Gated makes the caller wait, once its client is built and warmed up (Ready is closed),
+	// until the harness opens its gate (Open) with the start and end of its calls; CallerSpec's
+	// Start and End are then left zero.
+	Gated bool
 	// HeapMB is -Xmx in MiB (0: 128).
 	HeapMB int
 	// Logf receives build progress; nil discards it.
@@ -71,6 +75,12 @@ func (s JavaCallerSpec) Validate() error {
 	if _, err := splitAddrs(s.Server); err != nil {
 		return fmt.Errorf("JavaCallerSpec.Server (%q): %w", s.Server, err)
 	}
+	if s.Gated {
+		if !s.Start.IsZero() || !s.End.IsZero() {
+			return errors.New("JavaCallerSpec.Gated: the gate gives the start and the end (leave Start and End zero)")
+		}
+		return s.CallerSpec.validateGated()
+	}
 	return s.CallerSpec.Validate()
 }
 
@@ -82,8 +92,10 @@ type JavaCaller struct {
 	log     *CallLog
 	other   atomic.Int64
 	started chan struct{}
+	ready   chan struct{}
 	read    chan struct{}
 	logPath string
+	gate    string // the gate file ("" when not gated)
 }
 
 // StartJavaCaller builds the nacos-callers piece if needed and starts the caller under sup; it
@@ -104,10 +116,15 @@ func StartJavaCaller(ctx context.Context, sup *childproc.Supervisor, spec JavaCa
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	c := &JavaCaller{name: spec.Name, log: spec.Log, started: make(chan struct{}), read: make(chan struct{}),
+	c := &JavaCaller{name: spec.Name, log: spec.Log, started: make(chan struct{}), ready: make(chan struct{}), read: make(chan struct{}),
 		logPath: filepath.Join(spec.Home, spec.Name+".log")}
+	env := callerEnv(spec)
+	if spec.Gated {
+		c.gate = filepath.Join(spec.Home, spec.Name+".gate")
+		env = append(env, "SDCHAOS_GATE="+c.gate)
+	}
 	child, out, err := sup.StartExternal(childproc.ExternalSpec{Name: spec.Name, Path: java,
-		Args: callerArgs(jar, spec, opts), Env: callerEnv(spec), LogPath: c.logPath})
+		Args: callerArgs(jar, spec, opts), Env: env, LogPath: c.logPath})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
@@ -144,10 +161,17 @@ func callerEnv(s JavaCallerSpec) []string {
 	b := strconv.FormatBool
 	return []string{"MALLOC_ARENA_MAX=2", "SDCHAOS_NACOS_SERVER=" + s.Server, "SDCHAOS_NACOS_GRPC_OFFSET=" + strconv.Itoa(off),
 		"SDCHAOS_SERVICE=" + s.Service, "SDCHAOS_RATE=" + strconv.FormatFloat(s.Rate, 'f', -1, 64),
-		"SDCHAOS_START=" + s.Start.UTC().Format(time.RFC3339Nano), "SDCHAOS_END=" + s.End.UTC().Format(time.RFC3339Nano),
-		"SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String(), "SDCHAOS_LOAD_CACHE_AT_START=" + b(s.LoadCacheAtStart),
+		"SDCHAOS_START=" + rfc3339(s.Start), "SDCHAOS_END=" + rfc3339(s.End), "SDCHAOS_CALL_TIMEOUT=" + s.CallTimeout.String(), "SDCHAOS_LOAD_CACHE_AT_START=" + b(s.LoadCacheAtStart),
 		"SDCHAOS_PUSH_EMPTY_PROTECTION=" + b(s.PushEmptyProtection), "SDCHAOS_STALE_FALLBACK=" + b(s.StaleFallback),
 		"SDCHAOS_RESTARTED=" + b(s.Restarted)}
+}
+
+// rfc3339 formats t for the protocol ("" for a zero time: a gated caller's start and end).
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 // decode reads the caller's stdout line by line until EOF, recording each call and report into
@@ -176,11 +200,36 @@ func (c *JavaCaller) decode(out io.ReadCloser) {
 			c.log.call(*call)
 		default:
 			c.log.event(*ev)
-			if ev.Kind == EventStarted {
+			switch ev.Kind {
+			case EventStarted:
 				close(c.started)
+			case EventReady:
+				close(c.ready)
 			}
 		}
 	}
+}
+
+// Ready is closed once a gated caller's client is built and warmed up and waits for its gate.
+func (c *JavaCaller) Ready() <-chan struct{} { return c.ready }
+
+// Done is closed once the JVM has exited.
+func (c *JavaCaller) Done() <-chan struct{} { return c.child.Done() }
+
+// Open opens a gated caller's gate: its calls are due from start, none at or after end. It
+// writes the gate file atomically (a temp file renamed), so the caller reads it whole.
+func (c *JavaCaller) Open(start, end time.Time) error {
+	if c.gate == "" {
+		return fmt.Errorf("%s: not gated", c.name)
+	}
+	tmp := c.gate + ".tmp"
+	if err := os.WriteFile(tmp, []byte(rfc3339(start)+"\n"+rfc3339(end)+"\n"), 0o644); err != nil {
+		return fmt.Errorf("%s: writing its gate: %w", c.name, err)
+	}
+	if err := os.Rename(tmp, c.gate); err != nil {
+		return fmt.Errorf("%s: opening its gate: %w", c.name, err)
+	}
+	return nil
 }
 
 // Pid returns the JVM's process id.

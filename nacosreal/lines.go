@@ -36,6 +36,9 @@ const (
 	EventInstances = "instances"
 	// EventStarted: the client is built and the calls begin; Detail names the switches.
 	EventStarted = "started"
+	// EventReady: a gated caller's client is built and warmed up and waits for its gate
+	// (JavaCallerSpec.Gated); not recorded.
+	EventReady = "ready"
 	// EventSetupFailed: a restarted caller's setup step (its listener's subscribe) failed and
 	// the caller went on; Detail names the step and the error.
 	EventSetupFailed = "setup-failed"

@@ -16,13 +16,17 @@ import (
 	"sdchaos/ports"
 )
 
+// CallerPatience is the usual WorldSpec.JVMStart: at a load of 30 on two cores a Spring
+// caller took 110 s to be ready, and four Java callers may start beside three members.
+const CallerPatience = 4 * time.Minute
+
 // WorldSpec is one run in the real Nacos world: a fresh server, Instances ephemeral instances
 // (each its own nacos-sdk-go client behind its own Link), the named Callers (each behind its
 // own Link), the server's list read every Sample (and, with Probe, its readiness, CPU time and
 // RSS every Probe), and a timeline of fault values on the world's targets. The run's zero is
-// Settle after the server first listed every instance or, with callers, their first call
-// (JVMStart after they are launched) when that is later; Timeline's offsets and Duration are
-// from it.
+// Settle after the server first listed every instance or, with callers, shortly after every
+// caller is ready (its client built and warmed up, waiting for its gate) when that is later;
+// Timeline's offsets and Duration are from it.
 type WorldSpec struct {
 	// Server is the server's spec.
 	Server ServerSpec
@@ -52,10 +56,11 @@ type WorldSpec struct {
 	// Rate and CallTimeout are every caller's.
 	Rate        float64
 	CallTimeout time.Duration
-	// JVMStart is how long the callers get to start before their first call.
+	// JVMStart is the longest the callers get to be ready (a JVM started, its client built and
+	// warmed up) from their launch; the run fails to start past it.
 	JVMStart time.Duration
 	// Settle is the least time from the server listing every instance to the run's zero (0:
-	// none; with callers the zero is also JVMStart after they are launched).
+	// none; with callers the zero is also no earlier than when they are all ready).
 	Settle time.Duration
 	// Sample is the period of the readings of the server's list; Probe, when positive, the
 	// period of the readings of its readiness, CPU time and RSS.

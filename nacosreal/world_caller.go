@@ -48,28 +48,70 @@ type goProcess struct{ *GoCaller }
 func (p goProcess) wait() (int, error) { p.Wait(); return 0, nil }
 func (p goProcess) kill()              { p.Kill() }
 
-// startCaller opens the caller's link, describes it to the recorder and launches it: calls
-// from the run's zero until end.
-func (w *World) startCaller(ctx context.Context, name string, end time.Time) (*worldCaller, error) {
+// prepareCaller opens the caller's link and launches it gated: a JVM is started and waits,
+// once its client is built and warmed up, for its gate; a Go client is built and subscribed.
+// Its log keeps what it reports until begin gives it the run's recorder.
+func (w *World) prepareCaller(ctx context.Context, name string) (*worldCaller, error) {
 	k := callerKinds[name]
 	l, err := w.newLink(name)
 	if err != nil {
 		return nil, err
 	}
 	c := &worldCaller{w: w, name: name, kind: k, link: l, spec: CallerSpec{Service: w.spec.Service, Rate: w.spec.Rate,
-		Start: w.zero, End: end, CallTimeout: w.spec.CallTimeout, Log: NewCallLog(w.rec, name)}}
+		CallTimeout: w.spec.CallTimeout, Log: NewCallLog(nil, name)}}
 	w.callers = append(w.callers, c)
-	w.rec.Describe(name, k.info())
-	if c.proc, err = w.launch(ctx, c, c.spec); err != nil {
+	if c.proc, err = w.launch(ctx, c, c.spec, true); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// launch starts c's process (a JVM) or client (Go) with cs. Its files are in the run's dir
+// waitReady waits until a gated JVM is ready (a Go client is ready once prepared), at most
+// patience.
+func (c *worldCaller) waitReady(ctx context.Context, patience time.Duration) error {
+	j, ok := c.proc.(javaProcess)
+	if !ok {
+		return nil
+	}
+	select {
+	case <-j.Ready():
+		return nil
+	default:
+	}
+	t := time.NewTimer(patience)
+	defer t.Stop()
+	select {
+	case <-j.Ready():
+		return nil
+	case <-j.Done():
+		return fmt.Errorf("%s exited before it was ready: %w", c.name, j.Wait())
+	case <-t.C:
+		return fmt.Errorf("%s not ready within %s (its log: %s)", c.name, patience, j.LogPath())
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// begin gives the caller's log the run's recorder, describes the caller to it, and opens its
+// gate: calls due from start, none at or after end.
+func (c *worldCaller) begin(rec *history.Recorder, start, end time.Time) error {
+	c.spec.Start, c.spec.End = start, end
+	c.spec.Log.Attach(rec)
+	rec.Describe(c.name, c.kind.info())
+	switch p := c.proc.(type) {
+	case javaProcess:
+		return p.Open(start, end)
+	case goProcess:
+		p.Begin(c.w.ctx, start, end)
+	}
+	return nil
+}
+
+// launch starts c's process (a JVM) or client (Go) with cs, gated (its calls wait for begin)
+// or not (a restart: calls on cs's grid from once it is built). Its files are in the run's dir
 // under its name; its disk cache in cache/ there (nacos-sdk-go's CacheDir, nacos-client's
 // JM.SNAPSHOT.PATH), the same for both processes of a restarted caller.
-func (w *World) launch(ctx context.Context, c *worldCaller, cs CallerSpec) (process, error) {
+func (w *World) launch(ctx context.Context, c *worldCaller, cs CallerSpec, gated bool) (process, error) {
 	home := filepath.Join(w.dir, c.name)
 	k := c.kind
 	if k.java == "" {
@@ -77,7 +119,13 @@ func (w *World) launch(ctx context.Context, c *worldCaller, cs CallerSpec) (proc
 		if k.goJava {
 			o = JavaDefaults(c.link.Addr(), home)
 		}
-		g, err := StartGoCaller(ctx, o, cs)
+		var g *GoCaller
+		var err error
+		if gated {
+			g, err = PrepareGoCaller(o, cs)
+		} else {
+			g, err = StartGoCaller(ctx, o, cs)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +136,8 @@ func (w *World) launch(ctx context.Context, c *worldCaller, cs CallerSpec) (proc
 		name += "-restarted"
 	}
 	j, err := StartJavaCaller(ctx, w.sup, JavaCallerSpec{Name: name, Mode: k.java, Server: c.link.Addr(), CallerSpec: cs,
-		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home, SnapshotPath: filepath.Join(home, "cache")})
+		LoadCacheAtStart: k.cacheAtStart, PushEmptyProtection: k.protect, StaleFallback: k.fallback, Home: home,
+		SnapshotPath: filepath.Join(home, "cache"), Gated: gated})
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +211,7 @@ func (c *worldCaller) Kill() {
 func (c *worldCaller) Restart(context.Context) error {
 	cs := c.spec
 	cs.Restarted = true
-	p, err := c.w.launch(c.w.ctx, c, cs)
+	p, err := c.w.launch(c.w.ctx, c, cs, false)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err == nil {

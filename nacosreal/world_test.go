@@ -57,7 +57,7 @@ func worldSpec(t *testing.T, slot int, callers []string, tl func(*World) (fault.
 	sp.Logf, sp.KeepHome = t.Logf, os.Getenv("SDCHAOS_NACOS_KEEP") != ""
 	clients := clientAlloc(slot)
 	return WorldSpec{Server: sp, ServerPorts: ports.New(testPortBase+slot*10, "testPortBase"), LinkPorts: clients, EndpointPorts: clients,
-		Service: "svc", Instances: 2, Parallel: 1, Callers: callers, Rate: 20, CallTimeout: time.Second, JVMStart: 3 * time.Second,
+		Service: "svc", Instances: 2, Parallel: 1, Callers: callers, Rate: 20, CallTimeout: time.Second, JVMStart: CallerPatience,
 		Sample: 50 * time.Millisecond, Duration: 30 * time.Second, Ready: true, Timeline: tl, Logf: t.Logf}
 }
 
@@ -147,7 +147,7 @@ func TestWorldEmptyRegistry(t *testing.T) {
 	spec := worldSpec(t, 5, defaultCallers(), func(w *World) (fault.Timeline, error) {
 		return fault.Timeline{{At: 3 * time.Second, For: 40 * time.Second, Fault: fault.DeregisterInstances{Instances: w.Registrations()}}}, nil
 	})
-	spec.Rate, spec.JVMStart, spec.Duration = 40, 60*time.Second, 48*time.Second
+	spec.Rate, spec.Duration = 40, 48*time.Second
 	w, err := NewWorld(newSup(t), spec)
 	if err != nil {
 		t.Fatal(err)

@@ -11,12 +11,22 @@ import (
 	"sdchaos/history"
 )
 
-// Traffic sets the run's zero and makes its recorder, launches every caller (each recording
-// into it from its first line), and returns the callers, the reading of the server's list and,
-// with Probe, of the server process, each a caller.Traffic.
+// gateLead is how long before the run's zero the callers' gates open: a JVM reads its gate
+// within milliseconds (GATE_POLL_MILLIS) and then waits for its first due call.
+const gateLead = 2 * time.Second
+
+// Traffic launches every caller gated and waits until each is ready (at most JVMStart), then
+// sets the run's zero (Settle after the server listed every instance, and gateLead from now
+// with callers) and makes its recorder, opens the callers' gates, and returns the callers,
+// the reading of the server's list and, with Probe, of the server process, each a
+// caller.Traffic.
 func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
-	w.ctx, w.zero = ctx, w.listed.Add(w.spec.Settle)
-	if z := time.Now().Add(w.spec.JVMStart); len(w.spec.Callers) > 0 && z.After(w.zero) {
+	w.ctx = ctx
+	if err := w.readyCallers(ctx); err != nil {
+		return nil, err
+	}
+	w.zero = w.listed.Add(w.spec.Settle)
+	if z := time.Now().Add(gateLead); len(w.callers) > 0 && z.After(w.zero) {
 		w.zero = z
 	}
 	w.rec = w.newRecorder()
@@ -32,14 +42,33 @@ func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 		ts = append(ts, w.prober)
 	}
 	end := w.zero.Add(w.spec.Duration)
-	for _, name := range w.spec.Callers {
-		c, err := w.startCaller(ctx, name, end)
-		if err != nil {
-			return nil, fmt.Errorf("starting caller %s: %w", name, err)
+	for _, c := range w.callers {
+		if err := c.begin(w.rec, w.zero, end); err != nil {
+			return nil, fmt.Errorf("starting caller %s: %w", c.name, err)
 		}
 		ts = append(ts, c)
 	}
 	return ts, nil
+}
+
+// readyCallers launches every caller gated and waits until each is ready, at most JVMStart
+// from the first launch.
+func (w *World) readyCallers(ctx context.Context) error {
+	t0 := time.Now()
+	for _, name := range w.spec.Callers {
+		if _, err := w.prepareCaller(ctx, name); err != nil {
+			return fmt.Errorf("starting caller %s: %w", name, err)
+		}
+	}
+	for _, c := range w.callers {
+		if err := c.waitReady(ctx, w.spec.JVMStart-time.Since(t0)); err != nil {
+			return fmt.Errorf("starting caller %s: %w", c.name, err)
+		}
+	}
+	if len(w.callers) > 0 {
+		w.spec.Logf("%d callers ready %.1f s after their launch", len(w.callers), time.Since(t0).Seconds())
+	}
+	return nil
 }
 
 // newRecorder is the spec's recorder, or a new one, time zero the run's zero.

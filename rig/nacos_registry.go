@@ -28,10 +28,6 @@ const (
 	NacosGoSDK = "go-sdk"
 )
 
-// nacosJVMStart is how long the Java clients get to start before their first call (as
-// nacos-incident gives them); it is longer than the instances' settling (nacosSettle).
-const nacosJVMStart = 30 * time.Second
-
 // nacosSettle is the least time between the server listing every instance and the run's zero:
 // two health-check looks of each instance's SDK, after which each connection is silent at most
 // nacosreal.ClientKeepAlive (the rules' SilentAtCut).

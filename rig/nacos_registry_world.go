@@ -80,7 +80,7 @@ func (r nacosRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	sp := nacosreal.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
 	ws := nacosreal.WorldSpec{Server: sp, Cluster: cluster, ServerPorts: ports.New(main, "--port-base"), LinkPorts: links, EndpointPorts: links,
-		ClientSource: w.source, Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosJVMStart,
+		ClientSource: w.source, Service: nacosService, Instances: x.Instances.Count, Parallel: 1, CallTimeout: CallTimeout, JVMStart: nacosreal.CallerPatience,
 		Settle: nacosSettle, Sample: time.Second, Duration: x.Duration.D(), Ready: true, Timeline: w.timeline,
 		NewRecorder: (&SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
 	for _, c := range x.Callers {

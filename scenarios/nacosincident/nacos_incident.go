@@ -68,9 +68,6 @@ type nacosIncident struct {
 
 // The plan's fixed settings.
 const (
-	// incidentJVMStart is how long the callers get to start before their
-	// first call (four Java callers start at once beside the server).
-	incidentJVMStart = 30 * time.Second
 	// minAfter is the shortest observation after the heal: a client
 	// reconnects within its reconnect loop's sleep (at most 5 s) plus one
 	// 3 s attempt, then its redo registers and subscribes again and the
@@ -174,7 +171,7 @@ func runWorld(ctx context.Context, env *scenarios.Env, spec nacosreal.WorldSpec,
 
 // worldSpec is the run's world: the server, --instances instances
 // registered one after another, the callers at --rate from time zero
-// (incidentJVMStart after they are launched) for --duration.
+// (once every caller is ready) for --duration.
 func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 	sp := nacosreal.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
@@ -182,7 +179,7 @@ func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
 	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
 		Service: "svc", Instances: s.Instances, Parallel: 1, Callers: s.names(), Rate: s.Rate, CallTimeout: time.Second,
-		JVMStart: incidentJVMStart, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
+		JVMStart: nacosreal.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
 		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf

@@ -51,10 +51,6 @@ const (
 	// restartLinkOffset puts the links and endpoints above the members' main ports
 	// (--port-base + 1000 …, MemberPortStride apart).
 	restartLinkOffset = 1010
-	// restartJVMStart is how long the callers get to start before their first call: four
-	// Java callers start beside three members (at a load of 30 on two cores a Spring caller
-	// took 110 s; nacos-incident's 30 s starved them).
-	restartJVMStart = 2 * time.Minute
 	// minServed is the least observation after the restarted member is ready again.
 	minServed = 20 * time.Second
 )
@@ -104,14 +100,14 @@ func (s *memberRestart) Run(ctx context.Context, env *scenarios.Env) (*history.H
 }
 
 // worldSpec is the run's world: DefaultClusterSpec's three members, the instances, the six
-// callers at --rate from time zero (restartJVMStart after their launch), for --duration.
+// callers at --rate from time zero (once every caller is ready), for --duration.
 func (s *memberRestart) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 	cs := nacosreal.DefaultClusterSpec()
 	cs.Member.KeepHome, cs.Member.Logf = env.Keep, env.Printf
 	clients := ports.New(env.PortBase+restartLinkOffset, "--port-base")
 	ws := nacosreal.WorldSpec{Cluster: &cs, ServerPorts: ports.New(env.PortBase+serverOffset, "--port-base"), LinkPorts: clients,
 		EndpointPorts: clients, Service: "svc", Instances: s.Instances, Parallel: 1, Callers: callerNamesOf(false), Rate: s.Rate,
-		CallTimeout: time.Second, JVMStart: restartJVMStart, Sample: restartSample, Duration: env.Duration, Ready: true,
+		CallTimeout: time.Second, JVMStart: nacosreal.CallerPatience, Sample: restartSample, Duration: env.Duration, Ready: true,
 		Timeline: s.timeline, NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf

@@ -46,8 +46,6 @@ type protect struct {
 
 // The plan's fixed settings.
 const (
-	// protectJVMStart is how long the callers get to start before their first call.
-	protectJVMStart = 90 * time.Second
 	// protectAfter is the observation after the last crash.
 	protectAfter = 60 * time.Second
 )
@@ -99,7 +97,7 @@ func (s *protect) Run(ctx context.Context, env *scenarios.Env) (*history.History
 	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
 		Service: "svc", ServiceSettings: &nacosreal.ServiceSettings{Persistent: true, ProtectThreshold: s.Threshold},
 		Instances: s.Instances, Parallel: 1, Callers: callerNamesOf(false), Rate: s.Rate, CallTimeout: time.Second,
-		JVMStart: protectJVMStart, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
+		JVMStart: nacosreal.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
 		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf

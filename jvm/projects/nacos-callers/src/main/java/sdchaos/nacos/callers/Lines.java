@@ -28,6 +28,11 @@ final class Lines {
         print("{\"event\":\"instances\",\"time\":\"" + Instant.now() + "\",\"count\":" + count + "}");
     }
 
+    /** Prints the ready event: the client is built and waits for the harness's gate. */
+    static void ready() {
+        print("{\"event\":\"ready\",\"time\":\"" + Instant.now() + "\"}");
+    }
+
     /** Prints the started event. */
     static void started(String detail) {
         print("{\"event\":\"started\",\"time\":\"" + Instant.now() + "\",\"detail\":" + quote(detail) + "}");

@@ -28,8 +28,9 @@ final class PlainCaller {
         }));
         HttpProbe probe = new HttpProbe(s.callTimeout());
         warmUp(naming, probe, s.service());
+        Settings run = s.whenReady();
         Lines.started("plain nacos-client " + s.describe());
-        Pacer.run(s, due -> {
+        Pacer.run(run, due -> {
             Instant start = Instant.now();
             Instance pick;
             try {

@@ -30,9 +30,9 @@ public class SpringCaller {
         // Warmed up through the Nacos client underneath, not LoadBalancer: its cache is first
         // filled by the first due call, as before.
         PlainCaller.warmUp(ctx.getBean(NacosServiceManager.class).getNamingService(), probe, s.service());
+        Settings run = s.whenReady();
         Lines.started("spring " + s.describe());
-        Pacer.run(s, due -> call(lb, probe, s.service(), due));
-        ctx.close();
+        Pacer.run(run, due -> call(lb, probe, s.service(), due));
     }
 
     private static void call(LoadBalancerClient lb, HttpProbe probe, String service, Instant due) {

@@ -46,7 +46,6 @@ public class SpringCaller {
         Settings run = s.whenReady();
         Lines.started("spring " + s.describe() + " connected=" + connected);
         Pacer.run(run, due -> call(lb, probe, s.service(), due));
-        ctx.close();
     }
 
     /** Prints every connection state change of Spring's CuratorFramework. */

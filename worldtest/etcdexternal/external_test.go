@@ -1,4 +1,4 @@
-package externaltest
+package etcdexternal
 
 import (
 	"bytes"
@@ -76,12 +76,12 @@ func proveExternal(t *testing.T, bin string, base int, strict bool) {
 	ver, _ := exec.Command(bin, "--version").Output()
 	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
 	l := startLocalEtcd(t, bin, base, "", strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)
-	nem, _ := filepath.Abs("../../../examples/nemesis/local-pidfile.json")
+	nem, _ := filepath.Abs("../../examples/nemesis/local-pidfile.json")
 	for _, sc := range externalScenarios {
 		if only := os.Getenv("SDCHAOS_EXTERNAL_ONLY"); only != "" && only != sc {
 			continue
 		}
-		want := parseVerdicts(t, mustRead(t, filepath.Join("../../../results", sc+".json")))
+		want := parseVerdicts(t, mustRead(t, filepath.Join("../../results", sc+".json")))
 		got, stderr := runExternal(t, l, sc, nem, base+100)
 		if got.Verdict == string(report.Invalid) && want.Verdict != string(report.Invalid) {
 			// Every try was invalid (a gate failed: the machine starved the
@@ -181,7 +181,7 @@ func runExternal(t *testing.T, l *localEtcd, scenario, nem string, portBase int,
 func checkNothingLeft(t *testing.T, l *localEtcd, scenario string, portBase int) {
 	t.Helper()
 	if n := len(l.running()); n != len(l.Names) {
-		t.Errorf("after %s: %d of %d members run", scenario, n, len(l.Names))
+		t.Errorf("after %s: %d of %d members run; %s", scenario, n, len(l.Names), l.logTails())
 	}
 	for _, pid := range l.running() {
 		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(b), ") T ") {

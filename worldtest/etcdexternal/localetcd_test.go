@@ -1,4 +1,4 @@
-package externaltest
+package etcdexternal
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"golang.org/x/sys/unix"
 
-	"sdchaos/cmd/experiments/internal/peerproxy"
 	"sdchaos/etcdcli"
+	"sdchaos/internal/peerproxy"
 )
 
 // localEtcd is a 3-member cluster of plain etcd processes started by a test
@@ -168,7 +168,7 @@ func (l *localEtcd) waitHealthy(t *testing.T) {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("local etcd not healthy (logs in %s)", l.Dir)
+			t.Fatalf("local etcd not healthy: %s", l.logTails())
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -199,6 +199,22 @@ func (l *localEtcd) leftovers(t *testing.T) (keys int64, leases int) {
 		t.Fatalf("listing leases: %v", err)
 	}
 	return resp.Count, len(ls.Leases)
+}
+
+// logTails returns, for each member, its pid file's pid, whether it runs and
+// the end of its log (what a failure message needs once the temp dir is gone).
+func (l *localEtcd) logTails() string {
+	var b strings.Builder
+	for _, n := range l.Names {
+		pid, _ := os.ReadFile(filepath.Join(l.Dir, n+".pid"))
+		st, _ := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
+		log, _ := os.ReadFile(filepath.Join(l.Dir, n+".log"))
+		if len(log) > 1500 {
+			log = log[len(log)-1500:]
+		}
+		fmt.Fprintf(&b, "\n%s: pid %s, stat %.60q, log ends:\n%s", n, strings.TrimSpace(string(pid)), st, log)
+	}
+	return b.String()
 }
 
 // running returns the members whose process runs (SIGSTOPped counts).

@@ -1,4 +1,4 @@
-package externaltest
+package etcdexternal
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package externaltest
+package etcdexternal
 
 import (
 	"context"
@@ -44,8 +44,8 @@ func TestExternalTLSAndAuth(t *testing.T) {
 	enableAuth(t, l, "root", "s3cret")
 	defer etcdcli.Use(etcdcli.Settings{TLS: cfg, Username: "root", Password: "s3cret"})()
 	l.waitHealthy(t)
-	nem, _ := filepath.Abs("../../../examples/nemesis/local-pidfile.json")
-	want := parseVerdicts(t, mustRead(t, "../../../results/cache-on-failure.json"))
+	nem, _ := filepath.Abs("../../examples/nemesis/local-pidfile.json")
+	want := parseVerdicts(t, mustRead(t, "../../results/cache-on-failure.json"))
 	got, stderr := runExternal(t, l, "cache-on-failure", nem, 11400, "--cacert", info.TrustedCAFile, "--cert", info.CertFile,
 		"--key", info.KeyFile, "--user", "root:s3cret")
 	t.Logf("VERDICT cache-on-failure over TLS with auth: %s (embedded %s)", got.Verdict, want.Verdict)

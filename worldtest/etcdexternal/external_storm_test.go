@@ -1,4 +1,4 @@
-package externaltest
+package etcdexternal
 
 import (
 	"bytes"
@@ -61,7 +61,7 @@ func TestExternalPanicLeavesNothing(t *testing.T) {
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	defer scentest.LockMachine(t)()
 	l := startLocalEtcd(t, bin, 13100, "")
-	nem := mustAbs(t, "../../../examples/nemesis/local-pidfile.json")
+	nem := mustAbs(t, "../../examples/nemesis/local-pidfile.json")
 	tests := []struct {
 		failpoint, phase string
 		args             []string
