@@ -217,12 +217,20 @@ func (l *localEtcd) logTails() string {
 	return b.String()
 }
 
-// running returns the members whose process runs (SIGSTOPped counts).
+// running returns the members whose process runs (SIGSTOPped counts): the
+// pid file's process, still that member (its command line names it: a pid is
+// reused once its process is gone), not a zombie.
 func (l *localEtcd) running() []int {
 	var out []int
-	for _, pid := range l.pids() {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err == nil && !strings.Contains(string(b), ") Z ") {
+	for _, n := range l.Names {
+		b, err := os.ReadFile(filepath.Join(l.Dir, n+".pid"))
+		pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || perr != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err == nil && !strings.Contains(string(stat), ") Z ") && strings.Contains(string(cmdline), "\x00--name\x00"+n+"\x00") {
 			out = append(out, pid)
 		}
 	}
