@@ -13,10 +13,8 @@ import (
 // subtests: each start costs half a minute on two cores), then runs the Go SDK caller and each
 // Java client mode against it: every call the pacer makes ok (Go 20/s for 2 s, Java 20/s for
 // 3 s), and each client's listener saw the one instance; the instance is gone from the list once
-// its client closes; then checkListensAndDiesWithKill. A Java caller's first call is due a lead
-// after the launch, for the JVM and Spring to start; a client built after its first call was due
-// is run again once with a lead of twice the time it took (how long a JVM takes to start is this
-// machine's, not a rule).
+// its client closes; then checkListensAndDiesWithKill. A Java caller is gated, as the world
+// runs them: its first call is due gateLead after it reported ready.
 func TestServerServesCallersAndDiesWithKill(t *testing.T) {
 	needJVM(t)
 	sup := newSup(t)
@@ -34,13 +32,7 @@ func TestServerServesCallersAndDiesWithKill(t *testing.T) {
 	t.Run("go", func(t *testing.T) { goCallerCalls(t, s) })
 	for _, mode := range []JavaMode{Plain, Spring} {
 		t.Run(string(mode), func(t *testing.T) {
-			h, lead := runJavaCaller(t, sup, s.Addr(), mode, 25*time.Second)
-			if h == nil {
-				t.Logf("%s: the client was built after its first call was due: again with a %s lead", mode, lead)
-				if h, _ = runJavaCaller(t, sup, s.Addr(), mode, lead); h == nil {
-					t.Fatalf("the client was built after the first call was due, with a %s lead too", lead)
-				}
-			}
+			h := runJavaCaller(t, sup, s.Addr(), mode)
 			calls, reports := history.Filter(h.Ops, "c"), history.Filter(h.Ops, history.ClientLabel("c"))
 			if n, want := countOutcome(calls, history.OK), dueCalls(20, 3*time.Second); n != len(calls) || n != want {
 				t.Errorf("%d of %d calls ok, want all of %d; first other: %+v", n, len(calls), want, firstNot(calls, history.OK))
@@ -55,20 +47,32 @@ func TestServerServesCallersAndDiesWithKill(t *testing.T) {
 	checkListensAndDiesWithKill(t, sup, s)
 }
 
-// runJavaCaller runs a Java caller (recorded as "c") whose first call is due lead after its
-// launch, 20/s for 3 s. It returns nil, and twice the time the client took to build, when the
-// client was built after its first call was due.
-func runJavaCaller(t *testing.T, sup *childproc.Supervisor, server string, mode JavaMode, lead time.Duration) (*history.History, time.Duration) {
+// runJavaCaller runs a gated Java caller (recorded as "c"): once it reports ready its gate opens
+// with its first call due gateLead later, 20/s for 3 s. Its client's started event must come
+// after the gate opened and before the first call was due (what it reported before the gate,
+// its listener's, is recorded at Attach).
+func runJavaCaller(t *testing.T, sup *childproc.Supervisor, server string, mode JavaMode) *history.History {
 	t.Helper()
 	launch := time.Now()
-	start := launch.Add(lead)
-	rec := history.NewRecorder(start)
-	spec := JavaCallerSpec{Name: "caller-" + string(mode), Mode: mode, Server: server, Home: t.TempDir(),
-		CallerSpec: CallerSpec{Service: "svc", Rate: 20, Start: start, End: start.Add(3 * time.Second), CallTimeout: time.Second,
-			Log: NewCallLog(rec, "c")},
-		Logf: t.Logf}
+	log := NewCallLog(nil, "c")
+	spec := JavaCallerSpec{Name: "caller-" + string(mode), Mode: mode, Server: server, Home: t.TempDir(), Gated: true,
+		CallerSpec: CallerSpec{Service: "svc", Rate: 20, CallTimeout: time.Second, Log: log}, Logf: t.Logf}
 	c, err := StartJavaCaller(context.Background(), sup, spec)
 	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Ready():
+	case <-c.Done():
+		t.Fatalf("%s exited before it was ready: %v", mode, c.Wait())
+	case <-time.After(CallerPatience):
+		t.Fatalf("%s not ready within %s", mode, CallerPatience)
+	}
+	ready := time.Since(launch)
+	start := time.Now().Add(gateLead)
+	rec := history.NewRecorder(start)
+	log.Attach(rec)
+	if err := c.Open(start, start.Add(3*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Wait(); err != nil {
@@ -77,15 +81,12 @@ func runJavaCaller(t *testing.T, sup *childproc.Supervisor, server string, mode 
 	h := rec.History()
 	calls, reports := history.Filter(h.Ops, "c"), history.Filter(h.Ops, history.ClientLabel("c"))
 	started := startedAt(reports) // from start
-	t.Logf("%s: client built %.1f s after launch; %d calls, %d reports, %d console lines", mode,
-		(started + lead).Seconds(), len(calls), len(reports), c.Other())
-	if started == time.Hour {
-		t.Fatalf("%s: the client never reported it was built", mode)
+	t.Logf("%s: ready %.1f s after launch, started %.2f s before its first call; %d calls, %d reports, %d console lines", mode,
+		ready.Seconds(), -started.Seconds(), len(calls), len(reports), c.Other())
+	if started < -gateLead || started > 0 {
+		t.Fatalf("%s: started at %s from its first call, want within [-%s, 0] (after the gate opened, before the first call)", mode, started, gateLead)
 	}
-	if started > 0 {
-		return nil, 2 * (started + lead)
-	}
-	return &h, lead
+	return &h
 }
 
 // startedAt is when the client reported it was built (from the recorder's zero; 1 h when it

@@ -1,5 +1,5 @@
 // Package cmdrun runs the experiments command, built once per test package,
-// for the real-world tests under worldtest/, and checks what a run leaves.
+// for the real-world tests under integration/, and checks what a run leaves.
 package cmdrun
 
 import (
@@ -58,7 +58,7 @@ func Main(m *testing.M) {
 
 // dirPrefix starts the name of the dir Main builds the command in; the test binary's pid
 // follows, so that a later Main can tell a dir whose binary is gone.
-const dirPrefix = "sdchaos-worldtest-"
+const dirPrefix = "sdchaos-integration-"
 
 // removeStale removes the command dirs of test binaries that are gone: one SIGKILLed (go
 // test's timeout, a user's kill -9) could not remove its own.
