@@ -16,6 +16,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/childproc"
 	"sdchaos/etcdcli"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -40,6 +41,7 @@ func hostAddr(i int) string { return "198.18.7." + strconv.Itoa(i) }
 // straight inside the two namespaces.
 func newHostNet(t *testing.T, shards int) *hostNet {
 	t.Helper()
+	removeStaleHostNets()
 	h := &hostNet{t: t}
 	t.Cleanup(h.close)
 	id := strconv.Itoa(os.Getpid())
@@ -77,6 +79,20 @@ func (h *hostNet) command(i int, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command("ip", append([]string{"netns", "exec", h.names[i], name}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return cmd
+}
+
+// removeStaleHostNets deletes the named namespaces of test processes that are gone: a named
+// namespace outlives its processes, and one SIGKILLed (go test's timeout, a user's kill -9)
+// could not run its clean-up.
+func removeStaleHostNets() {
+	entries, _ := os.ReadDir("/run/netns")
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "sdchaos-")
+		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
+		if ok && err == nil && pid > 0 && pid != os.Getpid() && !childproc.Alive(pid) {
+			_ = exec.Command("ip", "netns", "del", e.Name()).Run()
+		}
+	}
 }
 
 // close deletes the namespaces (their links and addresses go with them).
