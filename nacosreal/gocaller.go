@@ -43,8 +43,6 @@ func (s CallerSpec) Validate() error {
 // validateGated is Validate for a caller whose gate gives Start and End (they must be zero).
 func (s CallerSpec) validateGated() error {
 	switch {
-	case !s.Start.IsZero() && s.End.IsZero():
-		return errors.New("CallerSpec.End is not set")
 	case s.Service == "":
 		return errors.New("CallerSpec.Service is empty")
 	case s.Rate <= 0 || s.Rate > 1000:

@@ -216,18 +216,14 @@ func (c *JavaCaller) Ready() <-chan struct{} { return c.ready }
 // Done is closed once the JVM has exited.
 func (c *JavaCaller) Done() <-chan struct{} { return c.child.Done() }
 
-// Open opens a gated caller's gate: its calls are due from start, none at or after end. It
-// writes the gate file atomically (a temp file renamed), so the caller reads it whole.
+// Open opens a gated caller's gate: its calls are due from start, none at or after end
+// (jvm.OpenGate).
 func (c *JavaCaller) Open(start, end time.Time) error {
 	if c.gate == "" {
 		return fmt.Errorf("%s: not gated", c.name)
 	}
-	tmp := c.gate + ".tmp"
-	if err := os.WriteFile(tmp, []byte(rfc3339(start)+"\n"+rfc3339(end)+"\n"), 0o644); err != nil {
-		return fmt.Errorf("%s: writing its gate: %w", c.name, err)
-	}
-	if err := os.Rename(tmp, c.gate); err != nil {
-		return fmt.Errorf("%s: opening its gate: %w", c.name, err)
+	if err := jvm.OpenGate(c.gate, start, end); err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -120,22 +122,9 @@ func waitExec(t *testing.T, pid int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if string(b) != "" && containsArg(b, "__netns-test-sleep") {
+		if slices.Contains(strings.Split(string(b), "\x00"), "__netns-test-sleep") {
 			return
 		}
 	}
 	t.Fatalf("pid %d never executed __netns-test-sleep", pid)
-}
-
-func containsArg(cmdline []byte, arg string) bool {
-	start := 0
-	for i, c := range cmdline {
-		if c == 0 {
-			if string(cmdline[start:i]) == arg {
-				return true
-			}
-			start = i + 1
-		}
-	}
-	return false
 }

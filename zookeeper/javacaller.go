@@ -238,20 +238,14 @@ func (c *JavaCaller) Started() <-chan struct{} { return c.started }
 // gate.
 func (c *JavaCaller) Ready() <-chan struct{} { return c.ready }
 
-// Open opens a gated caller's gate: its calls run from start until end. It
-// writes the gate file atomically (a temp file renamed), so the caller reads
-// it whole.
+// Open opens a gated caller's gate: its calls run from start until end
+// (jvm.OpenGate).
 func (c *JavaCaller) Open(start, end time.Time) error {
 	if c.gate == "" {
 		return fmt.Errorf("%s: not gated", c.name)
 	}
-	tmp := c.gate + ".tmp"
-	body := start.UTC().Format(time.RFC3339Nano) + "\n" + end.UTC().Format(time.RFC3339Nano) + "\n"
-	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
-		return fmt.Errorf("%s: writing its gate: %w", c.name, err)
-	}
-	if err := os.Rename(tmp, c.gate); err != nil {
-		return fmt.Errorf("%s: opening its gate: %w", c.name, err)
+	if err := jvm.OpenGate(c.gate, start, end); err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
 	}
 	return nil
 }

@@ -142,12 +142,18 @@ func (l *localEtcd) reap() {
 func (l *localEtcd) pids() []int {
 	var out []int
 	for _, n := range l.Names {
-		b, err := os.ReadFile(filepath.Join(l.Dir, n+".pid"))
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
+		if pid, ok := l.pidOf(n); ok {
 			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// pidOf returns the pid in member name's pid file.
+func (l *localEtcd) pidOf(name string) (int, bool) {
+	b, err := os.ReadFile(filepath.Join(l.Dir, name+".pid"))
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid, err == nil && perr == nil
 }
 
 func (l *localEtcd) waitHealthy(t *testing.T) {
@@ -206,13 +212,13 @@ func (l *localEtcd) leftovers(t *testing.T) (keys int64, leases int) {
 func (l *localEtcd) logTails() string {
 	var b strings.Builder
 	for _, n := range l.Names {
-		pid, _ := os.ReadFile(filepath.Join(l.Dir, n+".pid"))
-		st, _ := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
+		pid, _ := l.pidOf(n)
+		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		log, _ := os.ReadFile(filepath.Join(l.Dir, n+".log"))
 		if len(log) > 1500 {
 			log = log[len(log)-1500:]
 		}
-		fmt.Fprintf(&b, "\n%s: pid %s, stat %.60q, log ends:\n%s", n, strings.TrimSpace(string(pid)), st, log)
+		fmt.Fprintf(&b, "\n%s: pid %d, stat %.60q, log ends:\n%s", n, pid, st, log)
 	}
 	return b.String()
 }
@@ -223,9 +229,8 @@ func (l *localEtcd) logTails() string {
 func (l *localEtcd) running() []int {
 	var out []int
 	for _, n := range l.Names {
-		b, err := os.ReadFile(filepath.Join(l.Dir, n+".pid"))
-		pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || perr != nil {
+		pid, ok := l.pidOf(n)
+		if !ok {
 			continue
 		}
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
