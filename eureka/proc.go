@@ -142,6 +142,19 @@ func (p *ServerProc) History() (History, error) {
 	return h, p.query("history", &h)
 }
 
+// ResetWake starts the span Wake reports.
+func (p *ServerProc) ResetWake() error {
+	_, err := p.child.Control("wake reset", controlTimeout)
+	return err
+}
+
+// Wake is what the server process's own wake probe saw since ResetWake
+// (real time: a late wake-up of the process, whatever its model clock).
+func (p *ServerProc) Wake() (clock.WakeStats, error) {
+	var s clock.WakeStats
+	return s, p.query("wake", &s)
+}
+
 func (p *ServerProc) query(cmd string, v any) error {
 	ans, err := p.child.Control(cmd, controlTimeout)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/clock"
 )
 
 // ServerCommand is the hidden sub-command that runs one server process.
@@ -83,7 +84,9 @@ func serverMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go func() { _ = http.Serve(ln, srv.Handler()) }()
-	go childproc.Serve(control{srv}.handle)
+	var wake clock.WakeProbe
+	go wake.Run(ctx, time.Time{})
+	go childproc.Serve(control{srv, &wake}.handle)
 	srv.Run(ctx)
 	return 0
 }
@@ -95,7 +98,12 @@ func serverMain(args []string) int {
 //	history        → History as JSON
 //	step <d>       → steps the server's wall clock by d
 //	delay <d>      → adds d of latency to every request (0 removes it)
-type control struct{ s *Server }
+//	wake           → the process's own wake-ups (clock.WakeStats) as JSON
+//	wake reset     → starts the span "wake" reports
+type control struct {
+	s    *Server
+	wake *clock.WakeProbe
+}
 
 // ControlStats is the answer to "stats".
 type ControlStats struct {
@@ -110,6 +118,12 @@ func (c control) handle(line string) (string, error) {
 		return marshal(ControlStats{Stats: c.s.reg.Stats(), Peers: c.s.PeerStats()})
 	case "history":
 		return marshal(c.s.reg.History())
+	case "wake":
+		if arg == "reset" {
+			c.wake.Reset()
+			return "done", nil
+		}
+		return marshal(c.wake.Stats())
 	case "step", "delay":
 		d, err := time.ParseDuration(arg)
 		if err != nil {

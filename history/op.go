@@ -153,7 +153,8 @@ const (
 	// ClientOp is the op a user's client (--client exec:) leaves: Count
 	// malformed lines, Value lines read, Outcome fail when it exited early.
 	ClientOp = "gate/client"
-	// WakeOp is the op a scaled-time run leaves from its wake probe: Seq
+	// WakeOp is the op a scaled-time run leaves from its wake probe (and,
+	// as WakeOp + "/" + name, from each server process's own probe): Seq
 	// wake-ups, Count of them later than Value (a duration: the allowance
 	// its bands take for one wake-up), Scheduled and Start the latest one's
 	// due and actual time.

@@ -46,19 +46,31 @@ func Gates(h *history.History) []Gate {
 	if op, ok := history.FindOp(h.Ops, history.ClientOp); ok {
 		gs = append(gs, clientGates(op)...)
 	}
-	if op, ok := history.FindOp(h.Ops, history.WakeOp); ok {
+	var wakes []history.Op
+	for _, op := range h.Ops {
+		if op.Caller == history.WakeOp || strings.HasPrefix(op.Caller, history.WakeOp+"/") {
+			wakes = append(wakes, op)
+		}
+	}
+	sort.Slice(wakes, func(i, j int) bool { return wakes[i].Caller < wakes[j].Caller }) // the harness's first, then by server
+	for _, op := range wakes {
 		gs = append(gs, wakeGate(op))
 	}
 	return gs
 }
 
-// wakeGate judges a scaled-time run's wake probe: its bands allow each
+// wakeGate judges a wake probe of a scaled-time run (the harness's, or a
+// server process's: history.WakeOp + "/" + its name): its bands allow each
 // wake-up they wait on to come up to op.Value late (×the time scale in
-// model time), so a run in which the harness's timers woke later than that
+// model time), so a run in which a process's timers woke later than that
 // judged nothing.
 func wakeGate(op history.Op) Gate {
 	_, err := time.ParseDuration(op.Value)
-	g := Gate{Name: "the harness's timers woke on time (the bands' allowance for a late wake-up)", OK: err == nil && op.Count == 0,
+	who := "the harness's"
+	if name, ok := strings.CutPrefix(op.Caller, history.WakeOp+"/"); ok {
+		who = "server " + name + "'s"
+	}
+	g := Gate{Name: who + " timers woke on time (the bands' allowance for a late wake-up)", OK: err == nil && op.Count == 0,
 		Measured: fmt.Sprintf("%d of %d wake-ups over %s late, worst %s", op.Count, op.Seq, op.Value, (op.Start - op.Scheduled).Round(time.Millisecond)),
 		Limit:    "none over " + op.Value}
 	if err != nil {

@@ -109,14 +109,23 @@ func (e *EurekaRun) Start(ctx context.Context) error {
 }
 
 // Traffic is the schedulers' task loops, and on the model (whose bands
-// allow each wake-up SchedSlack, ×the scale in model time) the wake probe.
+// allow each wake-up SchedSlack, ×the scale in model time) the wake probe
+// of the harness and of every server process.
 func (e *EurekaRun) Traffic(context.Context) ([]caller.Traffic, error) {
 	ts := make([]caller.Traffic, len(e.World.Schedulers))
 	for i, s := range e.World.Schedulers {
 		ts[i] = s
 	}
 	if _, model := e.Plan.Backend.(ModelBackend); model {
-		ts = append(ts, wakeProbe{})
+		var p wakeProbe
+		for _, c := range e.World.Clusters {
+			for _, s := range c.Servers {
+				if ws, ok := s.(wakeServer); ok {
+					p.servers = append(p.servers, ws)
+				}
+			}
+		}
+		ts = append(ts, p)
 	}
 	return ts, nil
 }

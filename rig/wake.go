@@ -4,42 +4,62 @@ import (
 	"context"
 	"time"
 
+	"sdchaos/clock"
 	"sdchaos/history"
 )
 
-// wakeEvery is how often the wake probe sleeps and wakes.
-const wakeEvery = 10 * time.Millisecond
+// wakeServer is a server process that measures its own wake-ups (the
+// model's Eureka servers).
+type wakeServer interface {
+	Name() string
+	Alive() bool
+	// ResetWake starts the span its Wake reports.
+	ResetWake() error
+	// Wake is what the server's probe saw since ResetWake.
+	Wake() (clock.WakeStats, error)
+}
 
-// wakeProbe is a scaled-time run's check on its own scheduling: it wakes
-// every wakeEvery for the run and leaves one history.WakeOp op, the
-// wake-ups later than SchedSlack counted (report's wake gate makes the run
-// invalid when any was: the model's bands allow each wake-up SchedSlack of
-// real time, ×the scale in model time).
-type wakeProbe struct{}
+// wakeProbe is a scaled-time run's check on its own scheduling and on its
+// servers': it wakes every clock.WakeEvery for the run and leaves one
+// history.WakeOp op, then one op per live server (history.WakeOp + "/" +
+// its name) from the server's own probe over the same span, the wake-ups
+// later than SchedSlack counted (report's wake gate makes the run invalid
+// when any was: the model's bands allow each wake-up SchedSlack of real
+// time, ×the scale in model time). A server killed during the run leaves
+// no op.
+type wakeProbe struct{ servers []wakeServer }
 
-// Run wakes until d from the recorder's zero, then records the op.
-func (wakeProbe) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	op := history.Op{Caller: history.WakeOp, Kind: history.OpGate, Value: SchedSlack.String(), Outcome: history.OK}
-	end := rec.T0().Add(d)
-	for due := rec.T0().Add(wakeEvery); due.Before(end); {
-		t := time.NewTimer(time.Until(due))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			rec.Add(op)
-			return nil
-		case <-t.C:
+// Run resets the servers' probes, wakes until d from the recorder's zero,
+// then records the ops.
+func (w wakeProbe) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
+	for _, s := range w.servers {
+		if err := s.ResetWake(); err != nil {
+			return err
 		}
-		now := time.Now() // when this goroutine ran again, not when the timer fired
-		op.Seq++
-		if late := now.Sub(due); late > SchedSlack {
-			op.Count++
-		}
-		if late := now.Sub(due); late > op.Start-op.Scheduled {
-			op.Scheduled, op.Start, op.End = rec.Offset(due), rec.Offset(now), rec.Offset(now)
-		}
-		due = now.Add(wakeEvery) // a stall counts once, not once per slot it swallowed
 	}
-	rec.Add(op)
+	var p clock.WakeProbe
+	p.Run(ctx, rec.T0().Add(d))
+	rec.Add(wakeOp(rec, history.WakeOp, p.Stats()))
+	for _, s := range w.servers {
+		if !s.Alive() {
+			continue
+		}
+		st, err := s.Wake()
+		if err != nil {
+			return err
+		}
+		rec.Add(wakeOp(rec, history.WakeOp+"/"+s.Name(), st))
+	}
 	return nil
+}
+
+// wakeOp is the gate op of one probe's stats: Seq wake-ups, Count late
+// ones, Scheduled and Start the worst one's due and actual time.
+func wakeOp(rec *history.Recorder, caller string, st clock.WakeStats) history.Op {
+	op := history.Op{Caller: caller, Kind: history.OpGate, Value: SchedSlack.String(), Outcome: history.OK, Seq: st.Wakes, Count: st.Late}
+	if st.Wakes > 0 {
+		op.Scheduled, op.Start = rec.Offset(st.WorstDue), rec.Offset(st.WorstDue.Add(st.Worst))
+		op.End = op.Start
+	}
+	return op
 }

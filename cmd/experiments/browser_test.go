@@ -30,7 +30,9 @@ func browserPath() string {
 
 // newBrowser starts a headless Chromium on a fresh profile with every
 // background connection off (a closed network refuses them) and returns a
-// context to drive it; its processes end with the test.
+// context to drive it; its processes end with the test, and its temporary
+// files (the profile and the singleton socket Chromium makes in TMPDIR)
+// are in the test's temp dirs.
 func newBrowser(t *testing.T, path string) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
@@ -38,6 +40,7 @@ func newBrowser(t *testing.T, path string) context.Context {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true), chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
