@@ -1,17 +1,19 @@
-package eurekareal
+package eurekajvm_test
 
 import (
 	"fmt"
-	"sdchaos/clock"
 	"slices"
 	"testing"
 	"time"
+
+	"sdchaos/clock"
+	"sdchaos/eurekareal"
 )
 
 // sample is one reading of a server's state during the timeline.
 type sample struct {
 	at time.Duration
-	st State
+	st eurekareal.State
 }
 
 // selfPreservation registers 9 more workers (10 with w00, each on its own
@@ -28,7 +30,7 @@ func (w *world) selfPreservation(t *testing.T) {
 	s := w.servers[1]
 	t0 := time.Now()
 	var samples []sample
-	read := func() State {
+	read := func() eurekareal.State {
 		st, err := s.State(w.ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +51,7 @@ func (w *world) selfPreservation(t *testing.T) {
 // logTimeline logs every change of the readings.
 func logTimeline(t *testing.T, samples []sample, crashed time.Duration) {
 	t.Logf("s2 timeline from the 10th registration (6 workers crashed at %.1f s):", crashed.Seconds())
-	var prev State
+	var prev eurekareal.State
 	for i, x := range samples {
 		st := x.st
 		if i > 0 && st.RenewsLastMin == prev.RenewsLastMin && st.Threshold == prev.Threshold &&
@@ -102,7 +104,7 @@ func checkReadings(t *testing.T, samples []sample) {
 
 // checkEvictionRuns logs s's eviction runs since t0 that evicted or changed
 // (enabled, would expire), and checks that a run evicted only when enabled and at most its limit.
-func (w *world) checkEvictionRuns(t *testing.T, s *Server, t0 time.Time) {
+func (w *world) checkEvictionRuns(t *testing.T, s *eurekareal.Server, t0 time.Time) {
 	ev, err := s.Events(w.ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +132,7 @@ func (w *world) checkEvictionRuns(t *testing.T, s *Server, t0 time.Time) {
 // followUntilDrop reads s2 every 500 ms; at the first roll of renewsLastMin
 // that enables lease expiration it crashes w04…w09, and it returns (with the
 // crash time) once renewsLastMin has rolled again after the crash.
-func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() State) time.Duration {
+func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() eurekareal.State) time.Duration {
 	last := read().RenewsLastMin
 	var crashed time.Duration
 	for {
