@@ -5,6 +5,8 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,8 +14,8 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/internal/cmdrun"
 	"sdchaos/ports"
+	"sdchaos/scenarios/scentest"
 )
 
 // envRunMain makes the test binary behave as the experiments command, so
@@ -117,7 +119,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes")
 	}
-	// Nothing is timed: the runs go without the machine lock, niced (cmdrun.Niced).
+	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	tests := []struct {
 		scenario string
 		sig      syscall.Signal
@@ -134,7 +136,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 			base := 9900 + 20*i
 			tmp := t.TempDir()
 			exe, _ := os.Executable()
-			cmd := cmdrun.Niced(exe, tc.scenario, "--port-base", strconv.Itoa(base), "--duration", "30s")
+			cmd := exec.Command(exe, tc.scenario, "--port-base", strconv.Itoa(base), "--duration", "30s")
 			cmd.Env = append(os.Environ(), envRunMain+"=1", "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {

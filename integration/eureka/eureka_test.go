@@ -93,7 +93,7 @@ func runEurekaRegistry(t *testing.T, file string) *report.Result {
 // cmd/experiments' TestInterruptedRunLeavesNothing, which costs no JVM.
 func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "real Eureka servers")
-	// Nothing is timed: the runs go without the machine lock, niced (cmdrun.Niced).
+	defer scentest.LockMachine(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -101,7 +101,7 @@ func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			base := 10800 + 40*i
 			tmp := t.TempDir()
-			cmd := cmdrun.Niced(cmdrun.Exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
+			cmd := exec.Command(cmdrun.Exe, "eureka-failover", "--eureka", "real", "--workers", "5", "--port-base", strconv.Itoa(base))
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {

@@ -2,12 +2,14 @@ package nacos_test
 
 import (
 	"os"
+	"os/exec"
+	"sdchaos/internal/cmdrun"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
-	"sdchaos/internal/cmdrun"
+	"sdchaos/scenarios/scentest"
 )
 
 // TestInterruptedRealNacosRunLeavesNothing: a run in the real Nacos world
@@ -20,17 +22,17 @@ import (
 // The two runs go at once, each with its own ports and temp dir.
 func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server and Java callers")
-	// Nothing is timed: the runs go without the machine lock, niced (cmdrun.Niced).
+	defer scentest.LockMachine(t)()
 	tests := []interruptCase{
 		// the loss from 1 s for 20 s; its injection is the run's first "!" line
 		{[]string{"nacos-incident", "--fault-at", "1s", "--loss", "20s", "--after", "10s"}, 2100, "  ! ", 3 * time.Second, syscall.SIGINT, cmdrun.ExitInterrupted},
 		// the loss from 5 s after the instances are listed
 		{[]string{"nacos-storm", "--instances", "20"}, 7800, "instances registered", 8 * time.Second, syscall.SIGKILL, -1},
 	}
-	t.Run("at once", func(t *testing.T) {
+	t.Run("at once", func(t *testing.T) { // returns once both runs, at once, are checked: then the lock is released
 		for i, tc := range tests {
 			t.Run(tc.args[0]+" "+tc.sig.String(), func(t *testing.T) {
-				t.Parallel() // nothing is timed: the two runs go at once
+				t.Parallel() // nothing is timed: the two runs at once take half the lock's time
 				interruptNacosRun(t, 20000+8000*i, tc)
 			})
 		}
@@ -52,7 +54,7 @@ type interruptCase struct {
 // tc.after from the line holding tc.mark, and wants tc.code and nothing left behind.
 func interruptNacosRun(t *testing.T, base int, tc interruptCase) {
 	tmp := t.TempDir()
-	cmd := cmdrun.Niced(cmdrun.Exe, append(tc.args, "--port-base", strconv.Itoa(base))...)
+	cmd := exec.Command(cmdrun.Exe, append(tc.args, "--port-base", strconv.Itoa(base))...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

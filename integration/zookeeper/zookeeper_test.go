@@ -113,7 +113,7 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 // is left.
 func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
-	// Nothing is timed: the runs go without the machine lock, niced (cmdrun.Niced).
+	defer scentest.LockMachine(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -123,7 +123,7 @@ func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 		t.Run(tc.sig.String()+" after "+tc.when, func(t *testing.T) {
 			base := 14200 + 100*i
 			tmp := t.TempDir()
-			cmd := cmdrun.Niced(cmdrun.Exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
+			cmd := exec.Command(cmdrun.Exe, "registry-unreachable", "--registry", "zookeeper", "--port-base", strconv.Itoa(base))
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			stderr, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {

@@ -118,20 +118,6 @@ func WaitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, w
 	}
 }
 
-// Nice is the niceness of Niced commands: the lowest CPU priority, so that
-// such a command (and every process it starts, which inherits it) gets a
-// CPU only when no test at the default priority wants it.
-const Nice = 19
-
-// Niced returns the command name args run through nice(1) at Nice: how a
-// test that times nothing (an interrupted run, checked for leftovers) runs
-// the experiments without the machine lock and without taking CPU from the
-// tests that hold it. nice executes name in its own process, so the
-// command's pid is name's.
-func Niced(name string, args ...string) *exec.Cmd {
-	return exec.Command("nice", append([]string{"-n", strconv.Itoa(Nice), name}, args...)...)
-}
-
 // Eventually waits for probe to report nothing left, up to 45 s: after a
 // SIGKILL the reaper waits up to 30 s for the children to die, then retries
 // removing their dirs for up to 10 s.
