@@ -1,19 +1,17 @@
-package eurekajvm_test
+package eurekareal
 
 import (
 	"fmt"
+	"sdchaos/clock"
 	"slices"
 	"testing"
 	"time"
-
-	"sdchaos/clock"
-	"sdchaos/eurekareal"
 )
 
 // sample is one reading of a server's state during the timeline.
 type sample struct {
 	at time.Duration
-	st eurekareal.State
+	st State
 }
 
 // selfPreservation registers 9 more workers (10 with w00, each on its own
@@ -30,7 +28,7 @@ func (w *world) selfPreservation(t *testing.T) {
 	s := w.servers[1]
 	t0 := time.Now()
 	var samples []sample
-	read := func() eurekareal.State {
+	read := func() State {
 		st, err := s.State(w.ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +49,7 @@ func (w *world) selfPreservation(t *testing.T) {
 // logTimeline logs every change of the readings.
 func logTimeline(t *testing.T, samples []sample, crashed time.Duration) {
 	t.Logf("s2 timeline from the 10th registration (6 workers crashed at %.1f s):", crashed.Seconds())
-	var prev eurekareal.State
+	var prev State
 	for i, x := range samples {
 		st := x.st
 		if i > 0 && st.RenewsLastMin == prev.RenewsLastMin && st.Threshold == prev.Threshold &&
@@ -104,7 +102,7 @@ func checkReadings(t *testing.T, samples []sample) {
 
 // checkEvictionRuns logs s's eviction runs since t0 that evicted or changed
 // (enabled, would expire), and checks that a run evicted only when enabled and at most its limit.
-func (w *world) checkEvictionRuns(t *testing.T, s *eurekareal.Server, t0 time.Time) {
+func (w *world) checkEvictionRuns(t *testing.T, s *Server, t0 time.Time) {
 	ev, err := s.Events(w.ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +130,7 @@ func (w *world) checkEvictionRuns(t *testing.T, s *eurekareal.Server, t0 time.Ti
 // followUntilDrop reads s2 every 500 ms; at the first roll of renewsLastMin
 // that enables lease expiration it crashes w04…w09, and it returns (with the
 // crash time) once renewsLastMin has rolled again after the crash.
-func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() eurekareal.State) time.Duration {
+func (w *world) followUntilDrop(t *testing.T, t0 time.Time, read func() State) time.Duration {
 	last := read().RenewsLastMin
 	var crashed time.Duration
 	for {

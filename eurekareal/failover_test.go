@@ -1,4 +1,4 @@
-package eurekajvm_test
+package eurekareal
 
 import (
 	"net"
@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/eurekareal"
 )
 
 // clientFailover runs Netflix's DiscoveryClient (order s1, s2, s3, fetch
 // every 1 s, 20 tasks/s) stuck to s1, SIGKILLs s1 and measures the time from
 // the kill to the client's next successful fetch from another server.
 func (w *world) clientFailover(t *testing.T, sup *childproc.Supervisor) {
-	c, err := eurekareal.StartClient(w.ctx, sup, eurekareal.ClientSpec{Name: "scheduler", Servers: serviceURLs(w.servers), FetchInterval: time.Second,
+	c, err := StartClient(w.ctx, sup, ClientSpec{Name: "scheduler", Servers: serviceURLs(w.servers), FetchInterval: time.Second,
 		Rate: 20, Retries: 2, Props: scaledProps(), Logf: func(f string, a ...any) { t.Logf(f, a...) }})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +44,7 @@ func (w *world) clientFailover(t *testing.T, sup *childproc.Supervisor) {
 }
 
 // countTasks reads the task lines for 2 s more and logs their outcomes.
-func (w *world) countTasks(t *testing.T, c *eurekareal.Client, killed time.Time) {
+func (w *world) countTasks(t *testing.T, c *Client, killed time.Time) {
 	n := map[string]int{}
 	deadline := time.After(2 * time.Second)
 	for {
@@ -68,7 +67,7 @@ func (w *world) countTasks(t *testing.T, c *eurekareal.Client, killed time.Time)
 }
 
 // nextFetch returns the client's next fetch line.
-func nextFetch(t *testing.T, c *eurekareal.Client, d time.Duration) eurekareal.FetchLine {
+func nextFetch(t *testing.T, c *Client, d time.Duration) FetchLine {
 	t.Helper()
 	timeout := time.After(d)
 	for {

@@ -1,4 +1,4 @@
-package eurekajvm_test
+package eurekareal
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sdchaos/clock"
-	"sdchaos/eurekareal"
 	"sdchaos/ports"
 )
 
@@ -26,8 +25,8 @@ func TestRealCluster(t *testing.T) {
 	sup := newSupervisor(t)
 	defer sup.Close()
 	alloc := ports.New(testBase, "the test's port base")
-	_, ftErr := eurekareal.Faketime()
-	servers := startCluster(t, ctx, sup, alloc, eurekareal.ClusterSpec{Props: scaledProps(), ClockControl: ftErr == nil})
+	_, ftErr := Faketime()
+	servers := startCluster(t, ctx, sup, alloc, ClusterSpec{Props: scaledProps(), ClockControl: ftErr == nil})
 	w := &world{t: t, ctx: ctx, alloc: alloc, servers: servers}
 	defer w.crashAll()
 	t.Run("replication", w.replication)
@@ -53,8 +52,8 @@ type world struct {
 	t       *testing.T
 	ctx     context.Context
 	alloc   *ports.Allocator
-	servers []*eurekareal.Server
-	workers []*eurekareal.Worker
+	servers []*Server
+	workers []*Worker
 }
 
 func (w *world) crashAll() {
@@ -64,13 +63,13 @@ func (w *world) crashAll() {
 }
 
 // startWorker registers worker id with the given server order.
-func (w *world) startWorker(t *testing.T, id string, order []string) *eurekareal.Worker {
+func (w *world) startWorker(t *testing.T, id string, order []string) *Worker {
 	t.Helper()
 	port, err := w.alloc.Take("worker " + id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wk, err := eurekareal.StartWorker(w.ctx, eurekareal.WorkerSpec{App: "WORKER", ID: id, Port: port, Servers: order, Props: scaledProps(),
+	wk, err := StartWorker(w.ctx, WorkerSpec{App: "WORKER", ID: id, Port: port, Servers: order, Props: scaledProps(),
 		HeartbeatPhase: time.Duration(len(w.workers)) * 97 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +78,7 @@ func (w *world) startWorker(t *testing.T, id string, order []string) *eurekareal
 	return wk
 }
 
-func (w *world) holds(s *eurekareal.Server, key string) bool {
+func (w *world) holds(s *Server, key string) bool {
 	st, err := s.State(w.ctx)
 	return err == nil && slices.Contains(st.IDs, key)
 }
@@ -106,7 +105,7 @@ func (w *world) replication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(ev.Events, func(e eurekareal.Event) bool { return e.Kind == eurekareal.EventRegister && e.ID == "WORKER/w00" })
+	i := slices.IndexFunc(ev.Events, func(e Event) bool { return e.Kind == EventRegister && e.ID == "WORKER/w00" })
 	if i < 0 || !ev.Events[i].Replicated || !ev.Events[i].New {
 		t.Errorf("s2's events lack a replicated new registration of w00: %+v", ev.Events)
 	}
@@ -147,7 +146,7 @@ func (w *world) clockStep(t *testing.T) {
 	w.logRunsAround(t, ev, stepped)
 	for _, x := range w.servers { // under libfaketime each clock read re-reads the offset file (FAKETIME_NO_CACHE)
 		if cpu, err := x.CPU(); err == nil {
-			t.Logf("%s CPU so far: %.1f s (under libfaketime)", x.Name, cpu.Seconds())
+			t.Logf("%s CPU so far: %.1f s (under libfaketime: %v)", x.Name, cpu.Seconds(), x.clock != nil)
 		}
 	}
 }
@@ -158,7 +157,7 @@ func (w *world) clockStep(t *testing.T) {
 // with fixed delay, each run one interval after the previous one started
 // plus its own lateness, and each run's time is taken as it starts, so two
 // runs are one interval ± one late wake-up (jvmWake) apart.
-func (w *world) logRunsAround(t *testing.T, ev eurekareal.Events, at time.Time) {
+func (w *world) logRunsAround(t *testing.T, ev Events, at time.Time) {
 	s := w.servers[0]
 	interval := scaledProps().EvictionInterval
 	lo, hi := (interval - jvmWake).Milliseconds(), (interval + jvmWake).Milliseconds()

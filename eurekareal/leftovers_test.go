@@ -1,4 +1,4 @@
-package eurekajvm_test
+package eurekareal
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/eurekareal"
 	"sdchaos/jvm"
 	"sdchaos/ports"
 )
@@ -31,9 +30,9 @@ func init() {
 		if err != nil {
 			return 1
 		}
-		_, ftErr := eurekareal.Faketime()
-		servers, err := eurekareal.StartCluster(context.Background(), sup, ports.New(base, "test"),
-			eurekareal.ClusterSpec{Size: 1, Props: scaledProps(), ClockControl: ftErr == nil})
+		_, ftErr := Faketime()
+		servers, err := StartCluster(context.Background(), sup, ports.New(base, "test"),
+			ClusterSpec{Size: 1, Props: scaledProps(), ClockControl: ftErr == nil})
 		if err != nil {
 			fmt.Println("error", err)
 			return 1
@@ -59,7 +58,7 @@ func TestCloseLeavesNothing(t *testing.T) {
 	alloc := ports.New(base, "test")
 	p := scaledProps()
 	p.ThresholdUpdate = time.Second
-	servers := startCluster(t, ctx, sup, alloc, eurekareal.ClusterSpec{Size: 1, Props: p})
+	servers := startCluster(t, ctx, sup, alloc, ClusterSpec{Size: 1, Props: p})
 	thresholdRunsRecorded(t, ctx, servers[0], alloc)
 	pid, dir := servers[0].Pid(), filepath.Dir(servers[0].LogPath)
 	if err := sup.Close(); err != nil {
@@ -71,24 +70,24 @@ func TestCloseLeavesNothing(t *testing.T) {
 // thresholdRunsRecorded registers 7 workers on a lone server and waits for
 // a threshold-update run that adopts their count: 7 > 0.85 × (1 + 7)
 // (updateRenewalThreshold; the count is the embedded client's view).
-func thresholdRunsRecorded(t *testing.T, ctx context.Context, s *eurekareal.Server, alloc *ports.Allocator) {
+func thresholdRunsRecorded(t *testing.T, ctx context.Context, s *Server, alloc *ports.Allocator) {
 	for i := range 7 {
 		port, err := alloc.Take("worker")
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := eurekareal.StartWorker(ctx, eurekareal.WorkerSpec{App: "WORKER", ID: fmt.Sprintf("t%d", i), Port: port,
+		w, err := StartWorker(ctx, WorkerSpec{App: "WORKER", ID: fmt.Sprintf("t%d", i), Port: port,
 			Servers: []string{s.ServiceURL}, Props: scaledProps()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Crash()
 	}
-	var runs []eurekareal.ThresholdRun
+	var runs []ThresholdRun
 	_, err := waitFor(ctx, 15*time.Second, "an adopted threshold-update run of count 7", func() bool {
 		ev, err := s.Events(ctx)
 		runs = ev.Thresholds
-		return err == nil && slices.ContainsFunc(runs, func(r eurekareal.ThresholdRun) bool { return r.Adopted && r.Count == 7 })
+		return err == nil && slices.ContainsFunc(runs, func(r ThresholdRun) bool { return r.Adopted && r.Count == 7 })
 	})
 	if err != nil {
 		t.Fatalf("%v; runs %+v", err, runs)
