@@ -1,6 +1,7 @@
-package scentest
+package machinelock
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,8 +40,9 @@ type queueState struct {
 const queuePoll = 100 * time.Millisecond
 
 // acquire queues a ticket and returns once it is first; the returned
-// function releases it.
-func (q machineQueue) acquire() (func(), error) {
+// function releases it. When ctx ends first, the ticket leaves the queue
+// and acquire returns ctx's error.
+func (q machineQueue) acquire(ctx context.Context) (func(), error) {
 	var mine ticket
 	err := q.update(func(s *queueState) {
 		s.Seq++
@@ -56,12 +58,18 @@ func (q machineQueue) acquire() (func(), error) {
 			s.Tickets = slices.DeleteFunc(s.Tickets, func(t ticket) bool { return t.PID != mine.PID && !childproc.Alive(t.PID) })
 			first = len(s.Tickets) > 0 && s.Tickets[0] == mine
 		}); err != nil {
+			q.release(mine)
 			return nil, err
 		}
 		if first {
 			return func() { q.release(mine) }, nil
 		}
-		time.Sleep(queuePoll)
+		select {
+		case <-ctx.Done():
+			q.release(mine)
+			return nil, ctx.Err()
+		case <-time.After(queuePoll):
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
-package scentest
+package machinelock
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,13 +15,13 @@ import (
 // whatever the third does.
 func TestMachineQueueServesInArrivalOrder(t *testing.T) {
 	q := machineQueue{dir: t.TempDir()}
-	release, err := q.acquire()
+	release, err := q.acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	order := make(chan string, 2)
 	wait := func(name string) {
-		r, err := q.acquire()
+		r, err := q.acquire(context.Background())
 		if err != nil {
 			t.Error(err)
 			return
@@ -53,7 +54,7 @@ func TestMachineQueueDropsAGoneHolder(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() {
-		if r, err := (machineQueue{dir: dir}).acquire(); err == nil {
+		if r, err := (machineQueue{dir: dir}).acquire(context.Background()); err == nil {
 			r()
 		}
 		close(done)
