@@ -3,8 +3,6 @@
 // real worlds — etcd clusters it did not start, eureka, nacos and zookeeper —
 // one package each, so that each package's real tests stay within go test's
 // per-package limit. Their tests take the machine lock (scentest.LockMachine);
-// the real-registry runs take it for their timed part only (cmdrun.Timed:
-// their JVMs start at the lowest CPU priority without it);
 // go test starts packages in the order of their paths, and these sort between
 // eurekareal and nacosreal, whose JVM tests do not take it, so that each of
 // those runs beside a locked package rather than beside the other.

@@ -16,8 +16,8 @@ import (
 const gateLead = 2 * time.Second
 
 // Traffic launches every caller gated and waits until each is ready (at most JVMStart), then
-// sets the run's zero (Settle after the server listed every instance, and at least now, or
-// gateLead from now with callers) and makes its recorder, opens the callers' gates, and returns the callers,
+// sets the run's zero (Settle after the server listed every instance, and gateLead from now
+// with callers) and makes its recorder, opens the callers' gates, and returns the callers,
 // the reading of the server's list and, with Probe, of the server process, each a
 // caller.Traffic.
 func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
@@ -25,12 +25,8 @@ func (w *World) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	if err := w.readyCallers(ctx); err != nil {
 		return nil, err
 	}
-	lead := time.Duration(0) // a run that waited (for the machine lock) starts from now, not from the past
-	if len(w.callers) > 0 {
-		lead = gateLead
-	}
 	w.zero = w.listed.Add(w.spec.Settle)
-	if z := time.Now().Add(lead); z.After(w.zero) {
+	if z := time.Now().Add(gateLead); len(w.callers) > 0 && z.After(w.zero) {
 		w.zero = z
 	}
 	w.rec = w.newRecorder()

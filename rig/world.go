@@ -8,7 +8,6 @@ import (
 	"sdchaos/caller"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/internal/machinelock"
 )
 
 // World is one registry behind the one run path. Every world — etcd, the
@@ -53,8 +52,7 @@ type TimelineWatcher interface {
 	TimelineDone()
 }
 
-// Run is the one run path: it starts the world, takes the machine lock
-// when the run was asked to queue its timed part (machinelock.For), builds its traffic and
+// Run is the one run path: it starts the world, builds its traffic and
 // its timeline, runs the traffic while the timeline fires, lets the world
 // finish, and returns the recorded history. The world is closed when Run
 // returns, whatever happened.
@@ -63,11 +61,6 @@ func Run(ctx context.Context, env *Env, w World) (*history.History, error) {
 	if err := w.Start(ctx); err != nil {
 		return nil, err
 	}
-	release, err := machinelock.For(ctx, env.Printf) // a no-op unless the run was asked to queue its timed part
-	if err != nil {
-		return nil, err
-	}
-	defer release()
 	ts, err := w.Traffic(ctx)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
 // shortNacosUnreachable is registry-unreachable shortened for a test: 3 instances, the two
@@ -44,17 +45,16 @@ timeline:
 // the server removes no instance in 8 s), and recheck judges the saved history again.
 func TestRegistryUnreachableOnRealNacos(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server")
+	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "short.yaml")
 	if err := os.WriteFile(file, []byte(shortNacosUnreachable), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errw bytes.Buffer
-	cmd, release := cmdrun.Timed(t, cmdrun.Exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
+	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
-	release()
-	cmdrun.LogLock(t, errw.String())
 	if err != nil && out.Len() == 0 {
 		t.Fatalf("run: %v\n%s", err, errw.String())
 	}

@@ -15,6 +15,7 @@ import (
 	"sdchaos/nacosreal"
 	"sdchaos/netns"
 	"sdchaos/report"
+	"sdchaos/scenarios/scentest"
 )
 
 // TestPacketLossOnRealNacosCluster runs the built-in registry-packet-loss (every packet between
@@ -28,16 +29,15 @@ func TestPacketLossOnRealNacosCluster(t *testing.T) {
 	if err := netns.Supported(); err != nil {
 		t.Skipf("no private network namespace here: %v", err)
 	}
+	defer scentest.LockMachine(t)()
 	const name, base = "registry-packet-loss", 19800
 	dir, tmp := t.TempDir(), t.TempDir()
 	var out, errw bytes.Buffer
-	cmd, release := cmdrun.Timed(t, cmdrun.Exe, name, "--registry", "nacos", "--net", "private", "--quiet", "--port-base", strconv.Itoa(base),
+	cmd := exec.Command(cmdrun.Exe, name, "--registry", "nacos", "--net", "private", "--quiet", "--port-base", strconv.Itoa(base),
 		"--retry-invalid", "0", "--out", dir, "--format", "json")
-	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
-	release()
-	cmdrun.LogLock(t, errw.String())
 	if cmd.Process == nil {
 		t.Fatalf("run: %v", err)
 	}

@@ -63,6 +63,7 @@ timeline:
 // was probed, the saved history judges the same again, and nothing is left.
 func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
+	defer scentest.LockMachine(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "zk-seam.yaml")
 	if err := os.WriteFile(file, []byte(zkSeam), 0o644); err != nil {
@@ -70,12 +71,10 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", t.TempDir())
 	var out, errw bytes.Buffer
-	cmd, release := cmdrun.Timed(t, cmdrun.Exe, "run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
+	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "zookeeper", "--quiet", "--port-base", "14100", "--retry-invalid", "0",
 		"--out", dir, "--format", "json")
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
-	release()
-	cmdrun.LogLock(t, errw.String())
 	var res report.Result
 	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
 		t.Fatalf("run: %v (%v)\n%s", err, jerr, errw.String())

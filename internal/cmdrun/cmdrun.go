@@ -4,7 +4,6 @@ package cmdrun
 
 import (
 	"bufio"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/internal/machinelock"
 	"sdchaos/jvm"
 	"sdchaos/ports"
 )
@@ -117,42 +115,6 @@ func WaitForLineWithin(t *testing.T, r interface{ Read([]byte) (int, error) }, w
 		}
 	case <-time.After(limit):
 		t.Fatalf("no line with %q within %s", want, limit)
-	}
-}
-
-// Timed returns the command name args set up to take the machine lock
-// itself for its timed part only (machinelock.For): it starts at
-// machinelock.Nice with machinelock.EnvDir naming this machine's lock, so
-// its world starts without the lock, taking only CPU the timed runs leave,
-// and the run raises its processes back to the default priority once it
-// holds the lock. The release is then a no-op. Raising a priority needs
-// root: elsewhere the command runs at the default priority and the test
-// holds the lock for the whole run until it calls the release. Callers add
-// to cmd.Env, never replace it.
-func Timed(t *testing.T, name string, args ...string) (*exec.Cmd, func()) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		cmd := exec.Command(name, args...)
-		cmd.Env = os.Environ()
-		release, err := machinelock.Acquire(context.Background(), machinelock.Dir)
-		if err != nil {
-			t.Fatalf("taking the machine lock: %v", err)
-		}
-		return cmd, release
-	}
-	cmd := exec.Command("nice", append([]string{"-n", strconv.Itoa(machinelock.Nice), name}, args...)...) // its children inherit it
-	cmd.Env = append(os.Environ(), machinelock.EnvDir+"="+machinelock.Dir)
-	return cmd, func() {}
-}
-
-// LogLock logs the lines of a Timed run's stderr that say how long it
-// waited for and held the machine lock.
-func LogLock(t *testing.T, stderr string) {
-	t.Helper()
-	for _, line := range strings.Split(stderr, "\n") {
-		if strings.Contains(line, "machine lock: ") {
-			t.Log(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "·")))
-		}
 	}
 }
 

@@ -30,7 +30,6 @@ func runReal(t *testing.T, name string, args ...string) *report.Result {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	scentest.TimedPartOnly(t) // real servers in real time: their start takes no lock
 	return scentest.RunReproducedThen(t, realPortBase, "runs real Eureka servers (JVMs)", name,
 		func(res *report.Result) { realEurekaMeta(t, res) }, append([]string{"--eureka", "real"}, args...)...)
 }

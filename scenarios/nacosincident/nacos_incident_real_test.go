@@ -31,7 +31,6 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 	if _, err := jvm.Maven(); err != nil {
 		t.Skip(err)
 	}
-	scentest.TimedPartOnly(t) // a real server in real time: its start takes no lock
 	res := scentest.RunReproducedThen(t, incidentPortBase, "starts a real Nacos server (a JVM)", "nacos-incident",
 		func(res *report.Result) { realNacosMeta(t, res) })
 	scentest.Between(t, res, "server.fewest_listed", 3, 3)

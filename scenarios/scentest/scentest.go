@@ -9,14 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/internal/machinelock"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -73,9 +71,7 @@ func CheckValidation(t *testing.T, tests []ValidationCase) {
 
 // Run runs a scenario for real with its ports from base (skipped under
 // -short; skip says why), judges it and logs its checks. Only one such run
-// is timed at a time on the machine (the machine lock, held from before the
-// world's start, or with TimedPartOnly from its world being up), whichever
-// package runs it.
+// happens at a time on the machine (a lock file), whichever package runs it.
 func Run(t testing.TB, base int, skip, name string, args ...string) *report.Result {
 	t.Helper()
 	if testing.Short() {
@@ -85,18 +81,10 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress io.Writer
-	if os.Getenv(machinelock.EnvDir) != "" { // TimedPartOnly: rig.Run takes the lock once the world is up
-		if err := machinelock.SetTree(os.Getpid(), machinelock.Nice); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = machinelock.SetTree(os.Getpid(), 0) }()
-		progress = lockLines{t}
-	} else {
-		defer LockMachine(t)()
-	}
+	unlock := LockMachine(t)
+	defer unlock()
 	c.PortBase = base
-	env := scenarios.NewEnv(c, nil, progress)
+	env := scenarios.NewEnv(c, nil, nil)
 	defer env.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -188,41 +176,15 @@ func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
 	return res
 }
 
-// TimedPartOnly makes t's scenario runs (Run and what calls it) take the
-// machine lock for their timed part only (machinelock.For): each world
-// starts at the lowest CPU priority without the lock, taking only CPU the
-// timed runs leave, and the run holds the lock from its world being up
-// until it finished. For worlds whose start-up is heavy (JVMs) and whose
-// judges take whatever time passes between the start and the run's zero
-// (real servers, real time). Raising the priority again needs root:
-// elsewhere the runs hold the lock from before their start, as by default.
-func TimedPartOnly(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Setenv(machinelock.EnvDir, machinelock.Dir)
-	}
-}
-
-// lockLines logs the run's progress lines about the machine lock.
-type lockLines struct{ t testing.TB }
-
-func (w lockLines) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(string(p), "\n") {
-		if strings.Contains(line, "machine lock: ") {
-			w.t.Log(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "·")))
-		}
-	}
-	return len(p), nil
-}
-
 // LockMachine takes the machine-wide lock the scenario tests share (they
 // are timing sensitive, and go test runs packages in parallel) and returns
 // its release; a test that runs scenarios in its own way takes it too. The
-// lock is first come, first served (package machinelock): a package that
+// lock is first come, first served (see machineQueue): a package that
 // takes it test after test never keeps another waiting past one test.
 func LockMachine(t testing.TB) func() {
 	t.Helper()
 	asked := time.Now()
-	release, err := machinelock.Acquire(context.Background(), machinelock.Dir)
+	release, err := machineQueue{dir: os.TempDir()}.acquire()
 	if err != nil {
 		t.Fatalf("taking the test lock: %v", err)
 	}

@@ -1,7 +1,6 @@
-package machinelock
+package scentest
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -15,13 +14,13 @@ import (
 // whatever the third does.
 func TestMachineQueueServesInArrivalOrder(t *testing.T) {
 	q := machineQueue{dir: t.TempDir()}
-	release, err := q.acquire(context.Background())
+	release, err := q.acquire()
 	if err != nil {
 		t.Fatal(err)
 	}
 	order := make(chan string, 2)
 	wait := func(name string) {
-		r, err := q.acquire(context.Background())
+		r, err := q.acquire()
 		if err != nil {
 			t.Error(err)
 			return
@@ -54,7 +53,7 @@ func TestMachineQueueDropsAGoneHolder(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() {
-		if r, err := (machineQueue{dir: dir}).acquire(context.Background()); err == nil {
+		if r, err := (machineQueue{dir: dir}).acquire(); err == nil {
 			r()
 		}
 		close(done)

@@ -1,7 +1,6 @@
-package machinelock
+package scentest
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,9 +39,8 @@ type queueState struct {
 const queuePoll = 100 * time.Millisecond
 
 // acquire queues a ticket and returns once it is first; the returned
-// function releases it. When ctx ends first, the ticket leaves the queue
-// and acquire returns ctx's error.
-func (q machineQueue) acquire(ctx context.Context) (func(), error) {
+// function releases it.
+func (q machineQueue) acquire() (func(), error) {
 	var mine ticket
 	err := q.update(func(s *queueState) {
 		s.Seq++
@@ -58,18 +56,12 @@ func (q machineQueue) acquire(ctx context.Context) (func(), error) {
 			s.Tickets = slices.DeleteFunc(s.Tickets, func(t ticket) bool { return t.PID != mine.PID && !childproc.Alive(t.PID) })
 			first = len(s.Tickets) > 0 && s.Tickets[0] == mine
 		}); err != nil {
-			q.release(mine)
 			return nil, err
 		}
 		if first {
 			return func() { q.release(mine) }, nil
 		}
-		select {
-		case <-ctx.Done():
-			q.release(mine)
-			return nil, ctx.Err()
-		case <-time.After(queuePoll):
-		}
+		time.Sleep(queuePoll)
 	}
 }
 
