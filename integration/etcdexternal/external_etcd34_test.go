@@ -54,7 +54,7 @@ func TestExternalStormOnEtcd34(t *testing.T) {
 		t.Skip("builds etcd 3.4.25 and runs real processes: set SDCHAOS_ETCD34=1")
 	}
 	bin := buildEtcd34(t)
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	// The size (400 registrants); stormArgs's ttl and renewal.
 	args := []string{"reregistration-storm", "--instances", "400", "--ttl", "3s", "--renew", "1s", "--revoke-rate", "1000", "--duration", "20s", "--quiet"}
 	embedded := runValidStorm(t, append(args, "--port-base", "13200"))

@@ -12,7 +12,6 @@ import (
 
 	"sdchaos/fault"
 	"sdchaos/report"
-	"sdchaos/scenarios/scentest"
 )
 
 // stormArgs is a short storm (1000 registrants, ttl 3 s) that the tests
@@ -33,7 +32,7 @@ func TestExternalStorm(t *testing.T) {
 		t.Skip("builds etcd and runs real processes")
 	}
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	l := startLocalEtcd(t, bin, 13100, "")
 	embedded := runValidStorm(t, append(stormArgs, "--port-base", "13200"))
 	ext := runValidStorm(t, append(stormArgs, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
@@ -59,7 +58,7 @@ func TestExternalPanicLeavesNothing(t *testing.T) {
 		t.Skip("builds etcd and runs real processes")
 	}
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	l := startLocalEtcd(t, bin, 13100, "")
 	nem := mustAbs(t, "../../examples/nemesis/local-pidfile.json")
 	tests := []struct {

@@ -17,7 +17,6 @@ import (
 
 	"sdchaos/ports"
 	"sdchaos/report"
-	"sdchaos/scenarios/scentest"
 )
 
 // externalScenarios are the scenarios the external-mode proof runs.
@@ -72,7 +71,7 @@ func TestExternalTarget(t *testing.T) {
 // verdict that differs from the embedded mode's fails the test, otherwise
 // it is logged (DIFFERENCE).
 func proveExternal(t *testing.T, bin string, base int, strict bool) {
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	ver, _ := exec.Command(bin, "--version").Output()
 	t.Logf("%s: %s", bin, strings.SplitN(string(ver), "\n", 2)[0])
 	l := startLocalEtcd(t, bin, base, "", strings.Fields(os.Getenv("SDCHAOS_LOCAL_ETCD_FLAGS"))...)

@@ -18,7 +18,6 @@ import (
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 
 	"sdchaos/etcdcli"
-	"sdchaos/scenarios/scentest"
 )
 
 // TestExternalTLSAndAuth runs cache-on-failure against etcd's own binary
@@ -31,7 +30,7 @@ func TestExternalTLSAndAuth(t *testing.T) {
 		t.Skip("builds etcd and runs real processes")
 	}
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	dir := t.TempDir()
 	writeCerts(t, dir)
 	info := transport.TLSInfo{TrustedCAFile: dir + "/ca.pem", CertFile: dir + "/client.pem", KeyFile: dir + "/client-key.pem"}

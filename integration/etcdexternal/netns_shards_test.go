@@ -120,7 +120,7 @@ func TestShardsOnSeparateHosts(t *testing.T) {
 		t.Skipf("needs iproute2's ip: %v", err)
 	}
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
-	defer scentest.LockMachine(t)()
+	lockPackage(t)
 	h := newHostNet(t, 2)
 	eps := startHostEtcd(t, h, bin)
 	args := append(stormArgs, "--endpoints", strings.Join(eps, ","), "--allow-remote", "--retry-invalid", "0", "--format", "json")

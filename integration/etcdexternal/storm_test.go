@@ -24,7 +24,7 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts etcd and three harness processes")
 	}
-	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
+	lockPackage(t) // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	args := []string{"reregistration-storm", "--instances", "1000", "--ttl", "3s", "--renew", "1s", "--revoke-rate", "1000",
 		"--duration", "20s", "--quiet", "--retry-invalid", "0"}
 	single := runValidStorm(t, append(args, "--port-base", "12300"))
