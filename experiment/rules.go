@@ -69,7 +69,10 @@ type Outage struct {
 type Rules interface {
 	// RefreshFails bounds when a policy caller's list refresh fails once
 	// the registry became unreachable (made as how), from the cut to the
-	// refresh's failure, with the refresh interval and its deadline.
+	// refresh's failure, with the refresh interval and its deadline, for
+	// a refresh started at or after the cut (the judge moves lo sooner by
+	// how long a refresh still in flight at the cut, which then failed,
+	// had been running).
 	RefreshFails(how How, refresh, timeout time.Duration) (lo, hi time.Duration, basis string)
 	// ClientWhileUnreachable is the share (%) of a real client's calls that
 	// fail while the registry is unreachable (made as how) for d and every

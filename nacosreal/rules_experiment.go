@@ -36,7 +36,7 @@ const schedSlack = 50 * time.Millisecond
 
 // RefreshFails: a policy caller's refresh is one open-API request through its own link, which
 // holds the request's bytes once blackholed; the next refresh (≤ refresh after the cut) fails
-// at its deadline (± 50 ms: a refresh in flight at the cut fails up to its round trip earlier).
+// at its deadline (± 50 ms; the judge moves the bound sooner for a refresh in flight at the cut).
 func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
 	path := "which holds its bytes"
 	if how == experiment.Drop {

@@ -26,7 +26,7 @@ type wakeServer interface {
 // later than SchedSlack counted (report's wake gate makes the run invalid
 // when any was: the model's bands allow each wake-up SchedSlack of real
 // time, ×the scale in model time). A server killed during the run leaves
-// no op.
+// no op, and an interrupted run none for any server.
 type wakeProbe struct{ servers []wakeServer }
 
 // Run resets the servers' probes, wakes until d from the recorder's zero,
@@ -40,6 +40,9 @@ func (w wakeProbe) Run(ctx context.Context, rec *history.Recorder, d time.Durati
 	var p clock.WakeProbe
 	p.Run(ctx, rec.T0().Add(d))
 	rec.Add(wakeOp(rec, history.WakeOp, p.Stats()))
+	if ctx.Err() != nil {
+		return nil // interrupted: the servers may be closing, and the run is not judged
+	}
 	for _, s := range w.servers {
 		if !s.Alive() {
 			continue

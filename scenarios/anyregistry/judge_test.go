@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/caller"
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
@@ -202,4 +203,42 @@ func verdicts(res *report.Result) string {
 		out += fmt.Sprintf("%s=%s (%s); ", c.Name, c.Verdict, c.MeasuredText)
 	}
 	return out
+}
+
+// TestRefreshInFlightAtTheCut: clear's first failure 0.35 s after the cut
+// is too soon for a refresh started at the cut (its 0.5 s deadline), but
+// not for one that began 0.2 s before the cut and failed at its deadline;
+// a refresh in flight that succeeded moves nothing.
+func TestRefreshInFlightAtTheCut(t *testing.T) {
+	const check = "clear: first failure after the registry became unreachable"
+	refresh := func(out history.Outcome) history.Op {
+		return history.Op{Caller: "clear" + caller.RefreshSuffix, Kind: history.OpRefresh, Scheduled: 2800 * time.Millisecond,
+			Start: 2800 * time.Millisecond, End: 3300 * time.Millisecond, Outcome: out}
+	}
+	tests := []struct {
+		name string
+		ops  []history.Op
+		want report.Verdict
+	}{
+		{"no refresh in flight", nil, report.Outside},
+		{"a refresh in flight failed", []history.Op{refresh(history.Fail)}, report.Reproduced},
+		{"a refresh in flight answered", []history.Op{refresh(history.OK)}, report.Outside},
+	}
+	for _, tc := range tests {
+		s := unreachableRun(t)
+		s.fail = func(c string, at time.Duration) bool {
+			return c == "clear" && at >= 3350*time.Millisecond && at < 21500*time.Millisecond
+		}
+		reg, err := rig.RegistryFor(experiment.Etcd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := s.history()
+		h.Ops = append(h.Ops, tc.ops...)
+		res := judge(reg, s.x, h)
+		res.Finish()
+		if v := verdictOf(res, check); v != tc.want {
+			t.Errorf("%s: %q is %s, want %s (%s)", tc.name, check, v, tc.want, verdicts(res))
+		}
+	}
 }

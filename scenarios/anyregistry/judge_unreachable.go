@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/caller"
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
@@ -48,6 +49,10 @@ func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, h
 		return
 	}
 	lo, hi, basis := r.rules.RefreshFails(how, rig.RefreshOf(c), rig.RefreshTimeout)
+	if d := inFlightAt(r.h.Ops, c.Name+caller.RefreshSuffix, w.from); d > 0 {
+		lo = max(0, lo-d)
+		basis += fmt.Sprintf("; its refresh in flight at the cut began %s before it and fails that much sooner", d.Round(time.Millisecond))
+	}
 	send := time.Duration(float64(time.Second) / rig.RateOf(c))
 	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).About(c.Name).
 		From(basis + "; then its next send fails on the emptied list")
@@ -112,6 +117,20 @@ func judgeCount(e report.Expect, n, failed int, text string) report.Check {
 		return e.Invalid("no call was scheduled in the window")
 	}
 	return e.JudgeText(float64(failed), text)
+}
+
+// inFlightAt returns how long before at the refresh of name (a caller's
+// refresh ops) that was still running at at, and then failed, began: the
+// rules bound a refresh started at the cut, and one already in flight
+// reaches its deadline that much sooner. 0 when none was.
+func inFlightAt(ops []history.Op, name string, at time.Duration) time.Duration {
+	var d time.Duration
+	for _, op := range ops {
+		if op.Caller == name && op.Outcome != history.OK && op.Start < at && op.End > at {
+			d = max(d, at-op.Start)
+		}
+	}
+	return d
 }
 
 // firstFail returns name's first failed call scheduled in [from, to).
