@@ -19,9 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"sdchaos/netns"
 )
 
 // Mode is the state of the link.
@@ -66,16 +69,28 @@ type Proxy struct {
 // what the client sends (a NAT rewriting an address in a handshake).
 type Dialer func(network, addr string, timeout time.Duration) (net.Conn, error)
 
-// New listens on listenAddr (must be a 127.0.0.1 address) and forwards to target.
+// New listens on listenAddr (a 127.0.0.1 address, or a member's in a private network namespace:
+// listenable) and forwards to target.
 func New(listenAddr, target string) (*Proxy, error) {
 	return NewDial(listenAddr, target, net.DialTimeout)
 }
 
+// listenable reports whether a proxy may listen on addr: 127.0.0.1, or an address of
+// netns.MemberNet, which only a private network namespace routes (a "local" route on its own
+// loopback): never an address another host can reach.
+func listenable(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && (a == netip.AddrFrom4([4]byte{127, 0, 0, 1}) || netns.MemberNet.Contains(a))
+}
+
 // NewDial is New with the server side of every link opened by dial.
 func NewDial(listenAddr, target string, dial Dialer) (*Proxy, error) {
-	host, _, err := net.SplitHostPort(listenAddr)
-	if err != nil || host != "127.0.0.1" {
-		return nil, fmt.Errorf("linkproxy: listen address %q must be 127.0.0.1:<port>", listenAddr)
+	if !listenable(listenAddr) {
+		return nil, fmt.Errorf("linkproxy: listen address %q must be 127.0.0.1:<port>, or a member's 198.18.0.N:<port> in a private network namespace", listenAddr)
 	}
 	ln, err := net.Listen("tcp", listenAddr)
 	if err != nil {

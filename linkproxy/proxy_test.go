@@ -170,7 +170,7 @@ func TestDelayAddsLatencyBothWays(t *testing.T) {
 }
 
 func TestLoopbackOnly(t *testing.T) {
-	for _, addr := range []string{":0", "0.0.0.0:0", "localhost:0"} {
+	for _, addr := range []string{":0", "0.0.0.0:0", "localhost:0", "10.0.0.1:0", "198.19.0.1:0"} {
 		if p, err := New(addr, "127.0.0.1:1"); err == nil {
 			p.Close()
 			t.Errorf("New(%q) accepted a non-loopback listen address", addr)

@@ -57,8 +57,8 @@ type ClusterSpec struct {
 	// member UP (and, with DataWarmup, naming UP).
 	ReadyTimeout time.Duration
 	// PeerLinks routes every member's cluster gRPC traffic to each peer through a proxy of its
-	// own (cluster_peers.go), so that CutMember can cut a member off from its peers; the members
-	// must then be on 127.0.0.1 (Hosts nil).
+	// own (cluster_peers.go), so that CutMember can cut a member off from its peers; each proxy
+	// listens on its peer's address (Hosts, or 127.0.0.1).
 	PeerLinks bool
 }
 
@@ -89,8 +89,6 @@ func (s ClusterSpec) Validate() error {
 		return fmt.Errorf("ClusterSpec.DistroLoadRetry (%s) must not be negative", s.DistroLoadRetry)
 	case s.ReadyTimeout <= 0:
 		return fmt.Errorf("ClusterSpec.ReadyTimeout (%s) must be positive", s.ReadyTimeout)
-	case s.PeerLinks && s.Hosts != nil:
-		return errors.New("ClusterSpec.PeerLinks needs the members on 127.0.0.1 (Hosts nil): the peer proxies listen there")
 	}
 	for i, h := range s.Hosts {
 		if ip := net.ParseIP(h); ip == nil || ip.To4() == nil {

@@ -9,7 +9,6 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/linkproxy"
-	"sdchaos/ports"
 )
 
 // Peer links put the members' cluster gRPC traffic (member reports and Distro: everything the
@@ -52,8 +51,10 @@ type PeerLink struct {
 // Proxy returns the link's proxy.
 func (l PeerLink) Proxy() *linkproxy.Proxy { return l.proxy }
 
-// openPeerLinks opens a proxy for every ordered pair of members (members on 127.0.0.1); on error
-// nothing it opened is left.
+// openPeerLinks opens a proxy for every ordered pair of members, on the peer's address (where
+// the member dials it: 127.0.0.1, or the peer's 198.18.0.N in a private network namespace, whose
+// packet faults match only the members' client ports and leave these alone); on error nothing
+// it opened is left.
 func openPeerLinks(ms []*Member) ([]PeerLink, error) {
 	var out []PeerLink
 	for i, from := range ms {
@@ -61,7 +62,7 @@ func openPeerLinks(ms []*Member) ([]PeerLink, error) {
 			if i == j {
 				continue
 			}
-			listen := net.JoinHostPort(ports.Host, strconv.Itoa(to.ports.Main+PeerOffset(i, len(ms))))
+			listen := net.JoinHostPort(to.host, strconv.Itoa(to.ports.Main+PeerOffset(i, len(ms))))
 			target := net.JoinHostPort(to.host, strconv.Itoa(to.ports.ClusterGRPC))
 			p, err := linkproxy.New(listen, target)
 			if err != nil {

@@ -153,6 +153,11 @@ func parse(spec Spec, args []string, saved bool) (*Common, Config, map[string]an
 		d.Defaults(&scratch)
 		common.Duration = scratch.Duration
 	}
+	if p, ok := cfg.(PrivateNetter); ok && !common.Explicit["net"] && netns.Inside() && p.NeedsPrivateNet() {
+		// the command re-executed itself into the namespace for a run that drops packets, read
+		// from its flags (an experiment file's)
+		common.Net = rig.Private
+	}
 	// A duration derived from the scenario's own values is best explained
 	// by them, so they are validated first unless --duration was given.
 	checks := []func() error{func() error { return validateCommon(*common) }, func() error { return cfg.Validate(*common) }}

@@ -140,18 +140,13 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // matrixExperiment returns a built-in experiment by name, or a file's.
 func matrixExperiment(name string) (experiment.Experiment, scenarios.Spec, error) {
-	for _, x := range anyregistry.Builtins() {
-		if x.Name == name {
-			spec, err := lookup(name)
-			return x, spec, err
-		}
-	}
-	x, err := experiment.Load(name)
+	x, builtin, err := anyregistry.Named(name)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || !strings.ContainsAny(name, "./") {
-			return x, scenarios.Spec{}, scenarios.Usagef("matrix: %q is neither a built-in experiment of source \"any registry\" nor a file", name)
-		}
-		return x, scenarios.Spec{}, scenarios.Usagef("%v", err)
+		return x, scenarios.Spec{}, fmt.Errorf("matrix: %w", err)
+	}
+	if builtin {
+		spec, err := lookup(name)
+		return x, spec, err
 	}
 	spec, err := lookup(anyregistry.FileSpec)
 	return x, spec, err

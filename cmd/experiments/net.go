@@ -10,6 +10,7 @@ import (
 	"sdchaos/netns"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/scenarios/anyregistry"
 )
 
 // exitedWith is run's error once the command ran again inside a private
@@ -69,6 +70,9 @@ func asksPrivate(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
+	if args[0] == "run" {
+		return netFlag(args[1:]) == rig.Private || runDropsPackets(args[1:])
+	}
 	if args[0] == "sweep" && len(args) > 1 {
 		return netFlag(args[2:]) == rig.Private || privateByDefault(args[1], args[2:])
 	}
@@ -96,6 +100,28 @@ func privateByDefault(name string, args []string) bool {
 	}
 	p, ok := spec.New().(scenarios.PrivateNetter)
 	return ok && p.NeedsPrivateNet()
+}
+
+// runDropsPackets reports whether the experiments `run` names (its arguments up to the first
+// flag: files or built-ins' names) drop real packets and args do not name another network; a
+// name that cannot be read does not (run reports it).
+func runDropsPackets(args []string) bool {
+	var names []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			break
+		}
+		names = append(names, a)
+	}
+	if len(names) == 0 || hasNetFlag(args) {
+		return false
+	}
+	x, err := anyregistry.Chained(names)
+	if err != nil {
+		return false
+	}
+	c := anyregistry.Config{X: x}
+	return c.NeedsPrivateNet()
 }
 
 // hasNetFlag reports whether args give --net before a "--".

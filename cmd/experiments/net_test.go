@@ -86,8 +86,8 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 }
 
 // TestAsksPrivate: a command asks for the private namespace with --net private, or when it runs
-// a scenario that drops packets at its defaults (registry-packet-loss, directly or swept) and
-// names no other network; `all` goes there only for a run it plans with --net private.
+// a scenario that drops packets at its defaults (registry-packet-loss, directly or swept, or an
+// experiment `run` names, alone or chained) and names no other network; `all` goes there only for a run it plans with --net private.
 func TestAsksPrivate(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -101,6 +101,10 @@ func TestAsksPrivate(t *testing.T) {
 		{[]string{"registry-packet-loss", "--net=loopback"}, false},
 		{[]string{"sweep", "registry-packet-loss", "--param", "fault-for", "18s,25s"}, true},
 		{[]string{"registry-unreachable"}, false},
+		{[]string{"run", "member-cut-off", "registry-packet-loss", "--registry", "nacos"}, true},
+		{[]string{"run", "member-cut-off", "registry-packet-loss", "--net", "loopback"}, false},
+		{[]string{"run", "member-cut-off", "quorum-loss"}, false},
+		{[]string{"run", "no-such-experiment"}, false},
 		{[]string{"all"}, false},
 		{[]string{"all", "--only", "registry-packet-loss"}, true},
 	}

@@ -10,7 +10,9 @@ import (
 )
 
 // TestRunFileRefusesABadFileInOneLine: a file that is not an experiment,
-// a missing file, no file, and a world that does not exist each end with
+// a missing file, no file, a name that is neither a file nor a built-in, a
+// chain whose first part crashes an instance for good, and a world that
+// does not exist each end with
 // one line on stderr and exit 2, before anything starts.
 func TestRunFileRefusesABadFileInOneLine(t *testing.T) {
 	example, err := os.ReadFile("../../examples/experiments/unreachable-40s.yaml")
@@ -30,6 +32,8 @@ func TestRunFileRefusesABadFileInOneLine(t *testing.T) {
 		{[]string{"run", filepath.Join(dir, "none.yaml")}, "no such file"},
 		{[]string{"run", bad}, `bad.yaml: timeline[1].fault: want one of`},
 		{[]string{"run", "../../examples/experiments/unreachable-40s.yaml", "--registry", "consul"}, `no registry "consul"`},
+		{[]string{"run", "no-such-experiment"}, `"no-such-experiment" is neither a built-in experiment`},
+		{[]string{"run", "instance-dies-unreachable", "registry-unreachable"}, "instance-dies-unreachable: timeline[1] crashes an instance for good"},
 	}
 	for _, tc := range tests {
 		var out, errw bytes.Buffer

@@ -3,7 +3,13 @@ package nacoscluster_test
 import (
 	"testing"
 
+	"sdchaos/childproc"
 	"sdchaos/internal/cmdrun"
 )
 
-func TestMain(m *testing.M) { cmdrun.Main(m) }
+// TestMain dispatches the hidden sub-commands first (netns.Supported runs its probe as one in a
+// fresh namespace), then builds the command once.
+func TestMain(m *testing.M) {
+	childproc.Dispatch()
+	cmdrun.Main(m)
+}

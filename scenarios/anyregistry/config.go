@@ -23,9 +23,10 @@ type Config struct {
 	X experiment.Experiment
 	// Registry is --registry: the world it runs on.
 	Registry string
-	// File is --file: where X was read from (the experiment command's
-	// spec); a saved history carries X itself.
-	File string
+	// Files is --file, once per experiment: where X was read from (a file,
+	// or a built-in's name; several run one after another on one world,
+	// experiment.Chain); a saved history carries X itself.
+	Files []string
 	// Connect is --connect: a registry the harness did not start, in the
 	// world's own form (a world that can attach: rig.Attacher);
 	// ConnectRemote is --connect-allow-remote.
@@ -61,7 +62,8 @@ func (c *Config) registry() experiment.Registry {
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Registry, "registry", c.Registry, "the world it runs on: "+registryList()+" (default: the experiment's, else etcd)")
 	if c.fromFile {
-		fs.StringVar(&c.File, "file", c.File, "the experiment file (YAML or JSON)")
+		fs.Var((*fileList)(&c.Files), "file", "the experiment `file` (YAML or JSON) or a built-in's name; given again, the next experiment, "+
+			"run after it on the same started world")
 	}
 	fs.StringVar(&c.Connect, "connect", c.Connect, "run on a registry the harness did not start, at this `address` in the world's own form "+
 		"(zookeeper: a connect string h:p,h:p[/chroot]); only faults on the client links and instances; nothing is left there")
@@ -71,13 +73,13 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 }
 
 // Validate loads --file (not for a saved run, whose history carries the
-// experiment), and refuses, in one line, a registry that is not here or
+// experiment; several, chained), and refuses, in one line, a registry that is not here or
 // cannot make one of the experiment's faults, probes or clients.
 func (c *Config) Validate(common scenarios.Common) error {
-	if c.File != "" && !common.Saved && c.X.Name == "" {
-		x, err := experiment.Load(c.File)
+	if len(c.Files) > 0 && !common.Saved && c.X.Name == "" {
+		x, err := Chained(c.Files)
 		if err != nil {
-			return scenarios.Usagef("%v", err)
+			return err
 		}
 		c.X = x
 	}
@@ -139,8 +141,8 @@ func (c *Config) target() rig.Target {
 // --fault-for), and --net private inside the namespace for an experiment
 // that drops packets.
 func (c *Config) Defaults(common *scenarios.Common) {
-	if c.File != "" && c.X.Name == "" && !common.Saved {
-		if x, err := experiment.Load(c.File); err == nil {
+	if len(c.Files) > 0 && c.X.Name == "" && !common.Saved {
+		if x, err := Chained(c.Files); err == nil {
 			c.X = x
 		}
 	}
@@ -153,10 +155,14 @@ func (c *Config) Defaults(common *scenarios.Common) {
 	}
 }
 
-// NeedsPrivateNet reports whether a step of the experiment drops real packets (how: drop), which
-// only a run in a private network namespace makes.
+// NeedsPrivateNet reports whether a step of the experiment (or of those --file names, not read
+// yet) drops real packets (how: drop), which only a run in a private network namespace makes.
 func (c *Config) NeedsPrivateNet() bool {
-	for _, s := range c.X.Timeline {
+	x := c.X
+	if x.Name == "" && len(c.Files) > 0 {
+		x, _ = Chained(c.Files) // one that cannot be read drops nothing: Validate reports it
+	}
+	for _, s := range x.Timeline {
 		if s.NeedsPackets() {
 			return true
 		}

@@ -63,7 +63,7 @@ func specOf(x experiment.Experiment, fromFile bool) scenarios.Spec {
 // help is the experiment as its file says it, and where the bands come from.
 func help(x experiment.Experiment) string {
 	if x.Timeline == nil {
-		return "Runs an experiment written as data: experiments run FILE [--registry NAME] (see docs/experiments.md)."
+		return "Runs an experiment written as data: experiments run FILE... [--registry NAME]; several run one after another on one started world (see docs/experiments.md)."
 	}
 	b, err := experiment.Marshal(x, false)
 	if err != nil {
