@@ -34,7 +34,7 @@ func TestExternalStorm(t *testing.T) {
 	bin := buildUpstreamEtcd(t) // before the lock: a build is not timed
 	lockPackage(t)
 	l := startLocalEtcd(t, bin, 13100, "")
-	embedded := runValidStorm(t, append(stormArgs, "--port-base", "13200"))
+	embedded := oneProcessStorm(t)
 	ext := runValidStorm(t, append(stormArgs, "--port-base", "13200", "--endpoints", strings.Join(l.ClientURLs, ",")))
 	compareStorms(t, embedded, ext, "embedded", "external")
 	for _, k := range []string{"immediate.registry.requests", "jitter.registry.requests", "immediate.registry.max_sample_gap_ms",

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +19,8 @@ import (
 )
 
 // TestShardedStormMatchesOneProcess is the proof on loopback: the storm at
-// 1000 registrants run by one process, and by two processes with shards
+// 1000 registrants run by one process (oneProcessStorm, shared with
+// TestExternalStorm), and by two processes with shards
 // 0/2 and 1/2 merged, give the same verdicts on the judge's checks and the
 // same fleet figures.
 func TestShardedStormMatchesOneProcess(t *testing.T) {
@@ -25,9 +28,8 @@ func TestShardedStormMatchesOneProcess(t *testing.T) {
 		t.Skip("starts etcd and three harness processes")
 	}
 	lockPackage(t) // one real-etcd test at a time, machine-wide (a starved run measures the machine)
-	args := []string{"reregistration-storm", "--instances", "1000", "--ttl", "3s", "--renew", "1s", "--revoke-rate", "1000",
-		"--duration", "20s", "--quiet", "--retry-invalid", "0"}
-	single := runValidStorm(t, append(args, "--port-base", "12300"))
+	args := append(slices.Clone(stormArgs), "--retry-invalid", "0")
+	single := oneProcessStorm(t)
 	// A merged run whose gates failed (the members starved by the three
 	// harness processes and whatever else runs) judges nothing: run the
 	// shards again, and skip, saying why, after three such runs.
@@ -177,3 +179,25 @@ func compareStorms(t *testing.T, single, merged *report.Result, singleName, merg
 }
 
 func fmtMetric(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// embeddedStorm is the storm of stormArgs run once in one process on the harness's own members,
+// shared by the tests that compare another run with it (TestExternalStorm,
+// TestShardedStormMatchesOneProcess): the same run twice would cost the lock a storm.
+var embeddedStorm struct {
+	once sync.Once
+	res  *report.Result
+	code int
+}
+
+// oneProcessStorm returns the embedded storm's report, run at the first call, or skips, saying
+// why, when its three runs (the command's two retries) were all invalid.
+func oneProcessStorm(t *testing.T) *report.Result {
+	t.Helper()
+	embeddedStorm.once.Do(func() {
+		embeddedStorm.res, embeddedStorm.code = runStormProcess(t, append(stormArgs, "--port-base", "12300", "--retry-invalid", "2"))
+	})
+	if embeddedStorm.code == cmdrun.ExitInvalid {
+		t.Skipf("three invalid one-process runs: the machine starved the storm: %s", scentest.InvalidWhy(embeddedStorm.res))
+	}
+	return embeddedStorm.res
+}
