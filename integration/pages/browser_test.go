@@ -1,9 +1,9 @@
-package main
+package pages_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"sdchaos/internal/cmdrun"
 	"sdchaos/report"
 )
 
@@ -159,20 +160,13 @@ func TestPagesInABrowser(t *testing.T) {
 	}
 	one, two := t.TempDir(), t.TempDir()
 	common := []string{"--duration", "4s", "--outage-at", "2s", "--port-base", "14200", "--quiet"}
-	if err := run(context.Background(), append([]string{"cache-on-failure", "--out", one}, common...), io.Discard, io.Discard); err != nil && !isVerdict(err) {
-		t.Fatalf("cache-on-failure --out: %v", err)
-	}
-	allArgs := []string{"all", "--only", "cache-on-failure", "--runs", "2", "--port-base", "14200", "--quiet", "--out", two}
-	if err := run(context.Background(), allArgs, io.Discard, io.Discard); err != nil && !isVerdict(err) {
-		t.Fatalf("all --runs 2 --out: %v", err)
-	}
+	command(t, append([]string{"cache-on-failure", "--out", one}, common...)...)
+	command(t, "all", "--only", "cache-on-failure", "--runs", "2", "--port-base", "14200", "--quiet", "--out", two)
 	cmp := filepath.Join(two, "compare.html")
-	if err := run(context.Background(), []string{"compare", "--html", cmp, one, two}, io.Discard, io.Discard); err != nil && !isVerdict(err) {
-		t.Fatalf("compare --html: %v", err)
-	}
+	command(t, "compare", "--html", cmp, one, two)
 	pages := []struct{ path, want string }{ // want: a selector the page must show
 		{filepath.Join(one, "cache-on-failure.html"), "table.checks .badge"},
-		{filepath.Join(two, indexPage), "table.grid .badge"},
+		{filepath.Join(two, "index.html"), "table.grid .badge"},
 		{filepath.Join(two, "cache-on-failure.html"), "table.checks .badge"},
 		{cmp, "table.grid thead th"},
 		{"../../results/index.html", "table.grid .badge"},
@@ -185,7 +179,7 @@ func TestPagesInABrowser(t *testing.T) {
 	bctx := newBrowser(t, path)
 	shots := t.ArtifactDir()
 	for i, p := range pages {
-		shot := filepath.Join(shots, fmt.Sprintf("%d-%s.png", i, strings.TrimSuffix(filepath.Base(p.path), pageExt)))
+		shot := filepath.Join(shots, fmt.Sprintf("%d-%s.png", i, strings.TrimSuffix(filepath.Base(p.path), ".html")))
 		rep := openPage(t, bctx, p.path, p.want, shot)
 		for _, e := range rep.errors {
 			t.Errorf("%s: %s", p.path, e)
@@ -205,16 +199,20 @@ func TestPagesInABrowser(t *testing.T) {
 // invalid has none).
 func seedPages(t *testing.T, dir, name string) []string {
 	t.Helper()
-	res, err := loadResult(filepath.Join(dir, name+".json"))
+	b, err := os.ReadFile(filepath.Join(dir, name+".json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var res report.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("%s.json: %v", name, err)
 	}
 	var out []string
 	for _, r := range res.Runs {
 		if r.Retry || r.Verdict == report.Invalid {
 			continue
 		}
-		out = append(out, filepath.Join(dir, fmt.Sprintf("%s.seed%d%s", name, r.Seed, pageExt)))
+		out = append(out, filepath.Join(dir, fmt.Sprintf("%s.seed%d.html", name, r.Seed)))
 	}
 	if len(out) < 2 {
 		t.Logf("%d valid runs of %s (the machine's load): no page of a single run of repeated runs to check", len(out), name)
@@ -228,8 +226,20 @@ func seedPages(t *testing.T, dir, name string) []string {
 	return out
 }
 
-// isVerdict reports whether err is a run's verdict (outside, invalid), not
-// a failure to run: a page is written either way.
-func isVerdict(err error) bool {
-	return err == errNotReproduced || err == errInvalid
+// command runs the experiments command with args; a run's verdict (exit 1, outside; 3,
+// invalid) is not a failure here: a page is written either way.
+func command(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command(cmdrun.Exe, args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); err != nil && code != cmdrun.ExitNotReproduced && code != cmdrun.ExitInvalid {
+		t.Fatalf("experiments %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// exists reports whether path names a file or directory.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

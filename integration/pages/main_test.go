@@ -1,0 +1,9 @@
+package pages_test
+
+import (
+	"testing"
+
+	"sdchaos/internal/cmdrun"
+)
+
+func TestMain(m *testing.M) { cmdrun.Main(m) }
