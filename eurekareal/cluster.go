@@ -33,6 +33,9 @@ type ClusterSpec struct {
 	Props Props
 	// JVMOptions replace DefaultJVMOptions when set.
 	JVMOptions []string
+	// NoCDS runs the built jar without class-data sharing (cds.go): by default every server
+	// maps an AppCDS archive of the server's classes, written once per built jar.
+	NoCDS bool
 	// ExtraArgs are appended to every server's Spring arguments ("--a.b=c").
 	ExtraArgs []string
 	// ClockControl starts every server under libfaketime so Server.StepClock
@@ -72,15 +75,20 @@ func StartCluster(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 	if err != nil {
 		return nil, err
 	}
-	servers, err := allocate(alloc, spec)
-	if err != nil {
-		return nil, err
-	}
 	if spec.LogDir == "" {
 		if spec.LogDir, err = sup.TempDir("sdchaos-eureka-real-*", false); err != nil {
 			return nil, fmt.Errorf("creating the eureka log dir: %w", err)
 		}
 	}
+	servers, err := allocate(alloc, spec)
+	if err != nil {
+		return nil, err
+	}
+	jar, cds, err := classData(ctx, sup, alloc, spec, java, jar)
+	if err != nil {
+		return nil, err
+	}
+	spec.JVMOptions = append(append([]string(nil), spec.JVMOptions...), cds...)
 	launched := time.Now()
 	for i, s := range servers {
 		if err := launch(sup, spec, java, jar, props, servers, i); err != nil {

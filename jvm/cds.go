@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"sdchaos/childproc"
 )
 
 // Class-data sharing (AppCDS) for a built piece. A Spring Boot jar loads its libraries from
@@ -100,4 +102,20 @@ func javaKey() (string, error) {
 	}
 	sum := sha256.Sum256([]byte(resolved + "\x00" + string(out)))
 	return hex.EncodeToString(sum[:])[:12], nil
+}
+
+// EndForArchive ends a training JVM started with -XX:ArchiveClassesAtExit: it sends SIGTERM and
+// waits for the JVM to exit (its shutdown hooks, then the archive's dump); after timeout it is
+// killed and the archive counts as not written (the error names log, the JVM's log).
+func EndForArchive(c *childproc.Child, timeout time.Duration, log string) error {
+	if err := c.Signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	select {
+	case <-c.Done():
+		return nil
+	case <-time.After(timeout):
+		c.Kill()
+		return fmt.Errorf("the training JVM did not exit within %s of SIGTERM; log %s", timeout, log)
+	}
 }

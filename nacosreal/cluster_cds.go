@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
 
 	"sdchaos/childproc"
@@ -92,7 +91,7 @@ func trainArchive(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 	if err := members[0].start(ctx); err != nil {
 		return fmt.Errorf("writing the CDS archive: %w", err)
 	}
-	if err := endForArchive(members[0].Server(), 2*time.Minute); err != nil {
+	if err := jvm.EndForArchive(members[0].Server().child, 2*time.Minute, members[0].Server().LogPath()); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("writing the CDS archive: %w", err)
 	}
@@ -103,17 +102,20 @@ func trainArchive(ctx context.Context, sup *childproc.Supervisor, alloc *ports.A
 	return nil
 }
 
-// endForArchive sends SIGTERM and waits for the JVM to exit (its shutdown hooks, then the
-// archive dump); after timeout it is killed and the archive counts as not written.
-func endForArchive(s *Server, timeout time.Duration) error {
-	if err := s.child.Signal(syscall.SIGTERM); err != nil {
-		return err
+// standaloneClassData returns the jar a standalone server runs and its class-data-sharing
+// options: the extracted application jar and the cluster's archive (the same classes, the same
+// class path; a class standalone mode loads and the archive lacks is loaded as usual), written
+// first by a one-member training run when there is none yet. With spec.NoCDS, the built jar and
+// none.
+func standaloneClassData(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Allocator, spec ServerSpec, jar string) (string, []string, error) {
+	if spec.NoCDS {
+		return jar, nil, nil
 	}
-	select {
-	case <-s.Done():
-		return nil
-	case <-time.After(timeout):
-		s.Kill()
-		return fmt.Errorf("the training JVM did not exit within %s of SIGTERM; log %s", timeout, s.LogPath())
+	train := DefaultClusterSpec()
+	train.Member.Logf = spec.Logf
+	run, err := prepareRun(ctx, sup, alloc, train)
+	if err != nil {
+		return "", nil, err
 	}
+	return run.jar, run.cdsArgs(), nil
 }

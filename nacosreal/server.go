@@ -37,6 +37,9 @@ type ServerSpec struct {
 	Props []string
 	// KeepHome keeps nacos.home (with the server's logs) after the supervisor closes.
 	KeepHome bool
+	// NoCDS runs the built jar without class-data sharing: by default the server maps the
+	// cluster's AppCDS archive of the server's classes (cluster_cds.go, standaloneClassData).
+	NoCDS bool
 	// Logf receives progress (the first build takes minutes); nil discards it.
 	Logf jvm.Logf
 }
@@ -95,7 +98,11 @@ func StartServer(ctx context.Context, sup *childproc.Supervisor, alloc *ports.Al
 	if s.home, err = sup.TempDir("sdchaos-nacos-*", spec.KeepHome); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	if err := s.launch(sup, jar, spec); err != nil {
+	jar, cds, err := standaloneClassData(ctx, sup, alloc, spec, jar)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	if err := s.launch(sup, jar, cds, spec); err != nil {
 		return nil, err
 	}
 	if err := s.awaitReady(ctx, spec.ReadyTimeout); err != nil {
@@ -123,9 +130,9 @@ func takeMainPort(alloc *ports.Allocator, name string) (int, error) {
 	return p, nil
 }
 
-// launch starts the standalone JVM; its stdout (Spring's console log) and stderr go to the log file.
-func (s *Server) launch(sup *childproc.Supervisor, jar string, spec ServerSpec) error {
-	return s.launchWith(sup, func(child []string) []string { return serverArgs(jar, s.home, s.port, spec, child) })
+// launch starts the standalone JVM with the class-data-sharing options cds; its stdout (Spring's console log) and stderr go to the log file.
+func (s *Server) launch(sup *childproc.Supervisor, jar string, cds []string, spec ServerSpec) error {
+	return s.launchWith(sup, func(child []string) []string { return serverArgs(jar, s.home, s.port, spec, append(child, cds...)) })
 }
 
 // launchWith starts the JVM with the arguments args returns for the options every JVM child

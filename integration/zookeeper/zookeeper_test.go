@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
 )
@@ -79,10 +80,15 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
 		t.Fatalf("run: %v (%v)\n%s", err, jerr, errw.String())
 	}
+	outside := false
 	for _, c := range res.Checks {
 		if c.Verdict == report.Outside {
+			outside = true
 			t.Errorf("check %q outside its band: %s (band %s; %s)", c.Name, c.MeasuredText, c.Band, c.Basis)
 		}
+	}
+	if outside {
+		logRefreshErrors(t, filepath.Join(dir, "zk-seam.history.jsonl.gz"))
 	}
 	for _, g := range res.Gates {
 		if !g.OK && !strings.Contains(g.Name, "kept their schedule") {
@@ -140,5 +146,44 @@ func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+60) })
 			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 		})
+	}
+}
+
+// logRefreshErrors logs, from a saved history, each policy caller's failed refreshes by error:
+// how many, the first and the last, so that a check outside its band says what the caller's
+// client answered.
+func logRefreshErrors(t *testing.T, file string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	defer f.Close()
+	_, h, err := history.ReadHistory(f)
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	type span struct {
+		n           int
+		first, last time.Duration
+	}
+	seen := map[string]*span{}
+	var keys []string
+	for _, op := range h.Ops {
+		if op.Kind != history.OpRefresh || op.Outcome == history.OK {
+			continue
+		}
+		k := op.Caller + ": " + op.Err
+		if seen[k] == nil {
+			seen[k] = &span{first: op.Start}
+			keys = append(keys, k)
+		}
+		seen[k].n++
+		seen[k].last = op.Start
+	}
+	for _, k := range keys {
+		t.Logf("failed refresh %s — %d times, %.1f–%.1f s", k, seen[k].n, seen[k].first.Seconds(), seen[k].last.Seconds())
 	}
 }
