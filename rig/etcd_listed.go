@@ -6,15 +6,9 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"sdchaos/caller"
-	"sdchaos/clock"
 	"sdchaos/etcdcli"
 	"sdchaos/history"
 )
-
-// ListedEvery is how often a world samples how many instances its
-// registry lists.
-const ListedEvery = 100 * time.Millisecond
 
 // listedSampler counts the instances the registry lists every ListedEvery
 // for the whole run, as OpListed ops: the registry's own view, read on
@@ -40,7 +34,7 @@ func newListedSampler(r *Etcd) (*listedSampler, error) {
 
 // Run samples from the recorder's zero for d.
 func (s *listedSampler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	sampleListed(ctx, rec, d, func(c context.Context) (int, error) {
+	SampleListed(ctx, rec, d, func(c context.Context) (int, error) {
 		resp, err := s.cli.Get(c, s.prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
 		if err != nil {
 			return 0, err
@@ -48,28 +42,6 @@ func (s *listedSampler) Run(ctx context.Context, rec *history.Recorder, d time.D
 		return int(resp.Count), nil
 	})
 	return nil
-}
-
-// sampleListed records count's answer every ListedEvery from rec's zero
-// for d, as OpListed ops, each bounded by ListedEvery (an error: a failed
-// sample).
-func sampleListed(ctx context.Context, rec *history.Recorder, d time.Duration, count func(context.Context) (int, error)) {
-	end := rec.T0().Add(d)
-	for at := rec.T0(); at.Before(end); at = at.Add(ListedEvery) {
-		if err := clock.SleepUntil(ctx, at); err != nil {
-			return
-		}
-		start := time.Now()
-		c, cancel := context.WithTimeout(ctx, ListedEvery)
-		n, err := count(c)
-		cancel()
-		op := history.Op{Caller: "registry/listed", Kind: history.OpListed, Scheduled: rec.Offset(at), Start: rec.Offset(start),
-			End: rec.Offset(time.Now()), Outcome: history.OK, Count: n}
-		if err != nil {
-			op.Outcome, op.Err, op.Count = caller.Classify(err), err.Error(), 0
-		}
-		rec.Add(op)
-	}
 }
 
 // Close closes the sampler's client.

@@ -8,7 +8,6 @@ import (
 	"go.etcd.io/etcd/api/v3/version"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"sdchaos/caller"
 	"sdchaos/experiment"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -38,18 +37,18 @@ func etcdMembersProbe(r *Etcd) fault.Probe {
 func probeMember(ctx context.Context, rec *history.Recorder, r *Etcd, name, url string) {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: ProbeTimeout})
 	if err != nil {
-		recordProbe(rec, name, experiment.List, time.Now(), 0, err)
+		RecordProbe(rec, name, experiment.List, time.Now(), 0, err)
 		return
 	}
 	defer cli.Close()
-	probeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
+	ProbeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
 		resp, err := cli.Get(c, r.Prefix(), clientv3.WithPrefix(), clientv3.WithCountOnly())
 		if err != nil {
 			return 0, err
 		}
 		return int(resp.Count), nil
 	})
-	probeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
+	ProbeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
 		lease, err := cli.Grant(c, int64(r.Svc.TTL/time.Second))
 		if err != nil {
 			return 0, err
@@ -64,24 +63,4 @@ func probeMember(ctx context.Context, rec *history.Recorder, r *Etcd, name, url 
 // as an instance (the same write path: a lease grant and a put).
 func etcdProbeKey(r *Etcd, member string) string {
 	return fakeservice.Prefix + r.Svc.Service + "-members-probe/" + member
-}
-
-// probeOp runs one probe operation with ProbeTimeout and records it.
-func probeOp(ctx context.Context, rec *history.Recorder, member string, op experiment.ProbeOp, f func(context.Context) (int, error)) {
-	start := time.Now()
-	c, cancel := context.WithTimeout(ctx, ProbeTimeout)
-	n, err := f(c)
-	cancel()
-	recordProbe(rec, member, op, start, n, err)
-}
-
-// recordProbe records a members probe's operation: Kind OpProbe, Via the
-// member, Target the operation, Count what it counted.
-func recordProbe(rec *history.Recorder, member string, op experiment.ProbeOp, start time.Time, n int, err error) {
-	o := history.Op{Caller: "probe/" + member + "/" + string(op), Kind: history.OpProbe, Via: member, Target: string(op),
-		Scheduled: rec.Offset(start), Start: rec.Offset(start), End: rec.Offset(time.Now()), Count: n, Outcome: history.OK}
-	if err != nil {
-		o.Outcome, o.Err = caller.Classify(err), err.Error()
-	}
-	rec.Add(o)
 }

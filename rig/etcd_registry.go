@@ -46,13 +46,13 @@ func (etcdRegistry) Clients() []ClientInfo {
 }
 
 // Can accepts every registry-neutral fault and probe but the dropped packets (how: drop,
-// member-unreachable: refusePackets); it needs whole-second
+// member-unreachable: RefusePackets); it needs whole-second
 // lease ttls of at least fakeservice.MinTTL and one user's program at most.
 func (r etcdRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
 	}
-	if err := refusePackets(r.Name(), x); err != nil {
+	if err := RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	if err := etcdService(x).Validate(); err != nil {
@@ -88,7 +88,7 @@ func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 		return nil, err
 	}
 	sink := &Sink{}
-	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: needsLinks(x)}
+	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: NeedsLinks(x)}
 	o.Service.OnRegister = sink.Registered
 	if x.Instances.Spread > 0 {
 		o.Service.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
@@ -99,7 +99,7 @@ func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
-			plan.Callers = append(plan.Callers, policyCaller(c, phase))
+			plan.Callers = append(plan.Callers, PolicyCaller(c, phase))
 		case experiment.RealClient:
 			b := caller.RoundRobin
 			if c.Client == EtcdPickFirst {
@@ -135,30 +135,6 @@ func listedTraffic(r *Etcd) ([]caller.Traffic, func(), error) {
 		return nil, nil, err
 	}
 	return []caller.Traffic{s}, s.Close, nil
-}
-
-// needsLinks reports whether a step cuts the clients' links (the rig then
-// puts a proxy in front of each member).
-func needsLinks(x experiment.Experiment) bool {
-	for _, s := range x.Timeline {
-		if s.Fault == experiment.Unreachable && s.HowOf() == experiment.Blackhole {
-			return true
-		}
-	}
-	return false
-}
-
-// policyCaller is the harness's caller for a policy caller of x, with
-// the refresh phase every policy caller of the run shares.
-func policyCaller(c experiment.Caller, phase time.Duration) caller.Config {
-	cfg := caller.DefaultConfig(c.Name)
-	cfg.Rate, cfg.Refresh, cfg.RefreshTimeout, cfg.CallTimeout = RateOf(c), RefreshOf(c), RefreshTimeout, CallTimeout
-	cfg.RefreshPhase = phase % cfg.Refresh
-	cfg.Policy = caller.Policy{OnError: caller.KeepList, Eject: c.Eject.D()}
-	if c.Policy == experiment.Clear {
-		cfg.Policy.OnError = caller.ClearList
-	}
-	return cfg
 }
 
 // etcdTimeline turns x's steps into fault values on the started rig.

@@ -97,7 +97,7 @@ func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 		switch c.Kind {
 		case experiment.PolicyCaller:
 			src := caller.NewEurekaSource(serviceURLs(w.rig.Shuffled(w.cl.URLs)), eurekaApp)
-			pc := caller.New(policyCaller(c, phase), src)
+			pc := caller.New(PolicyCaller(c, phase), src)
 			w.rig.Defer(func() { pc.Close(); src.Close() })
 			if err := pc.Prime(ctx); err != nil {
 				return nil, fmt.Errorf("starting callers: %w", err)

@@ -89,17 +89,17 @@ func (w *eurekaNeutral) membersProbe() fault.Probe {
 func (w *eurekaNeutral) probeServer(ctx context.Context, rec *history.Recorder, s *realServer, seq int64) {
 	src := caller.NewEurekaSource([]string{s.ServiceURL}, eurekaApp)
 	defer src.Close()
-	probeOp(ctx, rec, s.Name(), experiment.List, func(c context.Context) (int, error) {
+	ProbeOp(ctx, rec, s.Name(), experiment.List, func(c context.Context) (int, error) {
 		eps, err := src.List(c)
 		return len(eps), err
 	})
 	id := fmt.Sprintf("probe-%s-%d", s.Name(), seq)
 	reg, err := eurekareal.NewRegistrar(probeApp, id, ports.Addr(1), []string{s.ServiceURL}, w.props)
 	if err != nil {
-		probeOp(ctx, rec, s.Name(), experiment.Register, func(context.Context) (int, error) { return 0, err })
+		ProbeOp(ctx, rec, s.Name(), experiment.Register, func(context.Context) (int, error) { return 0, err })
 		return
 	}
-	probeOp(ctx, rec, s.Name(), experiment.Register, func(c context.Context) (int, error) { return 1, reg.Register(c) })
+	ProbeOp(ctx, rec, s.Name(), experiment.Register, func(c context.Context) (int, error) { return 1, reg.Register(c) })
 	cctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	_ = reg.Cancel(cctx) // best effort: a server that did not take it has nothing to cancel

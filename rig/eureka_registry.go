@@ -44,12 +44,12 @@ func (eurekaRegistry) Clients() []ClientInfo {
 // Can refuses what real Eureka does not have: a leader, a lease that is not
 // whole seconds (or shorter than 3 s: the renewals come every third of it),
 // a delay before a re-registration (the workers have none), a user's
-// program (not wired to Eureka yet), dropped packets (refusePackets).
+// program (not wired to Eureka yet), dropped packets (RefusePackets).
 func (r eurekaRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
 	}
-	if err := refusePackets(r.Name(), x); err != nil {
+	if err := RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	if ttl := x.Instances.TTL.D(); ttl != 0 && (ttl < 3*time.Second || ttl%time.Second != 0) {

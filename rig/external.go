@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -18,11 +17,6 @@ import (
 	"sdchaos/history"
 	"sdchaos/nemesis"
 )
-
-// ErrTarget marks an external target the run cannot use (unreachable,
-// unhealthy, bad credentials, a nemesis file that does not fit its
-// members); the command exits 2 on it.
-var ErrTarget = errors.New("external target unusable")
 
 // External describes an etcd cluster the run attaches to instead of
 // starting one (the command's --endpoints and friends).

@@ -2,11 +2,12 @@ package rig
 
 import (
 	"fmt"
-	"sdchaos/history"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"sdchaos/history"
 )
 
 // live prints one progress line per second while a recorder runs: the

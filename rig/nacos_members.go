@@ -49,7 +49,7 @@ func nacosNeedsPackets(x experiment.Experiment) bool {
 // CDS), with a peer link per ordered pair of members when a member is cut off.
 func nacosClusterSpec(env *Env, x experiment.Experiment) *nacosreal.ClusterSpec {
 	c := nacosreal.DefaultClusterSpec()
-	c.Size, c.PeerLinks = nacosMembers, hasFault(x, experiment.CutOffMember)
+	c.Size, c.PeerLinks = nacosMembers, HasFault(x, experiment.CutOffMember)
 	c.Hosts = env.memberHosts(nacosMembers) // in the private namespace each member on its own address (198.18.0.N)
 	c.Member.KeepHome, c.Member.Logf = env.Keep, env.Printf
 	return &c
@@ -115,13 +115,13 @@ func (p *nacosProbe) probe(nw *nacosreal.World) fault.Probe {
 // member lists and registers through one member, each with ProbeTimeout.
 func (p *nacosProbe) member(ctx context.Context, rec *history.Recorder, m *nacosreal.Member, seq int64) {
 	src := nacosreal.OpenAPISource{Addr: m.Addr(), Service: nacosService, Client: p.http}
-	probeOp(ctx, rec, m.Name(), experiment.List, func(c context.Context) (int, error) {
+	ProbeOp(ctx, rec, m.Name(), experiment.List, func(c context.Context) (int, error) {
 		eps, err := src.List(c)
 		return len(eps), err
 	})
 	o := nacosreal.ClientOptions{Server: m.Addr(), Dir: filepath.Join(p.dir, fmt.Sprintf("%s-%d", m.Name(), seq)),
 		NotLoadCacheAtStart: true, TimeoutMs: uint64(ProbeTimeout.Milliseconds())}
-	probeOp(ctx, rec, m.Name(), experiment.Register, func(c context.Context) (int, error) {
+	ProbeOp(ctx, rec, m.Name(), experiment.Register, func(c context.Context) (int, error) {
 		done, err := nacosreal.RegisterOnce(c, o, nacosProbeService, 1)
 		p.wg.Go(func() { <-done })
 		return 1, err

@@ -148,7 +148,7 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("policy caller %s: %w", c.Name, err)
 		}
-		w.policy = append(w.policy, nacosPolicyCaller{cfg: policyCaller(c, w.phase), link: l,
+		w.policy = append(w.policy, nacosPolicyCaller{cfg: PolicyCaller(c, w.phase), link: l,
 			client: &http.Client{Transport: &http.Transport{}}})
 	}
 	return nil

@@ -37,7 +37,7 @@ func (z *ZooKeeper) newListedSampler(ctx context.Context) (*zkListedSampler, err
 
 // Run samples from the recorder's zero for d.
 func (s *zkListedSampler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	sampleListed(ctx, rec, d, func(c context.Context) (int, error) { return s.cl.Count(c, zookeeper.DefaultBasePath, s.service) })
+	SampleListed(ctx, rec, d, func(c context.Context) (int, error) { return s.cl.Count(c, zookeeper.DefaultBasePath, s.service) })
 	return nil
 }
 

@@ -124,8 +124,8 @@ func zkMembersProbe(ps []*zkMemberProbe) fault.Probe {
 					continue // killed: nothing to ask
 				}
 				wg.Go(func() {
-					probeOp(ctx, rec, p.member.Name, experiment.List, p.list)
-					probeOp(ctx, rec, p.member.Name, experiment.Register, p.register)
+					ProbeOp(ctx, rec, p.member.Name, experiment.List, p.list)
+					ProbeOp(ctx, rec, p.member.Name, experiment.Register, p.register)
 				})
 			}
 			wg.Wait()

@@ -37,13 +37,13 @@ func (zkRegistry) Clients() []ClientInfo {
 }
 
 // Can accepts every registry-neutral fault and probe but the dropped packets (how: drop,
-// member-unreachable: refusePackets). The instances' ttl
+// member-unreachable: RefusePackets). The instances' ttl
 // must be a session timeout the members grant, and a user's program (whose protocol names etcd's endpoints) cannot run.
 func (r zkRegistry) Can(x experiment.Experiment) error {
 	if err := CheckClients(r, x); err != nil {
 		return err
 	}
-	if err := refusePackets(r.Name(), x); err != nil {
+	if err := RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	lo, hi := zookeeper.DefaultConfig().SessionRange()
@@ -98,8 +98,8 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	if x.Instances.Spread > 0 {
 		o.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
 	}
-	o.Ensemble.ClientLinks = needsLinks(x)
-	o.Ensemble.PeerLinks = hasFault(x, experiment.CutOffMember)
+	o.Ensemble.ClientLinks = NeedsLinks(x)
+	o.Ensemble.PeerLinks = HasFault(x, experiment.CutOffMember)
 	if env.Attach != nil {
 		if err := r.CanAttached(x); err != nil {
 			return nil, err
@@ -112,7 +112,7 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
-			plan.Callers = append(plan.Callers, policyCaller(c, phase))
+			plan.Callers = append(plan.Callers, PolicyCaller(c, phase))
 		case experiment.RealClient:
 			mode := zookeeper.Curator
 			if c.Client == zookeeper.ClientSpring {
@@ -123,16 +123,6 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 	}
 	env.Duration = x.Duration.D()
 	return &zkSinkWorld{ZooKeeperWorld: NewZooKeeperWorld(env, o, plan), sink: sink}, nil
-}
-
-// hasFault reports whether x has a step with fault f.
-func hasFault(x experiment.Experiment, f experiment.FaultKind) bool {
-	for _, s := range x.Timeline {
-		if s.Fault == f {
-			return true
-		}
-	}
-	return false
 }
 
 // zkTimeline turns x's steps into fault values on the started world.
