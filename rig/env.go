@@ -39,23 +39,20 @@ type Env struct {
 	Quiet bool
 	// Net is the run's network: Loopback (default) or Private.
 	Net Net
-	// External, when set, is an etcd cluster the run attaches to instead
-	// of starting one.
-	External *External
-	// TargetEtcd is the version of the external cluster's members (set
-	// when the run attached to one; the harness's own etcd otherwise).
-	TargetEtcd string
-	// Attach, when set, is a registry the harness did not start that an
-	// experiment written as data runs on (a world that can attach: see
-	// Attacher).
+	// Attach, when set, is a registry the harness did not start that the
+	// run attaches to instead of starting one (a world that can attach:
+	// see Attacher).
 	Attach *Target
+	// TargetVersion is the version of the attached registry's servers, as
+	// they report it (set by the world once it attached).
+	TargetVersion string
 
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor
 	closers []func()
-	healErr error // a nemesis heal that failed at Close (a fault may be left in place)
+	healErr error // a heal that failed at Close (a fault may be left in place)
 	filter  *netns.Filter
-	rec     *history.Recorder // the run's recorder, for nemesis ops
+	rec     *history.Recorder // the run's recorder, for ops recorded outside the traffic
 	world   history.World     // the real systems the run's worlds described
 }
 
@@ -76,8 +73,8 @@ func (e *Env) World() history.World {
 	return w
 }
 
-// addCloser runs f at Close (before the processes are stopped).
-func (e *Env) addCloser(f func()) {
+// AddCloser runs f at Close (before the processes are stopped).
+func (e *Env) AddCloser(f func()) {
 	e.supMu.Lock()
 	e.closers = append(e.closers, f)
 	e.supMu.Unlock()
@@ -145,4 +142,29 @@ func (e *Env) Close() error {
 // Printf writes one progress line to Progress (stderr in the command).
 func (e *Env) Printf(format string, a ...any) {
 	fmt.Fprintf(e.Progress, "  · "+format+"\n", a...)
+}
+
+// HealFailed records a heal that failed at clean-up (a fault may be left in
+// place on a registry the harness did not start): Close then returns it.
+func (e *Env) HealFailed(err error) {
+	e.supMu.Lock()
+	if e.healErr == nil {
+		e.healErr = err
+	}
+	e.supMu.Unlock()
+}
+
+// SetRecorder makes rec the run's recorder for what is recorded outside
+// the traffic (a nemesis command's op).
+func (e *Env) SetRecorder(rec *history.Recorder) {
+	e.supMu.Lock()
+	e.rec = rec
+	e.supMu.Unlock()
+}
+
+// Recorder returns the run's recorder set by SetRecorder (nil before).
+func (e *Env) Recorder() *history.Recorder {
+	e.supMu.Lock()
+	defer e.supMu.Unlock()
+	return e.rec
 }

@@ -80,7 +80,7 @@ func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
 	if len(o.Remote) > 0 {
 		return r.onRemote(o)
 	}
-	if env.External != nil {
+	if env.Attach != nil {
 		if err := r.attach(ctx, o); err != nil {
 			return nil, err
 		}

@@ -71,7 +71,7 @@ func runNamespace() string {
 // namespace's keys unless o.Guest) for the rig's Close, which Env.Close
 // (also on Ctrl-C and SIGTERM) calls in any case.
 func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
-	x := r.env.External
+	x := r.env.Attach.Settings.(*External)
 	s, err := x.settings(o.Namespace)
 	if err != nil {
 		return err
@@ -81,11 +81,11 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 	var cn cluster.Nemesis
 	if x.Nemesis != nil {
 		nem = nemesis.New(x.Nemesis)
-		nem.Observe = r.env.recordNemesis
+		nem.Observe = func(run nemesis.Run) { recordNemesis(r.env, run) }
 		cn = nem
 	}
 	r.release = sync.OnceFunc(func() { r.cleanUp(nem, restore, o.Guest) })
-	r.env.addCloser(r.Close)
+	r.env.AddCloser(r.Close)
 	sup, err := r.env.Supervisor()
 	if err != nil {
 		return err
@@ -101,10 +101,10 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 			return fmt.Errorf("%w: %v", ErrTarget, err)
 		}
 	}
-	r.env.TargetEtcd = targetVersion(ctx, c)
-	r.env.Describe(externalEtcd(r.env.TargetEtcd, c.Endpoints()))
+	r.env.TargetVersion = targetVersion(ctx, c)
+	r.env.Describe(externalEtcd(r.env.TargetVersion, c.Endpoints()))
 	r.env.Printf("etcd: attached to %d members (%s, etcd %s); the run's keys live under %s", c.Size(), strings.Join(c.Endpoints(), ","),
-		r.env.TargetEtcd, s.Namespace)
+		r.env.TargetVersion, s.Namespace)
 	return nil
 }
 
@@ -155,9 +155,7 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 	if nem != nil {
 		if err := nem.HealAll(context.Background()); err != nil {
 			r.env.Printf("NEMESIS HEAL FAILED, a fault may be left in place: %v", err)
-			r.env.supMu.Lock()
-			r.env.healErr = fmt.Errorf("healing the external cluster (a fault may be left in place): %w", err)
-			r.env.supMu.Unlock()
+			r.env.HealFailed(fmt.Errorf("healing the external cluster (a fault may be left in place): %w", err))
 		}
 	}
 	if r.Group != nil {
@@ -169,7 +167,7 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cleanUpBudget())
 	defer cancel()
-	eps := r.env.External.Endpoints
+	eps := r.env.Attach.Settings.(*External).Endpoints
 	if guest {
 		if leases, err := etcdcli.RevokeTracked(ctx, eps...); err != nil {
 			r.env.Printf("revoking this process's leases in %s: %v", etcdcli.Current().Namespace, err)
@@ -187,10 +185,8 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 
 // recordNemesis adds a nemesis command to the run's history as an op
 // ("nemesis/<action>" on the member; its output as the value).
-func (e *Env) recordNemesis(run nemesis.Run) {
-	e.supMu.Lock()
-	rec := e.rec
-	e.supMu.Unlock()
+func recordNemesis(e *Env, run nemesis.Run) {
+	rec := e.Recorder()
 	if rec == nil {
 		return
 	}

@@ -51,7 +51,7 @@ func NewRecorderAt(env *Env, t0 time.Time, real time.Duration) *history.Recorder
 	l := &live{stop: make(chan struct{})}
 	l.done.Add(1)
 	go l.run(env, rec, real)
-	env.addCloser(func() { close(l.stop); l.done.Wait() })
+	env.AddCloser(func() { close(l.stop); l.done.Wait() })
 	return rec
 }
 

@@ -50,6 +50,10 @@ type Attacher interface {
 type Target struct {
 	Address     string
 	AllowRemote bool
+	// Settings are the world's own attachment settings beyond the address
+	// (etcd: TLS, credentials, a nemesis file), of the world's own type;
+	// nil for none.
+	Settings any
 }
 
 // ClientInfo is a real client a world offers to experiments.

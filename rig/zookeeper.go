@@ -61,7 +61,7 @@ func StartZooKeeper(ctx context.Context, env *Env, o ZooKeeperOptions) (*ZooKeep
 	if z.Session == 0 {
 		z.Session = zookeeper.ArticleSessionTimeout
 	}
-	env.addCloser(z.Close)
+	env.AddCloser(z.Close)
 	if err := z.startEnsemble(ctx, o); err != nil {
 		z.Close()
 		return nil, err

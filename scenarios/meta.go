@@ -13,8 +13,8 @@ import (
 func RunMeta(env *Env, start time.Time) *history.Meta {
 	m := history.NewMeta(start)
 	m.World = env.World()
-	if env.TargetEtcd != "" {
-		m.Etcd = env.TargetEtcd + " (external cluster)"
+	if env.TargetVersion != "" {
+		m.Etcd = env.TargetVersion + " (external cluster)"
 	}
 	return m
 }

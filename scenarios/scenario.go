@@ -91,7 +91,10 @@ type Env = rig.Env
 // NewEnv returns an Env for c whose random source is seeded from c.Seed.
 func NewEnv(c Common, log *slog.Logger, progress io.Writer) *Env {
 	env := rig.NewEnv(c.Seed, c.Duration, c.PortBase, c.Keep, log, progress)
-	env.Quiet, env.Net, env.External = c.Quiet, c.Net, c.External
+	env.Quiet, env.Net = c.Quiet, c.Net
+	if c.External != nil {
+		env.Attach = &rig.Target{Address: strings.Join(c.External.Endpoints, ","), Settings: c.External}
+	}
 	return env
 }
 

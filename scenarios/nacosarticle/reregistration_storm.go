@@ -169,7 +169,7 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 // run's one recorder; the registrants' and the members' measurements are
 // the history's data.
 func (s *reregistrationStorm) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	if err := s.checkTarget(env.External != nil); err != nil {
+	if err := s.checkTarget(env.Attach != nil); err != nil {
 		return nil, err
 	}
 	limit := storm.RaiseFileLimit()

@@ -32,7 +32,7 @@ func (s *reregistrationStorm) checkTarget(external bool) error {
 // that they see each other's registrants and coordination keys ("" lets a
 // lone process draw a fresh one).
 func (s *reregistrationStorm) namespace(env *scenarios.Env) string {
-	if !s.Shard.Sharded() || env.External == nil {
+	if !s.Shard.Sharded() || env.Attach == nil {
 		return ""
 	}
 	return "/sdchaos/storm-" + s.StartAt.UTC().Format("20060102T150405.000Z")

@@ -96,7 +96,7 @@ func (s *reregistrationStorm) newShardFleet(env *scenarios.Env, n int, limit uin
 // the phase's end this shard revokes its own leases and leaves the keys to
 // shard 0.
 func (s *reregistrationStorm) shardOptions(env *scenarios.Env) rig.EtcdOptions {
-	if env.External == nil {
+	if env.Attach == nil {
 		return rig.EtcdOptions{Remote: s.ShardEndpoints}
 	}
 	return rig.EtcdOptions{Namespace: s.namespace(env), Guest: true}
