@@ -53,7 +53,22 @@ func local(imp string) bool { return imp == "sdchaos" || strings.HasPrefix(imp, 
 // command.
 func isBelow(path string) bool {
 	return local(path) && !strings.HasPrefix(path, "sdchaos/cmd/") && !strings.HasPrefix(path, "sdchaos/scenarios") &&
-		path != "sdchaos/rig" && path != "sdchaos/archtest" && !strings.HasPrefix(path, "sdchaos/examples/") && path != "sdchaos"
+		path != "sdchaos/rig" && !isWorld(path) && path != "sdchaos/archtest" && !strings.HasPrefix(path, "sdchaos/examples/") && path != "sdchaos"
+}
+
+// isWorld reports whether path is a registry's world (worlds/<name> and
+// its sub-packages): between the scenarios and the rig, it may import the
+// rig and the floors below, never a scenario or another world.
+func isWorld(path string) bool { return world(path) != "" }
+
+// world returns the name of the world path belongs to ("" for none).
+func world(path string) string {
+	rest, ok := strings.CutPrefix(path, "sdchaos/worlds/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
 }
 
 // judgeSide are the packages that define checks, verdicts and checkers.
@@ -73,7 +88,7 @@ func isJudgeSide(path string) bool {
 // so must not see the judge side: the rig and every floor below that is
 // not the judge side.
 func isRecorder(path string) bool {
-	return (isBelow(path) || path == "sdchaos/rig") && !isJudgeSide(path)
+	return (isBelow(path) || path == "sdchaos/rig" || isWorld(path)) && !isJudgeSide(path)
 }
 
 // TestLayersAreComputedFromTheModule shows the lists follow the module:
@@ -84,7 +99,7 @@ func TestLayersAreComputedFromTheModule(t *testing.T) {
 		below, recorder bool
 	}{
 		{"sdchaos/caller", true, true},
-		{"sdchaos/zookeeper", true, true},
+		{"sdchaos/worlds/zookeeper", false, true},
 		{"sdchaos/someworld", true, true}, // a package that does not exist yet
 		{"sdchaos/report", true, false},
 		{"sdchaos/figure/figuretest", true, false},
@@ -144,12 +159,36 @@ func TestWhoMayImportWhom(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", p.ImportPath, imp)
 			case p.ImportPath == "sdchaos/report" && imp != "sdchaos/history":
 				t.Errorf("report may import only the history, but imports %s", imp)
-			case isBelow(p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig"):
+			case isBelow(p.ImportPath) && (strings.HasPrefix(imp, "sdchaos/scenarios") || imp == "sdchaos/rig" || isWorld(imp)):
 				t.Errorf("%s (a floor below the scenarios) imports %s", p.ImportPath, imp)
-			case p.ImportPath == "sdchaos/rig" && strings.HasPrefix(imp, "sdchaos/scenarios"):
-				t.Errorf("the rig imports %s", imp)
+			case p.ImportPath == "sdchaos/rig" && (strings.HasPrefix(imp, "sdchaos/scenarios") || isWorld(imp)):
+				t.Errorf("the rig imports %s: it is neutral", imp)
+			case isWorld(p.ImportPath) && strings.HasPrefix(imp, "sdchaos/scenarios"):
+				t.Errorf("world %s imports %s", p.ImportPath, imp)
+			case isWorld(p.ImportPath) && isWorld(imp) && world(imp) != world(p.ImportPath):
+				t.Errorf("world %s imports world %s: worlds stay apart", p.ImportPath, imp)
 			case room(p.ImportPath) && room(imp) && imp != p.ImportPath:
 				t.Errorf("room %s imports room %s: rooms stay apart", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// neutral are the packages that must never depend on a world: the run
+// path, the experiment as data, the record side, the judge side and the
+// neutral judge of the experiments written as data.
+var neutral = []string{"sdchaos/rig", "sdchaos/experiment", "sdchaos/history", "sdchaos/report", "sdchaos/scenarios/anyregistry"}
+
+// TestNeutralPackagesKnowNoWorld fails when a neutral package depends, even
+// through another package, on a world.
+func TestNeutralPackagesKnowNoWorld(t *testing.T) {
+	for _, p := range packages(t) {
+		if !contains(neutral, p.ImportPath) {
+			continue
+		}
+		for _, d := range p.Deps {
+			if isWorld(d) {
+				t.Errorf("%s (neutral) depends on %s", p.ImportPath, d)
 			}
 		}
 	}

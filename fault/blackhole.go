@@ -24,8 +24,8 @@ func (b Blackhole) Describe() history.Event {
 
 // Inject blackholes every proxy.
 func (b Blackhole) Inject(context.Context) error {
-	return eachProxy(b.Proxies, (*linkproxy.Proxy).Blackhole)
+	return EachProxy(b.Proxies, (*linkproxy.Proxy).Blackhole)
 }
 
 // Heal lets bytes pass again.
-func (b Blackhole) Heal(context.Context) error { return healLinks(b.Proxies) }
+func (b Blackhole) Heal(context.Context) error { return HealLinks(b.Proxies) }

@@ -29,8 +29,8 @@ func (b BlackholeEurekaClients) Describe() history.Event {
 
 // Inject blackholes every client proxy.
 func (b BlackholeEurekaClients) Inject(context.Context) error {
-	return eachProxy(b.Proxies, (*linkproxy.Proxy).Blackhole)
+	return EachProxy(b.Proxies, (*linkproxy.Proxy).Blackhole)
 }
 
 // Heal lets bytes pass again.
-func (b BlackholeEurekaClients) Heal(context.Context) error { return healLinks(b.Proxies) }
+func (b BlackholeEurekaClients) Heal(context.Context) error { return HealLinks(b.Proxies) }

@@ -26,8 +26,8 @@ func (c CutOffEurekaServer) Describe() history.Event {
 
 // Inject blackholes the peer paths.
 func (c CutOffEurekaServer) Inject(context.Context) error {
-	return eachProxy(c.Links, (*linkproxy.Proxy).Blackhole)
+	return EachProxy(c.Links, (*linkproxy.Proxy).Blackhole)
 }
 
 // Heal lets bytes pass again.
-func (c CutOffEurekaServer) Heal(context.Context) error { return healLinks(c.Links) }
+func (c CutOffEurekaServer) Heal(context.Context) error { return HealLinks(c.Links) }

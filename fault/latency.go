@@ -23,8 +23,8 @@ func (l Latency) Describe() history.Event {
 
 // Inject sets the delay on every proxy.
 func (l Latency) Inject(context.Context) error {
-	return eachProxy(l.Proxies, func(p *linkproxy.Proxy) error { p.Delay(l.Delay); return nil })
+	return EachProxy(l.Proxies, func(p *linkproxy.Proxy) error { p.Delay(l.Delay); return nil })
 }
 
 // Heal removes the delay.
-func (l Latency) Heal(context.Context) error { return healLinks(l.Proxies) }
+func (l Latency) Heal(context.Context) error { return HealLinks(l.Proxies) }

@@ -12,7 +12,8 @@ import (
 // their peer traffic are untouched. Each heals by letting bytes pass again
 // without added latency.
 
-func eachProxy(ps []*linkproxy.Proxy, f func(*linkproxy.Proxy) error) error {
+// EachProxy applies f to every proxy and joins their errors.
+func EachProxy(ps []*linkproxy.Proxy, f func(*linkproxy.Proxy) error) error {
 	var errs []error
 	for _, p := range ps {
 		errs = append(errs, f(p))
@@ -29,6 +30,7 @@ func targets(ps []*linkproxy.Proxy) []string {
 	return out
 }
 
-func healLinks(ps []*linkproxy.Proxy) error {
-	return eachProxy(ps, func(p *linkproxy.Proxy) error { p.Delay(0); return p.Heal() })
+// HealLinks lets bytes pass again on every proxy, without added latency.
+func HealLinks(ps []*linkproxy.Proxy) error {
+	return EachProxy(ps, func(p *linkproxy.Proxy) error { p.Delay(0); return p.Heal() })
 }

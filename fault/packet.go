@@ -118,6 +118,7 @@ func distinctAddrs(ns []*cluster.Node) error {
 }
 
 // percent formats a loss probability ("30 %").
-func percent(loss float64) string { return fmt.Sprintf("%g %%", 100*loss) }
+// Percent writes a loss share (0–1) as a percentage ("30 %").
+func Percent(loss float64) string { return fmt.Sprintf("%g %%", 100*loss) }
 
 func joinNames(ns []*cluster.Node) string { return strings.Join(nodeNames(ns), ",") }

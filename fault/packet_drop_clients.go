@@ -28,9 +28,9 @@ type DropClientPackets struct {
 // Describe returns the packet-drop-clients event on the members
 // ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
 func (d *DropClientPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", percent(d.Loss), joinNames(d.Nodes), d.Dir)
+	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", Percent(d.Loss), joinNames(d.Nodes), d.Dir)
 	if d.Client.IsValid() {
-		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
+		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", Percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
 	}
 	return history.Event{Kind: history.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
 }

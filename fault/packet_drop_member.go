@@ -22,7 +22,7 @@ type DropMemberPackets struct {
 // Describe returns the packet-drop-member event on the member
 // ("drop 100 % of packets to and from n2").
 func (d *DropMemberPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of packets to and from %s", percent(d.Loss), d.Node.Name)
+	label := fmt.Sprintf("drop %s of packets to and from %s", Percent(d.Loss), d.Node.Name)
 	return history.Event{Kind: history.PacketDropMember, Targets: []string{d.Node.Name}, Label: label}
 }
 

@@ -29,7 +29,7 @@ type DropPeerPackets struct {
 // Describe returns the packet-drop-peers event on the member
 // ("drop 30 % of packets between n1 and its peers (both ways)").
 func (d *DropPeerPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", percent(d.Loss), d.Node.Name, d.Dir)
+	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", Percent(d.Loss), d.Node.Name, d.Dir)
 	return history.Event{Kind: history.PacketDropPeers, Targets: []string{d.Node.Name}, Label: label}
 }
 

@@ -23,7 +23,7 @@ type ResetClientPackets struct {
 // Describe returns the packet-reset-clients event on the members
 // ("reset 100 % of client packets to n1,n2,n3").
 func (r *ResetClientPackets) Describe() history.Event {
-	label := fmt.Sprintf("reset %s of client packets to %s", percent(r.Loss), joinNames(r.Nodes))
+	label := fmt.Sprintf("reset %s of client packets to %s", Percent(r.Loss), joinNames(r.Nodes))
 	return history.Event{Kind: history.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
 }
 

@@ -22,8 +22,8 @@ func (r Reject) Describe() history.Event {
 
 // Inject switches every proxy to reject.
 func (r Reject) Inject(context.Context) error {
-	return eachProxy(r.Proxies, (*linkproxy.Proxy).Reject)
+	return EachProxy(r.Proxies, (*linkproxy.Proxy).Reject)
 }
 
 // Heal accepts connections again.
-func (r Reject) Heal(context.Context) error { return healLinks(r.Proxies) }
+func (r Reject) Heal(context.Context) error { return HealLinks(r.Proxies) }

@@ -14,7 +14,7 @@ import (
 	"sdchaos/jvm"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
-	"sdchaos/zookeeper"
+	"sdchaos/worlds/zookeeper"
 )
 
 func init() {
@@ -146,8 +146,8 @@ var cpCallers = []string{cpCurator, cpSpring, cpKeep, cpClear}
 // cpEvery is how often the member watch asks each operation of every
 // member: its state (srvr) every 200 ms, a read and a write every 250 ms,
 // a registration (a new session: a write of its own) every second.
-var cpEvery = map[experiment.ProbeOp]time.Duration{rig.ZKMode: 200 * time.Millisecond, experiment.List: 250 * time.Millisecond,
-	rig.ZKWrite: 250 * time.Millisecond, experiment.Register: time.Second}
+var cpEvery = map[experiment.ProbeOp]time.Duration{zookeeper.ZKMode: 200 * time.Millisecond, experiment.List: 250 * time.Millisecond,
+	zookeeper.ZKWrite: 250 * time.Millisecond, experiment.Register: time.Second}
 
 // Defaults sets --duration to the fault, its length and 20 s after.
 func (s *zkCP) Defaults(c *scenarios.Common) { c.Duration = s.FaultAt + s.For + 20*time.Second }
@@ -209,7 +209,7 @@ type cpData struct {
 	QuorumAfter time.Duration `json:"quorum_after_ns"`
 	JavaReady   time.Duration `json:"java_ready_ns"`
 	// Memory is what the JVMs held (RSS, MiB).
-	Memory rig.Memory `json:"memory"`
+	Memory zookeeper.Memory `json:"memory"`
 	// ZooKeeperWall and EurekaWall are the wall times of the two parts.
 	ZooKeeperWall time.Duration `json:"zookeeper_wall_ns"`
 	EurekaWall    time.Duration `json:"eureka_wall_ns,omitempty"`
@@ -228,7 +228,7 @@ func (s *zkCP) Run(ctx context.Context, env *scenarios.Env) (*history.History, e
 	d := env.Duration
 	data := &cpData{Fault: s.Fault, Packets: s.Packets}
 	t0 := time.Now()
-	h, err := rig.Run(ctx, env, rig.NewZooKeeperWorld(env, s.options(), s.plan(env, data)))
+	h, err := rig.Run(ctx, env, zookeeper.NewZooKeeperWorld(env, s.options(), s.plan(env, data)))
 	if err != nil {
 		return nil, err
 	}
@@ -254,14 +254,14 @@ func (s *zkCP) Run(ctx context.Context, env *scenarios.Env) (*history.History, e
 
 // options is the ensemble: ZooKeeper's sample timing, peer links for a cut
 // or a packet fault.
-func (s *zkCP) options() rig.ZooKeeperOptions {
+func (s *zkCP) options() zookeeper.ZooKeeperOptions {
 	cfg := zookeeper.DefaultConfig()
 	cfg.PeerLinks = s.Fault != cpKillLeader || s.Packets
-	return rig.ZooKeeperOptions{Ensemble: cfg, Instances: s.Instances, Session: zookeeper.ArticleSessionTimeout}
+	return zookeeper.ZooKeeperOptions{Ensemble: cfg, Instances: s.Instances, Session: zookeeper.ArticleSessionTimeout}
 }
 
 // plan is the ZooKeeper part: the callers, the member watch, the fault.
-func (s *zkCP) plan(env *scenarios.Env, data *cpData) rig.ZooKeeperPlan {
+func (s *zkCP) plan(env *scenarios.Env, data *cpData) zookeeper.ZooKeeperPlan {
 	var policy []caller.Config
 	for _, name := range []string{cpKeep, cpClear} {
 		c := caller.DefaultConfig(name)
@@ -272,16 +272,16 @@ func (s *zkCP) plan(env *scenarios.Env, data *cpData) rig.ZooKeeperPlan {
 		}
 		policy = append(policy, c)
 	}
-	return rig.ZooKeeperPlan{Callers: policy, CallTimeout: rig.CallTimeout,
-		Java: []rig.JavaClient{{Name: cpCurator, Mode: zookeeper.Curator, Rate: s.Rate}, {Name: cpSpring, Mode: zookeeper.Spring, Rate: s.Rate}},
-		Traffic: func(ctx context.Context, z *rig.ZooKeeper) ([]caller.Traffic, error) {
+	return zookeeper.ZooKeeperPlan{Callers: policy, CallTimeout: rig.CallTimeout,
+		Java: []zookeeper.JavaClient{{Name: cpCurator, Mode: zookeeper.Curator, Rate: s.Rate}, {Name: cpSpring, Mode: zookeeper.Spring, Rate: s.Rate}},
+		Traffic: func(ctx context.Context, z *zookeeper.ZooKeeper) ([]caller.Traffic, error) {
 			w, err := z.NewMemberWatch(ctx, cpEvery)
 			return []caller.Traffic{w}, err
 		},
-		Timeline: func(ctx context.Context, z *rig.ZooKeeper) (fault.Timeline, error) {
+		Timeline: func(ctx context.Context, z *zookeeper.ZooKeeper) (fault.Timeline, error) {
 			return s.timeline(ctx, env, z, data)
 		},
-		Finish: func(_ context.Context, z *rig.ZooKeeper, _ *history.Recorder) (any, error) {
+		Finish: func(_ context.Context, z *zookeeper.ZooKeeper, _ *history.Recorder) (any, error) {
 			cfg := z.Ensemble.Config()
 			data.TickTime, data.InitLimit, data.SyncLimit, data.Session = cfg.TickTime, cfg.InitLimit, cfg.SyncLimit, z.Session
 			data.QuorumAfter, data.JavaReady, data.Memory = z.Ensemble.StartTime, z.JavaReady, z.Memory
@@ -293,7 +293,7 @@ func (s *zkCP) plan(env *scenarios.Env, data *cpData) rig.ZooKeeperPlan {
 }
 
 // timeline finds the victim and makes the fault.
-func (s *zkCP) timeline(ctx context.Context, env *scenarios.Env, z *rig.ZooKeeper, data *cpData) (fault.Timeline, error) {
+func (s *zkCP) timeline(ctx context.Context, env *scenarios.Env, z *zookeeper.ZooKeeper, data *cpData) (fault.Timeline, error) {
 	e := z.Ensemble
 	leader, err := e.WaitQuorum(ctx, 30*time.Second)
 	if err != nil {
@@ -320,11 +320,11 @@ func (s *zkCP) timeline(ctx context.Context, env *scenarios.Env, z *rig.ZooKeepe
 		if s.Fault == cpKillLeader {
 			ports = append(ports, victim.Ports.Client)
 		}
-		f = &fault.DropZooKeeperPackets{Filter: filter, Member: victim.Name, Ports: ports, Peers: s.Fault != cpKillLeader, Loss: 1}
+		f = &zookeeper.DropZooKeeperPackets{Filter: filter, Member: victim.Name, Ports: ports, Peers: s.Fault != cpKillLeader, Loss: 1}
 	case s.Fault == cpKillLeader:
-		f = fault.KillZooKeeper{Members: []*zookeeper.Member{victim}}
+		f = zookeeper.KillZooKeeper{Members: []*zookeeper.Member{victim}}
 	default:
-		f = fault.CutZooKeeperMember{Member: victim.Name, Links: e.PeerLinksOf(victim)}
+		f = zookeeper.CutZooKeeperMember{Member: victim.Name, Links: e.PeerLinksOf(victim)}
 	}
 	env.Printf("zookeeper-cp: %s is %s; %s at %s for %s", victim.Name, map[bool]string{true: "the leader", false: "a follower"}[victim == leader],
 		f.Describe().Label, s.FaultAt, s.For)

@@ -10,7 +10,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
-	"sdchaos/zookeeper"
+	"sdchaos/worlds/zookeeper"
 )
 
 // The article's words, as the checks quote them.
@@ -80,7 +80,7 @@ func (s *zkCP) membersTable(m cpMeasure) report.Table {
 	}
 	t.Notes = []string{fmt.Sprintf("each member asked alone: its state every %s, a read (the instance list) and a write on a session pinned to it every %s, "+
 		"a registration on a new session every %s, each with a %s deadline; a span runs from the first refused ask to the last (+ one period)",
-		cpEvery[rig.ZKMode], cpEvery[experiment.List], cpEvery[experiment.Register], rig.ProbeTimeout)}
+		cpEvery[zookeeper.ZKMode], cpEvery[experiment.List], cpEvery[experiment.Register], rig.ProbeTimeout)}
 	return t
 }
 
@@ -137,7 +137,7 @@ func (m cpMeasure) rules() (tick time.Duration, follower, leader, election time.
 // off the leader and the other follower are a quorum and never stop.
 func (s *zkCP) survivorChecks(res *report.Result, m cpMeasure, cm cpMember) {
 	_, follower, _, election := m.rules()
-	mode := cm.refused[rig.ZKMode]
+	mode := cm.refused[zookeeper.ZKMode]
 	if s.Fault == cpCutFollower {
 		e := report.No(cm.name+": stopped serving while a follower was cut off", "yes", "no").Says(report.SaysYes(cpRefuses)).
 			From("the leader and the other follower are 2 of 3, a quorum: they read and commit throughout").
@@ -171,7 +171,7 @@ func (s *zkCP) survivorChecks(res *report.Result, m cpMeasure, cm cpMember) {
 // of its list refused, and a 1 s dial).
 func (s *zkCP) opsCheck(res *report.Result, cm cpMember, elected time.Duration) {
 	longest, which := time.Duration(0), ""
-	for _, op := range []experiment.ProbeOp{experiment.List, rig.ZKWrite, experiment.Register} {
+	for _, op := range []experiment.ProbeOp{experiment.List, zookeeper.ZKWrite, experiment.Register} {
 		if r := cm.refused[op]; r.span.ok && r.span.to > longest {
 			longest, which = r.span.to, string(op)
 		}
@@ -195,7 +195,7 @@ func (s *zkCP) cutOffChecks(res *report.Result, m cpMeasure, cm cpMember) {
 	if s.Fault == cpCutLeader {
 		stop, rule = leader, "a leader's check, every tick, for a quorum of acks within syncLimit ticks (Leader.java:778, 832-848)"
 	}
-	mode := cm.refused[rig.ZKMode]
+	mode := cm.refused[zookeeper.ZKMode]
 	e := report.Yes(cm.name+" (cut off): stopped serving", "yes", "no").Says(report.SaysYes(cpRefuses)).From(rule + ", then LOOKING with no quorum to join")
 	if m.healAt-m.faultAt < stop+cpSlack {
 		res.AddCheck(e.Invalid(fmt.Sprintf("the cut lasted %s, not past %s", fmtS(m.healAt-m.faultAt), fmtS(stop))))
@@ -247,7 +247,7 @@ func (s *zkCP) stuckBand(m cpMeasure, c cpCaller) (float64, float64, string) {
 	case cpSpring:
 		return s.springBand(m, c)
 	}
-	need := rig.DefaultRefresh + rig.RefreshTimeout + 2*cpEvery[rig.ZKMode]
+	need := rig.DefaultRefresh + rig.RefreshTimeout + 2*cpEvery[zookeeper.ZKMode]
 	if m.none.length() >= need {
 		return 1, 1, fmt.Sprintf("no member served for %s ≥ refresh + its deadline (%s): a refresh failed and emptied the list", fmtS(m.none.length()), fmtS(need))
 	}
@@ -333,7 +333,7 @@ func eurekaFetchText(m cpMeasure) string { return fmtS(m.data.EurekaFetch) }
 func (s *zkCP) zkDid(m cpMeasure) string {
 	var parts []string
 	for _, cm := range m.members {
-		r := cm.refused[rig.ZKMode]
+		r := cm.refused[zookeeper.ZKMode]
 		switch {
 		case cm.victim:
 			parts = append(parts, fmt.Sprintf("%s %s", cm.name, s.part(cm)))

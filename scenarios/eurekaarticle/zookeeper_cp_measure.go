@@ -8,14 +8,13 @@ import (
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
-	"sdchaos/zookeeper"
+	"sdchaos/worlds/zookeeper"
 )
 
 // cpOps are the operations the member watch makes, in table order: the
 // member's own state, a read and a write on a pinned session, a
 // registration on a new session.
-var cpOps = []experiment.ProbeOp{rig.ZKMode, experiment.List, rig.ZKWrite, experiment.Register}
+var cpOps = []experiment.ProbeOp{zookeeper.ZKMode, experiment.List, zookeeper.ZKWrite, experiment.Register}
 
 // cpMeasure is what a zookeeper-cp run measured; times are offsets from
 // the ZooKeeper part's time zero unless said.
@@ -168,7 +167,7 @@ func refusalOf(ops []history.Op, member string, op experiment.ProbeOp, from, to,
 func (s *zkCP) spans(m cpMeasure) (none, any cpSpan) {
 	first := true
 	for _, cm := range m.members {
-		r := cm.refused[rig.ZKMode]
+		r := cm.refused[zookeeper.ZKMode]
 		if cm.victim && s.Fault == cpKillLeader {
 			continue // dead, or cut from everyone: its clients left it
 		}
@@ -227,7 +226,7 @@ func callerOf(ops []history.Op, name string, from, to time.Duration) cpCaller {
 					c.firstFail = o.Scheduled - from
 				}
 			}
-		case o.Caller == name+rig.StateSuffix && o.Target == string(zookeeper.EventConnection) && o.Start >= from && o.Start < to:
+		case o.Caller == name+zookeeper.StateSuffix && o.Target == string(zookeeper.EventConnection) && o.Start >= from && o.Start < to:
 			switch zookeeper.ConnState(o.Value) {
 			case zookeeper.Suspended:
 				c.suspended++

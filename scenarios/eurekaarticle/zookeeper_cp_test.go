@@ -6,8 +6,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
-	"sdchaos/zookeeper"
+	"sdchaos/worlds/zookeeper"
 )
 
 // cpCase is a synthetic zookeeper-cp run: the leader zk3 killed at 10 s and
@@ -23,7 +22,7 @@ const cpFaultAt, cpHealAt, cpEnd = 10 * time.Second, 40 * time.Second, 60 * time
 
 func cpHistory(t *testing.T, c cpCase) *history.History {
 	data := cpData{Fault: c.fault, Victim: "zk3", Members: []string{"zk1", "zk2", "zk3"}, TickTime: 2 * time.Second, InitLimit: 10, SyncLimit: 5,
-		Session: 20 * time.Second, Memory: rig.Memory{JVMs: map[string]int64{"zk1": 70}}}
+		Session: 20 * time.Second, Memory: zookeeper.Memory{JVMs: map[string]int64{"zk1": 70}}}
 	refusing := func(member string, at time.Duration) bool {
 		switch member {
 		case "zk3":
@@ -58,7 +57,7 @@ func cpHistory(t *testing.T, c cpCase) *history.History {
 		}
 	}
 	state := func(at time.Duration, s zookeeper.ConnState) history.Op {
-		return history.Op{Caller: cpCurator + rig.StateSuffix, Kind: history.OpState, Target: string(zookeeper.EventConnection), Value: string(s),
+		return history.Op{Caller: cpCurator + zookeeper.StateSuffix, Kind: history.OpState, Target: string(zookeeper.EventConnection), Value: string(s),
 			Scheduled: at, Start: at, End: at, Outcome: history.OK}
 	}
 	ops = append(ops, state(10100*time.Millisecond, zookeeper.Suspended), state(11400*time.Millisecond, zookeeper.Reconnected))

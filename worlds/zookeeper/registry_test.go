@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sdchaos/experiment"
+	"sdchaos/rig"
 )
 
 // TestZooKeeperCan: the ZooKeeper world refuses, in one ErrCannot line, a
@@ -31,7 +32,7 @@ func TestZooKeeperCan(t *testing.T) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "mine", Kind: experiment.ExecClient, Command: []string{"true"}})
 		}, "no user's program", ""},
 		{"unknown client", func(x *experiment.Experiment) {
-			x.Callers = append(x.Callers, experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: EtcdRoundRobin})
+			x.Callers = append(x.Callers, experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: rig.EtcdRoundRobin})
 		}, "has no client", ""},
 		{"kill every member", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Kill }, "", "members' processes or peer links"},
 		{"quorum loss", func(x *experiment.Experiment) {
@@ -48,7 +49,7 @@ func TestZooKeeperCan(t *testing.T) {
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s refused: %v", what, err)
-				case want != "" && (err == nil || !errors.Is(err, ErrCannot) || !strings.Contains(err.Error(), want)):
+				case want != "" && (err == nil || !errors.Is(err, rig.ErrCannot) || !strings.Contains(err.Error(), want)):
 					t.Errorf("%s: %v, want an ErrCannot naming %q", what, err, want)
 				case err != nil && strings.Contains(err.Error(), "\n"):
 					t.Errorf("%s: more than one line: %q", what, err)
@@ -60,10 +61,10 @@ func TestZooKeeperCan(t *testing.T) {
 			}
 		})
 	}
-	if err := (zkRegistry{}).CheckTarget(Target{Address: "10.0.0.5:2181"}); err == nil || !strings.Contains(err.Error(), "loopback") {
+	if err := (zkRegistry{}).CheckTarget(rig.Target{Address: "10.0.0.5:2181"}); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("CheckTarget(remote) = %v, want a refusal naming the loopback range", err)
 	}
-	if err := (zkRegistry{}).CheckTarget(Target{Address: "10.0.0.5:2181", AllowRemote: true}); err != nil {
+	if err := (zkRegistry{}).CheckTarget(rig.Target{Address: "10.0.0.5:2181", AllowRemote: true}); err != nil {
 		t.Errorf("CheckTarget(remote, allowed) = %v", err)
 	}
 }

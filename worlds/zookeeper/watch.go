@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sdchaos/clock"
 	"sdchaos/experiment"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
 // MemberWatch asks every member, all along the run, what it still serves:
@@ -69,7 +70,7 @@ func tick(ctx context.Context, rec *history.Recorder, d, every time.Duration, wg
 func zkProbeOp(ctx context.Context, rec *history.Recorder, p *zkMemberProbe, op experiment.ProbeOp, due time.Time,
 	f func(context.Context) (int, error)) {
 	start := time.Now()
-	c, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	c, cancel := context.WithTimeout(ctx, rig.ProbeTimeout)
 	n, err := f(c)
 	cancel()
 	if ctx.Err() != nil {

@@ -1,4 +1,4 @@
-package fault
+package zookeeper
 
 import (
 	"context"
@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"sdchaos/history"
-	"sdchaos/zookeeper"
 )
 
 // KillZooKeeper SIGKILLs ZooKeeper members (concurrently) and waits until
 // each is reaped; Heal starts them again on their zoo.cfg and data dir (they
 // rejoin on their own: the heal does not wait for the quorum).
 type KillZooKeeper struct {
-	Members []*zookeeper.Member
+	Members []*Member
 }
 
 // Describe returns the kill-members event on the members ("SIGKILL zookeeper zk3,zk1").
@@ -47,7 +46,7 @@ func (k KillZooKeeper) Heal(context.Context) error {
 }
 
 // zkNames returns the members' names.
-func zkNames(ms []*zookeeper.Member) []string {
+func zkNames(ms []*Member) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.Name

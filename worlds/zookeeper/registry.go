@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"sdchaos/caller"
 	"sdchaos/experiment"
 	"sdchaos/fault"
-	"sdchaos/zookeeper"
+	"sdchaos/rig"
 )
 
-func init() { RegisterRegistry(zkRegistry{}) }
+func init() { rig.RegisterRegistry(zkRegistry{}) }
 
 // zkRegistry runs experiments written as data on the ZooKeeper world: a
 // real three-member ensemble (each member its own JVM), instances as
@@ -25,14 +25,14 @@ func (zkRegistry) Name() experiment.Registry { return experiment.ZooKeeper }
 
 // Describe names the server.
 func (zkRegistry) Describe() string {
-	return "ZooKeeper " + zookeeper.ServerVersion + ", 3 members (each its own JVM), instances as ephemeral nodes in Curator's layout (the session is the lease)"
+	return "ZooKeeper " + ServerVersion + ", 3 members (each its own JVM), instances as ephemeral nodes in Curator's layout (the session is the lease)"
 }
 
 // Clients are Curator's ServiceCache and Spring Cloud Zookeeper.
-func (zkRegistry) Clients() []ClientInfo {
-	return []ClientInfo{
-		{zookeeper.ClientCurator, "Curator " + zookeeper.CuratorVersion + " ServiceDiscovery with a ServiceCache and RoundRobinStrategy (a JVM; session 60 s asked, ExponentialBackoffRetry(1 s, 3))"},
-		{zookeeper.ClientSpring, "Spring Cloud Zookeeper " + zookeeper.SpringCloudZookeeperVersion + " discovery with Spring Cloud LoadBalancer at its defaults (a JVM; its 35 s cache)"},
+func (zkRegistry) Clients() []rig.ClientInfo {
+	return []rig.ClientInfo{
+		{Name: ClientCurator, What: "Curator " + CuratorVersion + " ServiceDiscovery with a ServiceCache and RoundRobinStrategy (a JVM; session 60 s asked, ExponentialBackoffRetry(1 s, 3))"},
+		{Name: ClientSpring, What: "Spring Cloud Zookeeper " + SpringCloudZookeeperVersion + " discovery with Spring Cloud LoadBalancer at its defaults (a JVM; its 35 s cache)"},
 	}
 }
 
@@ -40,20 +40,20 @@ func (zkRegistry) Clients() []ClientInfo {
 // member-unreachable: RefusePackets). The instances' ttl
 // must be a session timeout the members grant, and a user's program (whose protocol names etcd's endpoints) cannot run.
 func (r zkRegistry) Can(x experiment.Experiment) error {
-	if err := CheckClients(r, x); err != nil {
+	if err := rig.CheckClients(r, x); err != nil {
 		return err
 	}
-	if err := RefusePackets(r.Name(), x); err != nil {
+	if err := rig.RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
-	lo, hi := zookeeper.DefaultConfig().SessionRange()
+	lo, hi := DefaultConfig().SessionRange()
 	switch ttl := x.Instances.TTL.D(); {
 	case ttl != 0 && (ttl < lo || ttl > hi):
-		return Cannotf("zookeeper: instances.ttl: %s is not a session timeout the members grant (%s–%s: 2 and 20 ticks, QuorumPeerConfig.java:470-471)", ttl, lo, hi)
+		return rig.Cannotf("zookeeper: instances.ttl: %s is not a session timeout the members grant (%s–%s: 2 and 20 ticks, QuorumPeerConfig.java:470-471)", ttl, lo, hi)
 	}
 	for _, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
-			return Cannotf("zookeeper runs no user's program (the exec protocol gives etcd's endpoints and key prefix)")
+			return rig.Cannotf("zookeeper runs no user's program (the exec protocol gives etcd's endpoints and key prefix)")
 		}
 	}
 	return nil
@@ -61,9 +61,9 @@ func (r zkRegistry) Can(x experiment.Experiment) error {
 
 // CheckTarget parses a connect string, refusing hosts off the loopback
 // range unless t.AllowRemote.
-func (zkRegistry) CheckTarget(t Target) error {
-	if _, _, err := zookeeper.ParseConnectString(t.Address, t.AllowRemote); err != nil {
-		return Cannotf("zookeeper: %v", err)
+func (zkRegistry) CheckTarget(t rig.Target) error {
+	if _, _, err := ParseConnectString(t.Address, t.AllowRemote); err != nil {
+		return rig.Cannotf("zookeeper: %v", err)
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (zkRegistry) CheckTarget(t Target) error {
 func (r zkRegistry) CanAttached(x experiment.Experiment) error {
 	for i, s := range x.Timeline {
 		if s.Fault == experiment.QuorumLoss || s.Fault == experiment.CutOffMember || (s.Fault == experiment.Unreachable && s.HowOf() == experiment.Kill) {
-			return Cannotf("zookeeper: timeline[%d]: %s (%s) acts on the members' processes or peer links, which an attached ensemble does not give", i, s.Fault, s.HowOf())
+			return rig.Cannotf("zookeeper: timeline[%d]: %s (%s) acts on the members' processes or peer links, which an attached ensemble does not give", i, s.Fault, s.HowOf())
 		}
 	}
 	return nil
@@ -85,40 +85,40 @@ func zkSession(x experiment.Experiment) time.Duration {
 	if x.Instances.TTL > 0 {
 		return x.Instances.TTL.D()
 	}
-	return zookeeper.ArticleSessionTimeout
+	return ArticleSessionTimeout
 }
 
 // World compiles x into a ZooKeeper plan.
-func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
+func (r zkRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
 	}
-	sink := &Sink{}
-	o := ZooKeeperOptions{Instances: x.Instances.Count, Session: zkSession(x), Ensemble: zookeeper.DefaultConfig(), OnRegister: sink.Registered}
+	sink := &rig.Sink{}
+	o := ZooKeeperOptions{Instances: x.Instances.Count, Session: zkSession(x), Ensemble: DefaultConfig(), OnRegister: sink.Registered}
 	if x.Instances.Spread > 0 {
-		o.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
+		o.Rejoin = rig.NewDraws(env, x.Instances.Spread.D()).Next
 	}
-	o.Ensemble.ClientLinks = NeedsLinks(x)
-	o.Ensemble.PeerLinks = HasFault(x, experiment.CutOffMember)
+	o.Ensemble.ClientLinks = rig.NeedsLinks(x)
+	o.Ensemble.PeerLinks = rig.HasFault(x, experiment.CutOffMember)
 	if env.Attach != nil {
 		if err := r.CanAttached(x); err != nil {
 			return nil, err
 		}
-		o.Attach = &zookeeper.AttachConfig{ConnectString: env.Attach.Address, AllowRemote: env.Attach.AllowRemote, ClientLinks: o.Ensemble.ClientLinks}
+		o.Attach = &AttachConfig{ConnectString: env.Attach.Address, AllowRemote: env.Attach.AllowRemote, ClientLinks: o.Ensemble.ClientLinks}
 	}
-	phase := time.Duration(env.Rand.Int64N(int64(DefaultRefresh)))
-	plan := ZooKeeperPlan{CallTimeout: CallTimeout, Traffic: zkListedTraffic,
+	phase := time.Duration(env.Rand.Int64N(int64(rig.DefaultRefresh)))
+	plan := ZooKeeperPlan{CallTimeout: rig.CallTimeout, Traffic: zkListedTraffic,
 		Timeline: func(ctx context.Context, z *ZooKeeper) (fault.Timeline, error) { return zkTimeline(ctx, env, z, x) }}
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
-			plan.Callers = append(plan.Callers, PolicyCaller(c, phase))
+			plan.Callers = append(plan.Callers, rig.PolicyCaller(c, phase))
 		case experiment.RealClient:
-			mode := zookeeper.Curator
-			if c.Client == zookeeper.ClientSpring {
-				mode = zookeeper.Spring
+			mode := Curator
+			if c.Client == ClientSpring {
+				mode = Spring
 			}
-			plan.Java = append(plan.Java, JavaClient{Name: c.Name, Mode: mode, Rate: RateOf(c)})
+			plan.Java = append(plan.Java, JavaClient{Name: c.Name, Mode: mode, Rate: rig.RateOf(c)})
 		}
 	}
 	env.Duration = x.Duration.D()
@@ -126,7 +126,7 @@ func (r zkRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 }
 
 // zkTimeline turns x's steps into fault values on the started world.
-func zkTimeline(ctx context.Context, env *Env, z *ZooKeeper, x experiment.Experiment) (fault.Timeline, error) {
+func zkTimeline(ctx context.Context, env *rig.Env, z *ZooKeeper, x experiment.Experiment) (fault.Timeline, error) {
 	var tl fault.Timeline
 	var probes []*zkMemberProbe
 	for i, s := range x.Timeline {
@@ -148,40 +148,40 @@ func zkTimeline(ctx context.Context, env *Env, z *ZooKeeper, x experiment.Experi
 }
 
 // zkFault is the fault value of one registry-neutral step on ZooKeeper.
-func zkFault(ctx context.Context, env *Env, z *ZooKeeper, s experiment.Step) (fault.Fault, error) {
+func zkFault(ctx context.Context, env *rig.Env, z *ZooKeeper, s experiment.Step) (fault.Fault, error) {
 	e := z.Ensemble
 	switch s.Fault {
 	case experiment.Unreachable:
 		if s.HowOf() == experiment.Kill {
-			return fault.KillZooKeeper{Members: e.Members()}, nil
+			return KillZooKeeper{Members: e.Members()}, nil
 		}
-		return fault.BlackholeZooKeeperClients{Members: memberNames(e.Members()), Links: e.ClientLinks()}, nil
+		return BlackholeZooKeeperClients{Members: memberNames(e.Members()), Links: e.ClientLinks()}, nil
 	case experiment.CrashInstance:
-		return fault.CrashZooKeeperInstance{Instance: z.Instances[env.Rand.IntN(len(z.Instances))]}, nil
+		return CrashZooKeeperInstance{Instance: z.Instances[env.Rand.IntN(len(z.Instances))]}, nil
 	case experiment.QuorumLoss:
 		leader, err := zkLeader(ctx, e)
 		if err != nil {
 			return nil, err
 		}
-		return fault.KillZooKeeper{Members: zkMajorityWith(e.Members(), leader)}, nil
+		return KillZooKeeper{Members: zkMajorityWith(e.Members(), leader)}, nil
 	case experiment.CutOffMember:
 		m, err := zkMemberOf(ctx, e, s.WhichOf())
 		if err != nil {
 			return nil, err
 		}
-		return fault.CutZooKeeperMember{Member: m.Name, Links: e.PeerLinksOf(m)}, nil
+		return CutZooKeeperMember{Member: m.Name, Links: e.PeerLinksOf(m)}, nil
 	}
-	return nil, Cannotf("zookeeper cannot make %q", s.Fault)
+	return nil, rig.Cannotf("zookeeper cannot make %q", s.Fault)
 }
 
 // zkLeader waits (up to 30 s) for the member that leads.
-func zkLeader(ctx context.Context, e *zookeeper.Ensemble) (*zookeeper.Member, error) {
+func zkLeader(ctx context.Context, e *Ensemble) (*Member, error) {
 	return e.WaitQuorum(ctx, 30*time.Second)
 }
 
 // zkMajorityWith returns a majority of the members that includes leader.
-func zkMajorityWith(ms []*zookeeper.Member, leader *zookeeper.Member) []*zookeeper.Member {
-	out := []*zookeeper.Member{leader}
+func zkMajorityWith(ms []*Member, leader *Member) []*Member {
+	out := []*Member{leader}
 	for _, m := range ms {
 		if len(out) == len(ms)/2+1 {
 			break
@@ -194,7 +194,7 @@ func zkMajorityWith(ms []*zookeeper.Member, leader *zookeeper.Member) []*zookeep
 }
 
 // zkMemberOf returns the leader, or a member that follows.
-func zkMemberOf(ctx context.Context, e *zookeeper.Ensemble, which experiment.Which) (*zookeeper.Member, error) {
+func zkMemberOf(ctx context.Context, e *Ensemble, which experiment.Which) (*Member, error) {
 	leader, err := zkLeader(ctx, e)
 	if err != nil || which == experiment.Leader {
 		return leader, err
@@ -208,7 +208,7 @@ func zkMemberOf(ctx context.Context, e *zookeeper.Ensemble, which experiment.Whi
 }
 
 // memberNames returns the members' names.
-func memberNames(ms []*zookeeper.Member) []string {
+func memberNames(ms []*Member) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.Name
@@ -218,9 +218,9 @@ func memberNames(ms []*zookeeper.Member) []string {
 
 // Rules are ZooKeeper's rules for x's instances on the harness's ensemble.
 func (zkRegistry) Rules(x experiment.Experiment) experiment.Rules {
-	cfg := zookeeper.DefaultConfig()
+	cfg := DefaultConfig()
 	lo, hi := cfg.SessionRange()
-	r := zookeeper.Rules{Config: cfg, Session: zookeeper.NegotiateSessionTimeout(zkSession(x), cfg.TickTime, lo, hi)}
+	r := Rules{Config: cfg, Session: NegotiateSessionTimeout(zkSession(x), cfg.TickTime, lo, hi)}
 	for _, s := range x.Timeline {
 		if s.Fault == experiment.CutOffMember {
 			r.Which = s.WhichOf()

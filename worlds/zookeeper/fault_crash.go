@@ -1,10 +1,9 @@
-package fault
+package zookeeper
 
 import (
 	"context"
 
 	"sdchaos/history"
-	"sdchaos/zookeeper"
 )
 
 // CrashZooKeeperInstance makes an instance registered in ZooKeeper stop
@@ -12,7 +11,7 @@ import (
 // without a closeSession, as a killed process would: its ephemeral node
 // stays until the leader expires the session. It cannot be healed.
 type CrashZooKeeperInstance struct {
-	Instance *zookeeper.Instance
+	Instance *Instance
 }
 
 // Describe returns the crash-instance event ("crash instance i2").

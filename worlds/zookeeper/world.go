@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/procstat"
+	"sdchaos/rig"
 )
 
 // ZooKeeperPlan is an experiment on the ZooKeeper world: policy callers,
@@ -34,7 +35,7 @@ type ZooKeeperPlan struct {
 // ZooKeeperWorld is the ZooKeeper world behind the seam: an ensemble (or an
 // attached one) with its instances, running one ZooKeeperPlan.
 type ZooKeeperWorld struct {
-	env     *Env
+	env     *rig.Env
 	Options ZooKeeperOptions
 	Plan    ZooKeeperPlan
 	// Z is the started world (nil before Start).
@@ -43,7 +44,7 @@ type ZooKeeperWorld struct {
 }
 
 // NewZooKeeperWorld returns the world that runs plan with o.
-func NewZooKeeperWorld(env *Env, o ZooKeeperOptions, plan ZooKeeperPlan) *ZooKeeperWorld {
+func NewZooKeeperWorld(env *rig.Env, o ZooKeeperOptions, plan ZooKeeperPlan) *ZooKeeperWorld {
 	return &ZooKeeperWorld{env: env, Options: o, Plan: plan}
 }
 
@@ -117,7 +118,7 @@ func (w *ZooKeeperWorld) Timeline(ctx context.Context) (fault.Timeline, error) {
 // check in it; the traffic runs for env.Duration.
 func (w *ZooKeeperWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
 	ready := w.Z.CheckReady(ctx)
-	rec := NewRecorder(w.env, 0)
+	rec := rig.NewRecorder(w.env, 0)
 	ready(rec)
 	return rec, w.env.Duration
 }

@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"sdchaos/experiment"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/zookeeper"
+	"sdchaos/rig"
 )
 
 // The operations a ZooKeeper member probe makes besides experiment.List
@@ -36,8 +36,8 @@ const zkProbeSession = 40 * time.Second
 // registrations on a new session each (as a new instance's).
 type zkMemberProbe struct {
 	z              *ZooKeeper
-	member         *zookeeper.Member
-	reader, writer *zookeeper.Client
+	member         *Member
+	reader, writer *Client
 	seq            atomic.Int64
 }
 
@@ -47,7 +47,7 @@ func (z *ZooKeeper) newMemberProbes(ctx context.Context) ([]*zkMemberProbe, erro
 	var out []*zkMemberProbe
 	for _, m := range z.Ensemble.Members() {
 		p := &zkMemberProbe{z: z, member: m}
-		for _, c := range []**zookeeper.Client{&p.reader, &p.writer} {
+		for _, c := range []**Client{&p.reader, &p.writer} {
 			cl, err := z.pinnedClient(ctx, m)
 			if err != nil {
 				return nil, err
@@ -60,8 +60,8 @@ func (z *ZooKeeper) newMemberProbes(ctx context.Context) ([]*zkMemberProbe, erro
 }
 
 // pinnedClient opens a client of member m alone and waits for its session.
-func (z *ZooKeeper) pinnedClient(ctx context.Context, m *zookeeper.Member) (*zookeeper.Client, error) {
-	c, err := zookeeper.NewClient([]string{m.ClientAddr()}, z.Ensemble.Chroot(), zkProbeSession)
+func (z *ZooKeeper) pinnedClient(ctx context.Context, m *Member) (*Client, error) {
+	c, err := NewClient([]string{m.ClientAddr()}, z.Ensemble.Chroot(), zkProbeSession)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (z *ZooKeeper) pinnedClient(ctx context.Context, m *zookeeper.Member) (*zoo
 
 // list reads the instance list on the pinned reader's session.
 func (p *zkMemberProbe) list(ctx context.Context) (int, error) {
-	ins, err := p.reader.Instances(ctx, zookeeper.DefaultBasePath, p.z.Service)
+	ins, err := p.reader.Instances(ctx, DefaultBasePath, p.z.Service)
 	return len(ins), err
 }
 
@@ -89,12 +89,12 @@ func (p *zkMemberProbe) write(ctx context.Context) (int, error) {
 // under a service of its own (the callers never list it).
 func (p *zkMemberProbe) register(ctx context.Context) (int, error) {
 	id := fmt.Sprintf("probe-%s-%d", p.member.Name, p.seq.Add(1))
-	data, err := zookeeper.NewServiceInstance(p.z.Service+"-probe", id, "127.0.0.1", 1, time.Now()).Marshal()
+	data, err := NewServiceInstance(p.z.Service+"-probe", id, "127.0.0.1", 1, time.Now()).Marshal()
 	if err != nil {
 		return 0, err
 	}
-	node := zookeeper.InstancePath(zookeeper.DefaultBasePath, p.z.Service+"-probe", id)
-	return 1, zookeeper.RegisterOnce(ctx, p.member.ClientAddr(), p.z.Ensemble.Chroot(), node, data, p.z.Session)
+	node := InstancePath(DefaultBasePath, p.z.Service+"-probe", id)
+	return 1, RegisterOnce(ctx, p.member.ClientAddr(), p.z.Ensemble.Chroot(), node, data, p.z.Session)
 }
 
 // mode reads the member's own state (srvr alone) and records its mode as
@@ -124,8 +124,8 @@ func zkMembersProbe(ps []*zkMemberProbe) fault.Probe {
 					continue // killed: nothing to ask
 				}
 				wg.Go(func() {
-					ProbeOp(ctx, rec, p.member.Name, experiment.List, p.list)
-					ProbeOp(ctx, rec, p.member.Name, experiment.Register, p.register)
+					rig.ProbeOp(ctx, rec, p.member.Name, experiment.List, p.list)
+					rig.ProbeOp(ctx, rec, p.member.Name, experiment.Register, p.register)
 				})
 			}
 			wg.Wait()

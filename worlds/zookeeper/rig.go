@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -10,15 +10,15 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/ports"
-	"sdchaos/zookeeper"
+	"sdchaos/rig"
 )
 
 // ZooKeeperOptions says what the ZooKeeper world builds.
 type ZooKeeperOptions struct {
 	// Ensemble configures the ensemble the world starts (its links, its
 	// timing); Attach, when set, is an ensemble it attaches to instead.
-	Ensemble zookeeper.Config
-	Attach   *zookeeper.AttachConfig
+	Ensemble Config
+	Attach   *AttachConfig
 	// Instances is how many instances register; Session the session
 	// timeout they ask for (the lease: zookeeper.ArticleSessionTimeout when 0).
 	Instances int
@@ -35,10 +35,10 @@ type ZooKeeperOptions struct {
 // ZooKeeper is the started ZooKeeper world: the ensemble (started, or
 // attached to) and the registered instances. Close releases it all.
 type ZooKeeper struct {
-	env       *Env
+	env       *rig.Env
 	alloc     *ports.Allocator
-	Ensemble  *zookeeper.Ensemble
-	Instances []*zookeeper.Instance
+	Ensemble  *Ensemble
+	Instances []*Instance
 	// Service is the instances' service; Session the timeout they asked for.
 	Service string
 	Session time.Duration
@@ -53,13 +53,13 @@ type ZooKeeper struct {
 
 // StartZooKeeper starts (or attaches to) the ensemble and registers the
 // instances; everything is released by Close, and by env's Close.
-func StartZooKeeper(ctx context.Context, env *Env, o ZooKeeperOptions) (*ZooKeeper, error) {
+func StartZooKeeper(ctx context.Context, env *rig.Env, o ZooKeeperOptions) (*ZooKeeper, error) {
 	z := &ZooKeeper{env: env, alloc: ports.New(env.PortBase, "--port-base"), Service: o.Service, Session: o.Session}
 	if z.Service == "" {
 		z.Service = "svc"
 	}
 	if z.Session == 0 {
-		z.Session = zookeeper.ArticleSessionTimeout
+		z.Session = ArticleSessionTimeout
 	}
 	env.AddCloser(z.Close)
 	if err := z.startEnsemble(ctx, o); err != nil {
@@ -78,9 +78,9 @@ func (z *ZooKeeper) startEnsemble(ctx context.Context, o ZooKeeperOptions) error
 	if o.Attach != nil {
 		a := *o.Attach
 		a.Alloc = z.alloc
-		e, err := zookeeper.Attach(ctx, a)
+		e, err := Attach(ctx, a)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrTarget, err)
+			return fmt.Errorf("%w: %v", rig.ErrTarget, err)
 		}
 		z.Ensemble = e
 		return nil
@@ -91,7 +91,7 @@ func (z *ZooKeeper) startEnsemble(ctx context.Context, o ZooKeeperOptions) error
 	}
 	cfg := o.Ensemble
 	cfg.Keep, cfg.Logf = z.env.Keep, z.env.Printf
-	e, err := zookeeper.Start(ctx, sup, z.alloc, cfg)
+	e, err := Start(ctx, sup, z.alloc, cfg)
 	if err != nil {
 		return err
 	}
@@ -103,12 +103,12 @@ func (z *ZooKeeper) startEnsemble(ctx context.Context, o ZooKeeperOptions) error
 func (z *ZooKeeper) register(ctx context.Context, o ZooKeeperOptions) error {
 	for i := 1; i <= o.Instances; i++ {
 		id := "i" + strconv.Itoa(i)
-		cfg := zookeeper.RegistrantConfig{Servers: z.Ensemble.ClientServers(),
+		cfg := RegistrantConfig{Servers: z.Ensemble.ClientServers(),
 			Chroot: z.Ensemble.Chroot(), Service: z.Service, ID: id, SessionTimeout: z.Session, RejoinDelay: o.Rejoin}
 		if o.OnRegister != nil {
 			cfg.OnRegister = func(start, end time.Time, err error) { o.OnRegister(id, start, end, err) }
 		}
-		in, err := zookeeper.StartInstance(ctx, z.alloc, cfg)
+		in, err := StartInstance(ctx, z.alloc, cfg)
 		if err != nil {
 			return fmt.Errorf("registering instance %d: %w", i, err)
 		}
@@ -129,13 +129,13 @@ func (z *ZooKeeper) Describe() string {
 	if z.Ensemble == nil {
 		return "ZooKeeper"
 	}
-	return fmt.Sprintf("ZooKeeper %s, %d members, %d instances (session %s)", zookeeper.ServerVersion, len(z.Ensemble.Members()), len(z.Instances), z.Session)
+	return fmt.Sprintf("ZooKeeper %s, %d members, %d instances (session %s)", ServerVersion, len(z.Ensemble.Members()), len(z.Instances), z.Session)
 }
 
 // NewClient returns a Go client of the run's clients' servers (through the
 // client links, when there are) on its own session of z.Session.
-func (z *ZooKeeper) NewClient() (*zookeeper.Client, error) {
-	return zookeeper.NewClient(z.Ensemble.ClientServers(), z.Ensemble.Chroot(), z.Session)
+func (z *ZooKeeper) NewClient() (*Client, error) {
+	return NewClient(z.Ensemble.ClientServers(), z.Ensemble.Chroot(), z.Session)
 }
 
 // CheckReady reads, through the members themselves (not the client links),
@@ -163,7 +163,7 @@ func (z *ZooKeeper) countReady(ctx context.Context) (int, error) {
 			return 0, fmt.Errorf("zookeeper %s is %s", s.Member, s.Mode)
 		}
 	}
-	c, err := zookeeper.NewClient(z.Ensemble.Servers(), z.Ensemble.Chroot(), z.Session)
+	c, err := NewClient(z.Ensemble.Servers(), z.Ensemble.Chroot(), z.Session)
 	if err != nil {
 		return 0, err
 	}
@@ -171,7 +171,7 @@ func (z *ZooKeeper) countReady(ctx context.Context) (int, error) {
 	if err := c.WaitSession(ctx); err != nil {
 		return 0, err
 	}
-	ins, err := c.Instances(ctx, zookeeper.DefaultBasePath, z.Service)
+	ins, err := c.Instances(ctx, DefaultBasePath, z.Service)
 	return len(ins), err
 }
 

@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -9,20 +9,19 @@ import (
 	"sdchaos/caller"
 	"sdchaos/clock"
 	"sdchaos/history"
-	"sdchaos/zookeeper"
 )
 
 // zkSource is a policy caller's registry client in the ZooKeeper world: a
 // Go client of its own session reading the Curator layout as Curator's
 // ServiceDiscovery does (the service's children, then each one's data).
 type zkSource struct {
-	client  *zookeeper.Client
+	client  *Client
 	service string
 }
 
 // List reads the instances and returns their HTTP addresses.
 func (s zkSource) List(ctx context.Context) ([]caller.Endpoint, error) {
-	ins, err := s.client.Instances(ctx, zookeeper.DefaultBasePath, s.service)
+	ins, err := s.client.Instances(ctx, DefaultBasePath, s.service)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +62,7 @@ func (z *ZooKeeper) NewCallers(ctx context.Context, cfgs []caller.Config) ([]*ca
 type JavaClient struct {
 	// Name labels its calls; Mode picks Curator or Spring Cloud Zookeeper.
 	Name string
-	Mode zookeeper.JavaMode
+	Mode JavaMode
 	Rate float64
 }
 
@@ -72,7 +71,7 @@ type JavaClient struct {
 // once it exits.
 type javaCaller struct {
 	name    string
-	c       *zookeeper.JavaCaller
+	c       *JavaCaller
 	timeout time.Duration
 
 	mu     sync.Mutex
@@ -101,7 +100,7 @@ func (z *ZooKeeper) StartJavaClients(ctx context.Context, cs []JavaClient, callT
 	var out []caller.Traffic
 	var jcs []*javaCaller
 	for _, c := range cs {
-		jc, err := zookeeper.StartJavaCaller(ctx, sup, zookeeper.JavaCallerSpec{Name: c.Name, Mode: c.Mode, Connect: z.Ensemble.ConnectString(),
+		jc, err := StartJavaCaller(ctx, sup, JavaCallerSpec{Name: c.Name, Mode: c.Mode, Connect: z.Ensemble.ConnectString(),
 			Service: z.Service, Rate: c.Rate, Gated: true, CallTimeout: callTimeout, Dir: dir, Logf: z.env.Printf})
 		if err != nil {
 			return nil, err
@@ -181,7 +180,7 @@ func (j *javaCaller) RSS() int64 {
 
 // record adds every call (an open-loop send) and every state change the
 // client reported.
-func (j *javaCaller) record(rec *history.Recorder, res zookeeper.Result) {
+func (j *javaCaller) record(rec *history.Recorder, res Result) {
 	for i, c := range res.Calls {
 		op := history.Op{Caller: j.name, Kind: history.OpCall, Seq: i, Scheduled: rec.Offset(c.Scheduled), Start: rec.Offset(c.Start),
 			End: rec.Offset(c.End), Target: c.Target, Outcome: outcomeOf(c.Outcome), Err: c.Err, Paced: true}
@@ -198,11 +197,11 @@ func (j *javaCaller) record(rec *history.Recorder, res zookeeper.Result) {
 const StateSuffix = "/state"
 
 // outcomeOf maps a Java caller's outcome to the history's.
-func outcomeOf(o zookeeper.Outcome) history.Outcome {
+func outcomeOf(o Outcome) history.Outcome {
 	switch o {
-	case zookeeper.OK:
+	case OK:
 		return history.OK
-	case zookeeper.Unknown:
+	case Unknown:
 		return history.Unknown
 	}
 	return history.Fail

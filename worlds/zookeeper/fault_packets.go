@@ -1,10 +1,11 @@
-package fault
+package zookeeper
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -25,7 +26,7 @@ type DropZooKeeperPackets struct {
 	Ports []int
 	Peers bool
 	Loss  float64
-	PacketRules
+	fault.PacketRules
 }
 
 // Describe returns the packet-drop-peers event (Peers) or the
@@ -33,10 +34,10 @@ type DropZooKeeperPackets struct {
 func (d *DropZooKeeperPackets) Describe() history.Event {
 	if d.Peers {
 		return history.Event{Kind: history.PacketDropPeers, Targets: []string{d.Member},
-			Label: fmt.Sprintf("drop %s of packets between zookeeper %s and its peers (both ways)", percent(d.Loss), d.Member)}
+			Label: fmt.Sprintf("drop %s of packets between zookeeper %s and its peers (both ways)", fault.Percent(d.Loss), d.Member)}
 	}
 	return history.Event{Kind: history.PacketDropMember, Targets: []string{d.Member},
-		Label: fmt.Sprintf("drop %s of every packet of zookeeper %s (both ways)", percent(d.Loss), d.Member)}
+		Label: fmt.Sprintf("drop %s of every packet of zookeeper %s (both ways)", fault.Percent(d.Loss), d.Member)}
 }
 
 // Inject installs the rules.

@@ -1,10 +1,11 @@
-package fault
+package zookeeper
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/linkproxy"
 )
@@ -32,8 +33,8 @@ func (b BlackholeZooKeeperClients) Inject(context.Context) error {
 	if len(b.Links) == 0 {
 		return fmt.Errorf("no client link to blackhole (the ensemble was started without client links)")
 	}
-	return eachProxy(b.Links, (*linkproxy.Proxy).Blackhole)
+	return fault.EachProxy(b.Links, (*linkproxy.Proxy).Blackhole)
 }
 
 // Heal lets bytes pass again.
-func (b BlackholeZooKeeperClients) Heal(context.Context) error { return healLinks(b.Links) }
+func (b BlackholeZooKeeperClients) Heal(context.Context) error { return fault.HealLinks(b.Links) }

@@ -1,4 +1,4 @@
-package rig
+package zookeeper
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"sdchaos/caller"
 	"sdchaos/history"
-	"sdchaos/zookeeper"
+	"sdchaos/rig"
 )
 
 // zkListedSampler counts the instances the ensemble lists every
@@ -15,14 +15,14 @@ import (
 // read on the members directly (not through the links a fault cuts) by a
 // client of its own session; killed members show as failed samples.
 type zkListedSampler struct {
-	cl      *zookeeper.Client
+	cl      *Client
 	service string
 }
 
 // newListedSampler returns the sampler of z's instances, once its client
 // has a session.
 func (z *ZooKeeper) newListedSampler(ctx context.Context) (*zkListedSampler, error) {
-	cl, err := zookeeper.NewClient(z.Ensemble.Servers(), z.Ensemble.Chroot(), z.Session)
+	cl, err := NewClient(z.Ensemble.Servers(), z.Ensemble.Chroot(), z.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (z *ZooKeeper) newListedSampler(ctx context.Context) (*zkListedSampler, err
 
 // Run samples from the recorder's zero for d.
 func (s *zkListedSampler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	SampleListed(ctx, rec, d, func(c context.Context) (int, error) { return s.cl.Count(c, zookeeper.DefaultBasePath, s.service) })
+	rig.SampleListed(ctx, rec, d, func(c context.Context) (int, error) { return s.cl.Count(c, DefaultBasePath, s.service) })
 	return nil
 }
 
@@ -55,7 +55,7 @@ func zkListedTraffic(ctx context.Context, z *ZooKeeper) ([]caller.Traffic, error
 // registrations are recorded once the recorder exists.
 type zkSinkWorld struct {
 	*ZooKeeperWorld
-	sink *Sink
+	sink *rig.Sink
 }
 
 // Recorder returns the world's recorder and points the sink at it.

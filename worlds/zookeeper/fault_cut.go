@@ -1,12 +1,12 @@
-package fault
+package zookeeper
 
 import (
 	"context"
 	"fmt"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/linkproxy"
-	"sdchaos/zookeeper"
 )
 
 // CutZooKeeperMember cuts one ZooKeeper member off from its peers while its
@@ -16,7 +16,7 @@ import (
 // member's first message, so no peer dials back around them (initmsg.go).
 type CutZooKeeperMember struct {
 	Member string
-	Links  []zookeeper.PeerLink
+	Links  []PeerLink
 }
 
 // Describe returns the partition-member event ("cut zookeeper zk3 off from its peers").
@@ -29,11 +29,11 @@ func (c CutZooKeeperMember) Inject(context.Context) error {
 	if len(c.Links) == 0 {
 		return fmt.Errorf("zookeeper %s has no peer link (the ensemble was started without peer links)", c.Member)
 	}
-	return eachProxy(c.proxies(), (*linkproxy.Proxy).Blackhole)
+	return fault.EachProxy(c.proxies(), (*linkproxy.Proxy).Blackhole)
 }
 
 // Heal lets the peer links pass again.
-func (c CutZooKeeperMember) Heal(context.Context) error { return healLinks(c.proxies()) }
+func (c CutZooKeeperMember) Heal(context.Context) error { return fault.HealLinks(c.proxies()) }
 
 func (c CutZooKeeperMember) proxies() []*linkproxy.Proxy {
 	var out []*linkproxy.Proxy
