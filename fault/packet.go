@@ -48,7 +48,7 @@ func (d Direction) has(x Direction) bool { return d == BothWays || d == x }
 
 // PacketRules is the state a packet fault keeps between inject and heal:
 // its chain in the filter and, once healed, what its rules did. A world's
-// own packet fault (nacosreal.DropClients) embeds it too.
+// own packet fault (nacos.DropClients) embeds it too.
 type PacketRules struct {
 	mu      sync.Mutex
 	applied *netns.Applied

@@ -124,7 +124,7 @@ func (r *Etcd) start(ctx context.Context) error {
 		return err
 	}
 	cfg := cluster.DefaultConfig()
-	cfg.Keep, cfg.Log, cfg.Hosts = env.Keep, env.Log, env.memberHosts(cfg.Size)
+	cfg.Keep, cfg.Log, cfg.Hosts = env.Keep, env.Log, env.MemberHosts(cfg.Size)
 	start := time.Now()
 	if r.Cluster, err = cluster.Start(ctx, sup, r.alloc, cfg); err != nil {
 		return fmt.Errorf("starting etcd: %w", err)

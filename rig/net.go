@@ -56,9 +56,9 @@ func (e *Env) Filter() (*netns.Filter, error) {
 	return e.filter, nil
 }
 
-// memberHosts returns the members' addresses for the run's network: none
+// MemberHosts returns the members' addresses for the run's network: none
 // (127.0.0.1 for all) on loopback, 198.18.0.1… in the private namespace.
-func (e *Env) memberHosts(n int) []string {
+func (e *Env) MemberHosts(n int) []string {
 	if e.Net != Private {
 		return nil
 	}

@@ -12,10 +12,10 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/internal/cmdrun"
-	"sdchaos/nacosreal"
 	"sdchaos/netns"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/nacos"
 )
 
 // chain is the three cluster experiments run one after another on one started cluster: what
@@ -101,7 +101,7 @@ func readHistory(t *testing.T, file string) *savedRun {
 		t.Error(err)
 		return nil
 	}
-	var rec nacosreal.Record
+	var rec nacos.Record
 	if err := json.Unmarshal(h.Data, &rec); err != nil {
 		t.Errorf("the history's Nacos record: %v", err)
 		return nil
@@ -112,7 +112,7 @@ func readHistory(t *testing.T, file string) *savedRun {
 // savedRun is a run's saved history and the Nacos record in it.
 type savedRun struct {
 	h   *history.History
-	rec nacosreal.Record
+	rec nacos.Record
 }
 
 // checkDropHeld checks, from the saved history, that the drop was injected on every member and
@@ -155,7 +155,7 @@ func checkDropHeld(t *testing.T, run *savedRun) {
 	}
 	for _, m := range rec.Members {
 		for _, e := range m.Log {
-			if e.Kind == nacosreal.Disconnect && e.At.Seconds() >= from && e.At.Seconds() < to+nextFaultAfterDrop {
+			if e.Kind == nacos.Disconnect && e.At.Seconds() >= from && e.At.Seconds() < to+nextFaultAfterDrop {
 				t.Logf("%s removed client %s at %.2f s (drop %.1f–%.1f s)", m.Name, e.Detail, e.At.Seconds(), from, to)
 			}
 		}
@@ -199,7 +199,7 @@ func checkCutHeld(t *testing.T, run *savedRun) {
 	gone := map[string]time.Duration{} // the cut member's own clients, removed while the cut held
 	for _, m := range rec.Members {
 		for _, e := range m.Log {
-			if m.Name == cut && e.Kind == nacosreal.Disconnect && e.At >= from && e.At < to {
+			if m.Name == cut && e.Kind == nacos.Disconnect && e.At >= from && e.At < to {
 				gone[e.Detail] = e.At
 			}
 		}
@@ -209,7 +209,7 @@ func checkCutHeld(t *testing.T, run *savedRun) {
 	}
 	for _, m := range rec.Members {
 		for _, e := range m.Log {
-			if _, own := gone[e.Detail]; m.Name != cut && own && e.Kind == nacosreal.Disconnect && e.At < to {
+			if _, own := gone[e.Detail]; m.Name != cut && own && e.Kind == nacos.Disconnect && e.At < to {
 				t.Errorf("%s removed %s's client %s at %s, before the heal at %s: the cut did not hold", m.Name, cut, e.Detail, e.At, to)
 			}
 		}

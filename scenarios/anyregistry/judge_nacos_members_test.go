@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/experiment"
-	"sdchaos/rig"
+	"sdchaos/worlds/nacos"
 )
 
 // TestQuorumLossOnNacos: the survivor (n3) lists and registers alone (Distro, AP); keep and the
@@ -20,9 +20,9 @@ func TestQuorumLossOnNacos(t *testing.T) {
 			"n3 (cut-off) at 15 s: list answers"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 9*time.Second, 10*time.Second) },
 			"keep: failures while quorum-loss held"},
-		{"go-sdk fails", func(w *worldRun) { w.fail = failing(rig.NacosGoSDK, 9*time.Second, 12*time.Second) },
+		{"go-sdk fails", func(w *worldRun) { w.fail = failing(nacos.NacosGoSDK, 9*time.Second, 12*time.Second) },
 			"go-sdk: failed share while quorum-loss held"},
-		{"spring fails after the heal", func(w *worldRun) { w.fail = failing(rig.NacosSpring, 25*time.Second, 26*time.Second) },
+		{"spring fails after the heal", func(w *worldRun) { w.fail = failing(nacos.NacosSpring, 25*time.Second, 26*time.Second) },
 			"spring: failures after quorum-loss healed (from 0s after)"},
 	})
 }
@@ -38,7 +38,7 @@ func TestMemberCutOffOnNacos(t *testing.T) {
 			"n1 (majority) at 15 s: register answers"},
 		{"clear fails", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 11*time.Second) },
 			"clear: failures while cut-off-member held"},
-		{"plain fails", func(w *worldRun) { w.fail = failing(rig.NacosPlain, 10*time.Second, 11*time.Second) },
+		{"plain fails", func(w *worldRun) { w.fail = failing(nacos.NacosPlain, 10*time.Second, 11*time.Second) },
 			"plain: failures while cut-off-member held"},
 		{"clear never recovers", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 30*time.Second) },
 			"clear: failures after cut-off-member healed (from 2s after)"},

@@ -8,6 +8,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/worlds/nacos"
 )
 
 // packetRun is registry-packet-loss on the Nacos cluster as its rules say it goes: every client
@@ -48,7 +49,7 @@ func TestRegistryPacketLossJudgeOnNacosRules(t *testing.T) {
 	}{
 		{"go-sdk fails while the packets are lost", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool {
-				return c == rig.NacosGoSDK && at > 9*time.Second && at < 10*time.Second
+				return c == nacos.NacosGoSDK && at > 9*time.Second && at < 10*time.Second
 			}
 		}, "go-sdk: failed share while the registry was unreachable", report.Outside},
 		{"the list emptied within 18 s", func(s *synth) {
@@ -58,12 +59,12 @@ func TestRegistryPacketLossJudgeOnNacosRules(t *testing.T) {
 		}, "the registry listed no instance while it was unreachable", report.Outside},
 		{"plain fails past the relist bound", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool {
-				return c == rig.NacosPlain && at > 35*time.Second && at < 36*time.Second
+				return c == nacos.NacosPlain && at > 35*time.Second && at < 36*time.Second
 			}
 		}, "plain: failures after the registry returned (from 10.7s after)", report.Outside},
 		{"plain fails right after the heal", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool {
-				return c == rig.NacosPlain && at > 21*time.Second && at < 22*time.Second
+				return c == nacos.NacosPlain && at > 21*time.Second && at < 22*time.Second
 			}
 		}, "plain: failures after the registry returned (from 10.7s after)", report.Reproduced},
 	}
@@ -95,7 +96,7 @@ func TestMemberPacketLossOnNacos(t *testing.T) {
 		}, "the registry listed no instance while member-unreachable held"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 10*time.Second, 11*time.Second) },
 			"keep: failures while member-unreachable held"},
-		{"go-sdk fails", func(w *worldRun) { w.fail = failing(rig.NacosGoSDK, 10*time.Second, 11*time.Second) },
+		{"go-sdk fails", func(w *worldRun) { w.fail = failing(nacos.NacosGoSDK, 10*time.Second, 11*time.Second) },
 			"go-sdk: failed share while member-unreachable held"},
 		{"clear never recovers", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 30*time.Second) },
 			"clear: failures after member-unreachable healed (from 2s after)"},

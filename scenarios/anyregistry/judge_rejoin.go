@@ -117,7 +117,7 @@ func (r *run) rejoinChecks(w window) {
 }
 
 // listMerger is a world's rule that its answered list takes in every
-// change within a span as one (Nacos's push task, nacosreal.Rules).
+// change within a span as one (Nacos's push task, nacos.Rules).
 type listMerger interface {
 	ListMerge() (time.Duration, string)
 }

@@ -70,6 +70,6 @@ func help(x experiment.Experiment) string {
 		return err.Error()
 	}
 	return fmt.Sprintf("An experiment written as data (scenarios/anyregistry/builtin/%s.yaml); run it on any world with --registry %s.\n\n%s\n"+
-		"Bands: each world's own rules (rig.Registry.Rules: cluster.Rules for etcd, nacosreal.Rules for nacos, eurekareal.Rules for eureka, zookeeper.Rules for zookeeper), "+
+		"Bands: each world's own rules (rig.Registry.Rules: cluster.Rules for etcd, nacos.Rules for nacos, eurekareal.Rules for eureka, zookeeper.Rules for zookeeper), "+
 		"named with their source in every check's basis.", x.Name, strings.Join(rig.RegistryNames(), "|"), b)
 }

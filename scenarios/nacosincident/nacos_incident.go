@@ -8,10 +8,10 @@ import (
 
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/nacos"
 )
 
 func init() {
@@ -84,7 +84,7 @@ const (
 	incidentSample = 50 * time.Millisecond
 	// serverOffset puts the server's main port 1000 above --port-base, so
 	// that JRaft (main − 1000) listens at the base and nothing below it.
-	serverOffset = -nacosreal.RaftOffset
+	serverOffset = -nacos.RaftOffset
 )
 
 // Defaults derives the timeline from the flags: --fault-at + --loss + --after.
@@ -152,12 +152,12 @@ func (s *nacosIncident) Run(ctx context.Context, env *scenarios.Env) (*history.H
 
 // runWorld runs the real Nacos world spec describes through the one run path, its processes
 // under the run's supervisor; what names the run in its error.
-func runWorld(ctx context.Context, env *scenarios.Env, spec nacosreal.WorldSpec, what string) (*history.History, error) {
+func runWorld(ctx context.Context, env *scenarios.Env, spec nacos.WorldSpec, what string) (*history.History, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
 		return nil, err
 	}
-	w, err := nacosreal.NewWorld(sup, spec)
+	w, err := nacos.NewWorld(sup, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -172,14 +172,14 @@ func runWorld(ctx context.Context, env *scenarios.Env, spec nacosreal.WorldSpec,
 // worldSpec is the run's world: the server, --instances instances
 // registered one after another, the callers at --rate from time zero
 // (once every caller is ready) for --duration.
-func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
-	sp := nacosreal.DefaultServerSpec()
+func (s *nacosIncident) worldSpec(env *scenarios.Env) nacos.WorldSpec {
+	sp := nacos.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
 	main := env.PortBase + serverOffset
 	clients := ports.New(main+2, "--port-base") // main+1000 and main+1001 are the server's gRPC ports
-	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
+	ws := nacos.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
 		Service: "svc", Instances: s.Instances, Parallel: 1, Callers: s.names(), Rate: s.Rate, CallTimeout: time.Second,
-		JVMStart: nacosreal.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
+		JVMStart: nacos.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
 		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Describe: env.Describe, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf
@@ -190,7 +190,7 @@ func (s *nacosIncident) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 // timeline is the incident's: every client link blackholed (or every
 // instance deregistered) from --fault-at for --loss, and the restarted
 // callers killed and started again at --restart-at.
-func (s *nacosIncident) timeline(w *nacosreal.World) (fault.Timeline, error) {
+func (s *nacosIncident) timeline(w *nacos.World) (fault.Timeline, error) {
 	var f fault.Fault = fault.BlackholeLinks{Links: w.Links()}
 	if s.Fault == faultEmpty {
 		f = fault.DeregisterInstances{Instances: w.Registrations()}

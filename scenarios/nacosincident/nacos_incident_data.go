@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // incidentData is what a nacos-incident run recorded of the server beside
-// the history's ops and events (the world's nacosreal.Record), as the
+// the history's ops and events (the world's nacos.Record), as the
 // server reported it: its list of the service sampled over the run and the
 // events of its own logs. Times are offsets from the callers' first call
 // (the history's time zero); what came before it is negative. Callers is
@@ -35,9 +35,9 @@ type incidentData struct {
 // The world's readings, as the judges read them.
 type (
 	// listSample is one reading of the server's list.
-	listSample = nacosreal.ListSample
+	listSample = nacos.ListSample
 	// serverEvent is one line of interest in the server's logs.
-	serverEvent = nacosreal.LogEvent
+	serverEvent = nacos.LogEvent
 )
 
 // listChange is a client's list changing to Count instances (its

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // incidentMeasure is what a nacos-incident run measured.
@@ -99,7 +99,7 @@ func callsOf(ops []history.Op, caller string, from, to time.Duration) [2]int {
 func (m *incidentMeasure) measureServer() {
 	m.firstEject, m.emptyAt, m.relist, m.fewest = -1, -1, -1, m.data.Instances
 	for _, e := range m.data.ServerLog {
-		if e.Kind == nacosreal.Eject && e.At >= m.start.At && e.At <= m.end.At+ruleSlack {
+		if e.Kind == nacos.Eject && e.At >= m.start.At && e.At <= m.end.At+ruleSlack {
 			if m.ejections == 0 {
 				m.firstEject = e.At - m.start.At
 			}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // Histories recorded before the real Nacos world ran through rig.Run (up
@@ -56,7 +56,7 @@ func upgradeIncident(h *history.History, d incidentData) *history.History {
 		up.Ops = append(up.Ops, op)
 	}
 	for name, c := range d.Callers {
-		if info, ok := nacosreal.DescribeCaller(name); ok {
+		if info, ok := nacos.DescribeCaller(name); ok {
 			up.Callers[name] = info
 		}
 		up.Ops = append(up.Ops, legacyReports(name, c, h.Timeline)...)

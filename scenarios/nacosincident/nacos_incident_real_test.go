@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"sdchaos/jvm"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/nacos"
 )
 
 // incidentPortBase keeps the real Nacos run apart from the other tests'
@@ -47,13 +47,13 @@ func TestNacosIncidentAgainstRealNacos(t *testing.T) {
 // the server's settings.
 func realNacosMeta(t *testing.T, res *report.Result) {
 	t.Helper()
-	scentest.NamesEveryComponent(t, res, "Nacos server 3.", nacosreal.ServerComponent, nacosreal.NamingComponent,
-		nacosreal.JavaClientComponent, nacosreal.SpringNacosComponent, nacosreal.LoadBalancerComp, nacosreal.SpringBootComponent,
-		nacosreal.SDKComponent, "gRPC-Go", "Spring Cloud release train", "Spring Cloud Alibaba release", "Java runtime")
-	if c, _ := res.Meta.Component(nacosreal.ServerComponent); c.Republication == "" || !strings.Contains(res.Meta.Server, "third-party republication") {
+	scentest.NamesEveryComponent(t, res, "Nacos server 3.", nacos.ServerComponent, nacos.NamingComponent,
+		nacos.JavaClientComponent, nacos.SpringNacosComponent, nacos.LoadBalancerComp, nacos.SpringBootComponent,
+		nacos.SDKComponent, "gRPC-Go", "Spring Cloud release train", "Spring Cloud Alibaba release", "Java runtime")
+	if c, _ := res.Meta.Component(nacos.ServerComponent); c.Republication == "" || !strings.Contains(res.Meta.Server, "third-party republication") {
 		t.Errorf("the server %+v (line %q) does not say it is a third-party republication", c, res.Meta.Server)
 	}
-	if c, _ := res.Meta.Component(nacosreal.JavaClientComponent); c.Republication != "" || !strings.HasPrefix(c.Coordinates, "com.alibaba.nacos:") {
+	if c, _ := res.Meta.Component(nacos.JavaClientComponent); c.Republication != "" || !strings.HasPrefix(c.Coordinates, "com.alibaba.nacos:") {
 		t.Errorf("nacos-client %+v: want Alibaba's own artifact", c)
 	}
 	scentest.HasSettings(t, res, "Nacos server", "nacos.standalone", "nacos.server.main.port", "db.pool.config.connectionTimeout", "JVM options")

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // timelineRow is one line of the run's timeline.
@@ -93,15 +93,15 @@ func serverLogRows(evs []serverEvent, end time.Duration) []timelineRow {
 // logSay describes n server log events like e.
 func logSay(e serverEvent, n int) string {
 	switch e.Kind {
-	case nacosreal.PushOK:
+	case nacos.PushOK:
 		return fmt.Sprintf("pushed %d instances (%s)", e.Size, plural(n, "push", "pushes"))
-	case nacosreal.PushFailed:
+	case nacos.PushFailed:
 		return fmt.Sprintf("%s failed", plural(n, "push", "pushes"))
-	case nacosreal.Disconnect:
+	case nacos.Disconnect:
 		return plural(n, "connection", "connections") + " ended: instances and subscriptions removed"
-	case nacosreal.EjectProbe:
+	case nacos.EjectProbe:
 		return plural(n, "connection", "connections") + " silent 20 s: probed"
-	case nacosreal.Eject:
+	case nacos.Eject:
 		return plural(n, "connection", "connections") + " ejected (the probe went unanswered)"
 	}
 	return fmt.Sprintf("%s (%d)", e.Kind, n)

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // restartMeasure is what one restarted caller did: when it was killed,
@@ -92,14 +92,14 @@ func restartBasis(c history.CallerInfo, k restartKind) string {
 		b := "namingLoadCacheAtStart true: ServiceInfoHolder starts from DiskCache.read of its cache dir (JM.SNAPSHOT.PATH/nacos/naming/public, " +
 			"written by its first process); each read finds the service cached but not subscribed (NacosNamingService.tryToSubscribe), tries to " +
 			"subscribe, and uses the cache when that throws"
-		if c.Client == nacosreal.ClientSpring {
+		if c.Client == nacos.ClientSpring {
 			b += "; Spring Cloud Alibaba passes naming-load-cache-at-start to the client, and LoadBalancer keeps the list it got 35 s"
 		}
 		return b
 	case k == startsCached:
 		return "NotLoadCacheAtStart false (the SDK's default): its ServiceInfoHolder loads its cache dir at start; SelectOneHealthyInstance reads " +
 			"the cache and asks the server only on a miss"
-	case c.Client == nacosreal.ClientSpring:
+	case c.Client == nacos.ClientSpring:
 		return "naming-load-cache-at-start false: the Nacos client starts with no list, each read subscribes (tryToSubscribe) and RpcClient.request " +
 			"throws 'Client not connected' while it has no connection; NacosDiscoveryClient.getInstances rethrows (failure-tolerance-enabled false; " +
 			"its ServiceCache lives in memory and a restart empties it) and LoadBalancer's supplier answers an empty list: 'No instances available'"

@@ -3,7 +3,7 @@ package nacosincident
 import (
 	"time"
 
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // The rules of the real Nacos server and clients the bands follow, kept with
@@ -14,15 +14,15 @@ import (
 const (
 	// keepAliveTime: the connection ejector picks a connection whose last
 	// request is this old (RuntimeConnectionEjector.KEEP_ALIVE_TIME).
-	keepAliveTime = nacosreal.KeepAliveTime
+	keepAliveTime = nacos.KeepAliveTime
 	// ejectProbe: it sends each a ClientDetectionRequest with this timeout
 	// and waits up to this long for the answers; a connection that did not
 	// answer is unregistered with its instances and subscriptions
 	// (NacosRuntimeConnectionEjector, ConnectionBasedClientManager).
-	ejectProbe = nacosreal.EjectProbeTimeout
+	ejectProbe = nacos.EjectProbeTimeout
 	// ejectEvery: the ejector runs with this fixed delay after the end of
 	// its previous run (ConnectionManager.start).
-	ejectEvery = nacosreal.EjectEvery
+	ejectEvery = nacos.EjectEvery
 	// clientKeepAlive: every client looks at its connection this often and
 	// sends a health check when it was idle this long (nacos-client
 	// connectionKeepAlive 5000 ms, RpcClient's health-check loop; nacos-sdk-go
@@ -32,11 +32,11 @@ const (
 	// before the fault); one that sent a request between two looks skips
 	// the next health check and may be silent up to twice this long (the
 	// callers, whose setup requests come shortly before time zero).
-	clientKeepAlive = nacosreal.ClientKeepAlive
+	clientKeepAlive = nacos.ClientKeepAlive
 	// pushDelay: a change of a service is pushed this long after it, and
 	// changes within it merge (PushConstants, PushDelayTask.merge); the
 	// list the server answers (ServiceStorage) is refreshed by that push task.
-	pushDelay = nacosreal.PushDelay
+	pushDelay = nacos.PushDelay
 	// lbCacheTTL: Spring Cloud LoadBalancer keeps a service's list this long
 	// (LoadBalancerCacheProperties); an empty cached list is a miss
 	// (CachingServiceInstanceListSupplier), so each call then reads the
@@ -54,13 +54,13 @@ const (
 // machine (a band's basis names the one it uses).
 const (
 	// ruleSlack widens the bounds of the server's removal rules.
-	ruleSlack = nacosreal.RuleSlack
+	ruleSlack = nacos.RuleSlack
 	// lowSlack is how much earlier than the rule's earliest moment an
 	// ejection may come: a health check's round trip on top of its 5 s.
-	lowSlack = nacosreal.LowSlack
+	lowSlack = nacos.LowSlack
 	// deliverSlack is how long a push may take to reach a client after
 	// the push delay.
-	deliverSlack = nacosreal.DeliverSlack
+	deliverSlack = nacos.DeliverSlack
 )
 
 // noEjectBelow is the longest loss that ejects no connection: a caller's
@@ -117,7 +117,7 @@ const (
 	// for the answer to its ServerCheckRequest, which the blackhole holds
 	// (nacos-client DefaultGrpcClientConfig serverCheckTimeOut 3000 ms;
 	// nacos-sdk-go serverCheck with DEFAULT_TIMEOUT_MILLS 3000 ms).
-	serverCheckTimeout = nacosreal.ServerCheckTimeout
+	serverCheckTimeout = nacos.ServerCheckTimeout
 	// javaStartupConnects: nacos-client's RpcClient.start tries retryTimes
 	// (3) + 1 connections before it starts without one (its reconnect
 	// loop then goes on in the background); the NamingService's
@@ -141,7 +141,7 @@ const (
 	// attempt in flight at the heal is answered then (the blackhole held
 	// its bytes), so a client that had no connection has one at most this
 	// long after the heal.
-	reconnectSleep = nacosreal.ReconnectSleep
+	reconnectSleep = nacos.ReconnectSleep
 	// restartRoom is how much of the loss --restart-at must leave: a Java
 	// client's start-up attempts (javaStartup) and 3 s for its JVM.
 	restartRoom = javaStartupConnects*serverCheckTimeout + 3*time.Second

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/nacos"
 )
 
 const sec = time.Second
@@ -64,7 +64,7 @@ func (x synthIncident) history(t *testing.T) *history.History {
 	names := callerNamesOf(x.restart != nil)
 	h := &history.History{Timeline: x.d, Callers: map[string]history.CallerInfo{}}
 	for _, n := range names {
-		h.Callers[n], _ = nacosreal.DescribeCaller(n)
+		h.Callers[n], _ = nacos.DescribeCaller(n)
 		ops = append(ops, x.reports(n)...)
 	}
 	evs := x.faults()
@@ -215,7 +215,7 @@ func listedBetween(from, to time.Duration) func(time.Duration) int {
 func ejects(ats ...time.Duration) []serverEvent {
 	var out []serverEvent
 	for _, at := range ats {
-		out = append(out, serverEvent{At: at - ejectProbe, Kind: nacosreal.EjectProbe, Size: -1}, serverEvent{At: at, Kind: nacosreal.Eject, Size: -1})
+		out = append(out, serverEvent{At: at - ejectProbe, Kind: nacos.EjectProbe, Size: -1}, serverEvent{At: at, Kind: nacos.Eject, Size: -1})
 	}
 	return out
 }

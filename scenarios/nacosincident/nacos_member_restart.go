@@ -8,10 +8,10 @@ import (
 
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/nacos"
 )
 
 func init() {
@@ -101,13 +101,13 @@ func (s *memberRestart) Run(ctx context.Context, env *scenarios.Env) (*history.H
 
 // worldSpec is the run's world: DefaultClusterSpec's three members, the instances, the six
 // callers at --rate from time zero (once every caller is ready), for --duration.
-func (s *memberRestart) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
-	cs := nacosreal.DefaultClusterSpec()
+func (s *memberRestart) worldSpec(env *scenarios.Env) nacos.WorldSpec {
+	cs := nacos.DefaultClusterSpec()
 	cs.Member.KeepHome, cs.Member.Logf = env.Keep, env.Printf
 	clients := ports.New(env.PortBase+restartLinkOffset, "--port-base")
-	ws := nacosreal.WorldSpec{Cluster: &cs, ServerPorts: ports.New(env.PortBase+serverOffset, "--port-base"), LinkPorts: clients,
+	ws := nacos.WorldSpec{Cluster: &cs, ServerPorts: ports.New(env.PortBase+serverOffset, "--port-base"), LinkPorts: clients,
 		EndpointPorts: clients, Service: "svc", Instances: s.Instances, Parallel: 1, Callers: callerNamesOf(false), Rate: s.Rate,
-		CallTimeout: time.Second, JVMStart: nacosreal.CallerPatience, Sample: restartSample, Duration: env.Duration, Ready: true,
+		CallTimeout: time.Second, JVMStart: nacos.CallerPatience, Sample: restartSample, Duration: env.Duration, Ready: true,
 		Timeline: s.timeline, NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf
@@ -116,7 +116,7 @@ func (s *memberRestart) worldSpec(env *scenarios.Env) nacosreal.WorldSpec {
 }
 
 // timeline kills the member at --restart-at and launches it again --down later.
-func (s *memberRestart) timeline(w *nacosreal.World) (fault.Timeline, error) {
+func (s *memberRestart) timeline(w *nacos.World) (fault.Timeline, error) {
 	ms, err := w.Members([]string{s.Member})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,7 @@
 package nacosincident
 
 // memberRestartHelp is `help nacos-member-restart`.
-const memberRestartHelp = `One member of a real three-member Nacos 3.1 cluster (nacosreal.DefaultClusterSpec: embedded
+const memberRestartHelp = `One member of a real three-member Nacos 3.1 cluster (nacos.DefaultClusterSpec: embedded
 storage, naming only, data warm-up on, CDS) is SIGKILLed under traffic at --restart-at and its JVM
 launched again --down later on its own nacos.home (JRaft data, embedded store, cluster.conf): the
 restart of alibaba/nacos#10209 ("restarting one non-leader member of three, a member that was not

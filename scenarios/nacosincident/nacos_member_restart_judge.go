@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // The cluster's rules the judge's bands come from (alibaba/nacos at 486e198; docs in
@@ -31,7 +31,7 @@ type memberRestartMeasure struct {
 	names   []string
 	callers map[string]history.CallerInfo
 	clients map[string]clientReport
-	rec     nacosreal.Record
+	rec     nacos.Record
 	series  map[string]report.Series
 	// kill and relaunch are the fault's inject and heal events; ready when the member's new
 	// JVM was ready (−1: never).
@@ -145,7 +145,7 @@ func (s *memberRestart) measureMembers(m *memberRestartMeasure) {
 	for _, r := range m.rec.Members {
 		n := 0
 		for _, e := range r.Log {
-			if e.Kind == nacosreal.PushOK && e.At >= m.kill.At && e.Size < m.rec.Instances {
+			if e.Kind == nacos.PushOK && e.At >= m.kill.At && e.Size < m.rec.Instances {
 				n++
 			}
 		}
@@ -362,7 +362,7 @@ func (s *memberRestart) membersTable(m memberRestartMeasure) report.Table {
 				fmt.Sprintf("%.1f s)", st.Launched.Seconds())})
 		}
 		for _, e := range r.Log {
-			if e.Kind == nacosreal.PushOK && e.At >= m.kill.At && e.Size < m.rec.Instances {
+			if e.Kind == nacos.PushOK && e.At >= m.kill.At && e.Size < m.rec.Instances {
 				t.Rows = append(t.Rows, []string{fmt.Sprintf("%.1f", e.At.Seconds()), r.Name, fmt.Sprintf("pushed %d instances", e.Size)})
 			}
 		}

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/nacos"
 )
 
 // synthMemberRestart is a nacos-member-restart run: every caller calls 20/s for 220 s, nacos2 is
@@ -34,26 +34,26 @@ func synthMemberRestart(t *testing.T, expiredAt time.Duration, shrink bool) *his
 		ops = append(ops, history.Op{Caller: history.ClientLabel("plain"), Kind: history.OpNotify, Outcome: history.OK, Start: 15 * time.Second},
 			history.Op{Caller: history.ClientLabel("plain"), Kind: history.OpNotify, Outcome: history.OK, Start: 20 * time.Second, Count: 3})
 	}
-	rec := nacosreal.Record{Instances: 3, ServerStart: 150 * time.Second, End: end, MembersCPU: []time.Duration{24 * time.Second}}
+	rec := nacos.Record{Instances: 3, ServerStart: 150 * time.Second, End: end, MembersCPU: []time.Duration{24 * time.Second}}
 	for _, name := range memberNames {
-		r := nacosreal.MemberRecord{Name: name}
+		r := nacos.MemberRecord{Name: name}
 		for at := time.Duration(0); at < end; at += 200 * time.Millisecond {
 			n := 3
 			if at >= 12*time.Second && at < expiredAt {
 				n = 6
 			}
-			r.Publishers = append(r.Publishers, nacosreal.PublisherSample{At: at, Clients: n, Distinct: 3})
+			r.Publishers = append(r.Publishers, nacos.PublisherSample{At: at, Clients: n, Distinct: 3})
 		}
 		if name == "nacos2" {
-			r.Restarts = []nacosreal.MemberStart{{Launched: 12 * time.Second, Ready: 100 * time.Second}}
+			r.Restarts = []nacos.MemberStart{{Launched: 12 * time.Second, Ready: 100 * time.Second}}
 		}
 		if shrink && name == "nacos1" {
-			r.Log = []nacosreal.LogEvent{{At: 14500 * time.Millisecond, Kind: nacosreal.PushOK, Size: 0}}
+			r.Log = []nacos.LogEvent{{At: 14500 * time.Millisecond, Kind: nacos.PushOK, Size: 0}}
 		}
 		rec.Members = append(rec.Members, r)
 	}
 	for i := range 3 {
-		rec.Owners = append(rec.Owners, nacosreal.OwnerRecord{Client: "c", Port: 10160 + i, Member: "nacos2"})
+		rec.Owners = append(rec.Owners, nacos.OwnerRecord{Client: "c", Port: 10160 + i, Member: "nacos2"})
 	}
 	h := mkHistory(ops, end, ev(10*time.Second, history.KillMembers, history.Inject, "nacos2"),
 		ev(12*time.Second, history.KillMembers, history.Heal, "nacos2"))

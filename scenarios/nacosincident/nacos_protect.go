@@ -8,10 +8,10 @@ import (
 
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/nacos"
 )
 
 func init() {
@@ -90,14 +90,14 @@ func (s *protect) Validate(c scenarios.Common) error {
 // Run is the plan: the server, the persistent service with --threshold, its instances, the
 // six callers, and the two crashes on the timeline, run through the one run path.
 func (s *protect) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	sp := nacosreal.DefaultServerSpec()
+	sp := nacos.DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
 	main := env.PortBase + serverOffset
 	clients := ports.New(main+2, "--port-base")
-	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
-		Service: "svc", ServiceSettings: &nacosreal.ServiceSettings{Persistent: true, ProtectThreshold: s.Threshold},
+	ws := nacos.WorldSpec{Server: sp, ServerPorts: ports.New(main, "--port-base"), LinkPorts: clients, EndpointPorts: clients,
+		Service: "svc", ServiceSettings: &nacos.ServiceSettings{Persistent: true, ProtectThreshold: s.Threshold},
 		Instances: s.Instances, Parallel: 1, Callers: callerNamesOf(false), Rate: s.Rate, CallTimeout: time.Second,
-		JVMStart: nacosreal.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
+		JVMStart: nacos.CallerPatience, Sample: incidentSample, Duration: env.Duration, Ready: true, Timeline: s.timeline,
 		NewRecorder: (&rig.SharedRecorder{Env: env}).New, Keep: env.Keep}
 	if !env.Quiet {
 		ws.Logf = env.Printf
@@ -106,7 +106,7 @@ func (s *protect) Run(ctx context.Context, env *scenarios.Env) (*history.History
 }
 
 // timeline crashes the first --crash instances at --crash-at and the rest at --all-dead-at.
-func (s *protect) timeline(w *nacosreal.World) (fault.Timeline, error) {
+func (s *protect) timeline(w *nacos.World) (fault.Timeline, error) {
 	all := w.Crashables()
 	if len(all) != s.Instances {
 		return nil, fmt.Errorf("crashing instances: the world has %d, want %d", len(all), s.Instances)

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // The server's health-check and protection rules (alibaba/nacos at 486e198; protectHelp cites them).
@@ -28,7 +28,7 @@ func springSettle() time.Duration { return settle() + lbCacheTTL }
 // protectMeasure is what a nacos-protect-threshold run measured.
 type protectMeasure struct {
 	names          []string
-	rec            nacosreal.Record
+	rec            nacos.Record
 	series         map[string]report.Series
 	crash, allDead history.Event
 	// stage1 and stage2 count each caller's calls in its settled window after each crash
@@ -73,7 +73,7 @@ func (s *protect) measure(h *history.History) (m protectMeasure, why string) {
 	}
 	for _, e := range m.rec.ServerLog {
 		switch {
-		case e.Kind != nacosreal.ProtectThreshold:
+		case e.Kind != nacos.ProtectThreshold:
 		case e.At >= m.allDead.At:
 			m.protected2++
 		case e.At >= m.crash.At:

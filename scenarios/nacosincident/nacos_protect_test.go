@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/report"
+	"sdchaos/worlds/nacos"
 )
 
 // synthProtect is a nacos-protect-threshold run: 3 of 4 instances die at 10 s, the last at 70 s;
@@ -33,10 +33,10 @@ func synthProtect(t *testing.T, hit int, dead bool, protectLogs int) *history.Hi
 			ops = append(ops, op)
 		}
 	}
-	rec := nacosreal.Record{Instances: 4, End: end}
+	rec := nacos.Record{Instances: 4, End: end}
 	for i := range protectLogs {
-		rec.ServerLog = append(rec.ServerLog, nacosreal.LogEvent{At: 12*time.Second + time.Duration(i)*60*time.Second,
-			Kind: nacosreal.ProtectThreshold, Size: -1})
+		rec.ServerLog = append(rec.ServerLog, nacos.LogEvent{At: 12*time.Second + time.Duration(i)*60*time.Second,
+			Kind: nacos.ProtectThreshold, Size: -1})
 	}
 	h := mkHistory(ops, end, ev(10*time.Second, history.CrashInstance, history.Inject, "instance-0"),
 		ev(70*time.Second, history.CrashInstance, history.Inject, "instance-3"))

@@ -9,10 +9,10 @@ import (
 
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/nacosreal"
 	"sdchaos/ports"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/nacos"
 )
 
 func init() {
@@ -110,8 +110,8 @@ func (s *nacosStorm) Validate(c scenarios.Common) error {
 	case c.Duration < s.FaultAt+s.Loss+s.Spread+relistBy():
 		return scenarios.Usagef("--duration (%s) must be at least --fault-at + --loss + --spread + %s (%s; raise --after): every instance re-registers within %s of its link's heal",
 			c.Duration, relistBy(), s.FaultAt+s.Loss+s.Spread+relistBy(), relistBy())
-	case c.PortBase+serverOffset < nacosreal.MinMainPort:
-		return scenarios.Usagef("--port-base (%d) must be at least %d (the server's main port, --port-base + 1000, must be ≥ %d)", c.PortBase, nacosreal.MinMainPort-serverOffset, nacosreal.MinMainPort)
+	case c.PortBase+serverOffset < nacos.MinMainPort:
+		return scenarios.Usagef("--port-base (%d) must be at least %d (the server's main port, --port-base + 1000, must be ≥ %d)", c.PortBase, nacos.MinMainPort-serverOffset, nacos.MinMainPort)
 	case c.PortBase+len(stormStrategies)*stormPhaseSpan > ports.MaxPort:
 		return scenarios.Usagef("--port-base (%d) leaves no room: the run uses %d ports above it", c.PortBase, len(stormStrategies)*stormPhaseSpan)
 	}
@@ -147,20 +147,20 @@ func (s *nacosStorm) Run(ctx context.Context, env *scenarios.Env) (*history.Hist
 
 // runPhase runs phase i (strategy) in a world of its own on the shared
 // recorder and returns the history so far and the phase's record.
-func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) (*history.History, nacosreal.Record, error) {
+func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) (*history.History, nacos.Record, error) {
 	sup, err := env.Supervisor()
 	if err != nil {
-		return nil, nacosreal.Record{}, err
+		return nil, nacos.Record{}, err
 	}
-	w, err := nacosreal.NewWorld(sup, s.worldSpec(env, i, strategy, shared))
+	w, err := nacos.NewWorld(sup, s.worldSpec(env, i, strategy, shared))
 	if err != nil {
-		return nil, nacosreal.Record{}, err
+		return nil, nacos.Record{}, err
 	}
 	h, err := rig.Run(ctx, env, w)
 	if err != nil {
-		return nil, nacosreal.Record{}, err
+		return nil, nacos.Record{}, err
 	}
-	var rec nacosreal.Record
+	var rec nacos.Record
 	if err := h.DataInto(&rec); err != nil {
 		return nil, rec, fmt.Errorf("the phase's record: %w", err)
 	}
@@ -172,9 +172,9 @@ func (s *nacosStorm) runPhase(ctx context.Context, env *scenarios.Env, i int, st
 // stormProbe, for --fault-at + --loss + the last heal delay + the
 // observation after it (--duration − --fault-at − --loss − --spread; the
 // immediate phase adds --spread, so both last as long).
-func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) nacosreal.WorldSpec {
+func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, shared *rig.SharedRecorder) nacos.WorldSpec {
 	base := env.PortBase + i*stormPhaseSpan
-	sp := nacosreal.DefaultServerSpec()
+	sp := nacos.DefaultServerSpec()
 	sp.Name, sp.KeepHome, sp.Logf = "nacos-"+strategy, env.Keep, env.Printf
 	after := env.Duration - s.FaultAt - s.Loss - s.Spread
 	var delays []time.Duration
@@ -183,7 +183,7 @@ func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, share
 	} else {
 		after += s.Spread
 	}
-	ws := nacosreal.WorldSpec{Server: sp, ServerPorts: ports.New(base+serverOffset, "--port-base"),
+	ws := nacos.WorldSpec{Server: sp, ServerPorts: ports.New(base+serverOffset, "--port-base"),
 		LinkPorts: ports.New(base+serverOffset+2, "--port-base"), EndpointPorts: ports.New(base+3000, "--port-base"),
 		Service: "svc", Instances: s.Instances, Parallel: stormParallel, Sample: stormSample, Probe: stormProbe,
 		Duration: s.FaultAt + s.Loss + lastOf(delays) + after, Timeline: s.timeline(strategy, delays), NewRecorder: shared.New,
@@ -197,8 +197,8 @@ func (s *nacosStorm) worldSpec(env *scenarios.Env, i int, strategy string, share
 // timeline blackholes every instance's link at --fault-at and heals link i
 // --loss + delays[i] later (every link at once without delays): one step
 // per link, each recorded as it fires.
-func (s *nacosStorm) timeline(strategy string, delays []time.Duration) func(w *nacosreal.World) (fault.Timeline, error) {
-	return func(w *nacosreal.World) (fault.Timeline, error) {
+func (s *nacosStorm) timeline(strategy string, delays []time.Duration) func(w *nacos.World) (fault.Timeline, error) {
+	return func(w *nacos.World) (fault.Timeline, error) {
 		links := w.InstanceLinks()
 		tl := make(fault.Timeline, len(links))
 		for i, l := range links {

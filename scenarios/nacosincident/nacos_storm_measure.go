@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // stormMeasure is what a nacos-storm run measured, per strategy.
@@ -96,8 +96,8 @@ func measurePhase(p nacosStormPhase, d stormData) phaseMeasure {
 	pm.process(d.Spread)
 	for _, e := range p.ServerLog {
 		if e.At >= p.FaultAt && e.At <= first+ruleSlack {
-			pm.ejections += b2i(e.Kind == nacosreal.Eject)
-			pm.disconnects += b2i(e.Kind == nacosreal.Disconnect)
+			pm.ejections += b2i(e.Kind == nacos.Eject)
+			pm.disconnects += b2i(e.Kind == nacos.Disconnect)
 		}
 	}
 	return pm

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sdchaos/history"
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // stormData is what a nacos-storm run recorded, as the real pieces
@@ -28,7 +28,7 @@ type stormData struct {
 }
 
 // nacosStormPhase is one strategy's phase on its own fresh server: the
-// world's record (nacosreal.Record) of that phase, and its faults. In a
+// world's record (nacos.Record) of that phase, and its faults. In a
 // history of the old format the faults were in the data (FaultAt, HealAt,
 // HealErrs); now they are the timeline's events (phaseFaults reads them).
 type nacosStormPhase struct {
@@ -62,13 +62,13 @@ type nacosStormPhase struct {
 // The world's records of a phase, as the judges read them.
 type (
 	// firstRegistration is an instance's first registration.
-	firstRegistration = nacosreal.Registration
+	firstRegistration = nacos.Registration
 	// serverProbe is one reading of the server's readiness, CPU time and RSS.
-	serverProbe = nacosreal.ProbeSample
+	serverProbe = nacos.ProbeSample
 )
 
 // phaseOf is the phase strategy as its world recorded it.
-func phaseOf(strategy string, r nacosreal.Record) nacosStormPhase {
+func phaseOf(strategy string, r nacos.Record) nacosStormPhase {
 	return nacosStormPhase{Strategy: strategy, ServerStart: r.ServerStart, Listed: r.Listed, End: r.End, Registrations: r.Registrations,
 		Server: r.Server, Probes: r.Probes, ServerLog: r.ServerLog, CPULimit: r.CPULimit, Throttled: r.Throttled, ThrottlePeriods: r.ThrottlePeriods}
 }

@@ -3,7 +3,7 @@ package nacosincident
 import (
 	"time"
 
-	"sdchaos/nacosreal"
+	"sdchaos/worlds/nacos"
 )
 
 // The nacos-sdk-go rules of a reconnect (v2.3.2, common/remote/rpc; nacosreal/rules.go), on
@@ -15,7 +15,7 @@ const (
 	// listener's OnConnected re-registers every cached instance
 	// (ConnectionEventListener.redoRegisterEachService), once: a failed
 	// redo is logged and not retried until the next reconnect.
-	sdkSetupSleep = nacosreal.SDKSetupSleep
+	sdkSetupSleep = nacos.SDKSetupSleep
 )
 
 // relistBy is how long after its link's heal an instance is listed again
