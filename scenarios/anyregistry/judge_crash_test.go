@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/eurekareal"
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/rig"
+	"sdchaos/worlds/eureka/eurekareal"
 )
 
 // crashRun is instance-dies-unreachable on reg: the registry unreachable

@@ -4,11 +4,11 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/eurekareal"
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/worlds/eureka/eurekareal"
 )
 
 // worldRun is a synthetic run judged by one world's rules.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func init() {
@@ -78,9 +78,9 @@ type skewCase struct {
 	// Primary is set on the pair that uses --lease-bug (the other pair is the contrast).
 	Primary bool `json:"primary"`
 	// Server names the stepped server (s1 of the cluster).
-	Server string                    `json:"server"`
-	Skewed eureka.History            `json:"skewed"`
-	Peers  map[string]eureka.History `json:"peers"`
+	Server string                         `json:"server"`
+	Skewed eurekamodel.History            `json:"skewed"`
+	Peers  map[string]eurekamodel.History `json:"peers"`
 }
 
 func (s *clockSkew) Defaults(c *scenarios.Common) {
@@ -131,7 +131,7 @@ func (s *clockSkew) Validate(c scenarios.Common) error {
 	case s.Lead <= 0 || s.Lead >= cfg.EvictionInterval:
 		return scenarios.Usagef("--lead (%s) must be within (0, the eviction interval %s)", s.Lead, cfg.EvictionInterval)
 	case s.StepAfter < 2*cfg.RenewsBucket:
-		return scenarios.Usagef("--step-after (%s) must be at least %s (two renewals windows)", s.StepAfter, eureka.FormatModel(2*cfg.RenewsBucket))
+		return scenarios.Usagef("--step-after (%s) must be at least %s (two renewals windows)", s.StepAfter, eurekamodel.FormatModel(2*cfg.RenewsBucket))
 	case s.Observe < cfg.RenewInterval+10*time.Second:
 		return scenarios.Usagef("--observe (%s) must be at least the renew interval + 10s (%s)", s.Observe, cfg.RenewInterval+10*time.Second)
 	case c.Duration < s.StepAfter+cfg.EvictionInterval+s.Observe:
@@ -168,19 +168,19 @@ func (s *clockSkew) grid() []skewCase {
 // clock --lead before an eviction run; the histories are read at the end.
 func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	cases := s.grid()
-	var clusters []rig.ClusterSpec
+	var clusters []eureka.ClusterSpec
 	for _, c := range cases {
 		cfg := s.eu.config()
 		cfg.LeaseBug, cfg.SelfPreservation = c.LeaseBug, c.SelfPreservation
-		clusters = append(clusters, rig.ClusterSpec{Label: c.Label, Config: cfg, Workers: s.eu.Workers})
+		clusters = append(clusters, eureka.ClusterSpec{Label: c.Label, Config: cfg, Workers: s.eu.Workers})
 	}
-	return rig.RunEureka(ctx, env, s.eu.plan(env, clusters, nil,
-		func(w *rig.EurekaWorld) (fault.Timeline, error) {
-			env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), eureka.FormatModel(s.Skew),
-				eureka.FormatModel(s.Lead), eureka.FormatModel(s.StepAfter), eureka.WallNote(s.eu.Scale, env.Duration))
+	return eureka.RunEureka(ctx, env, s.eu.plan(env, clusters, nil,
+		func(w *eureka.EurekaWorld) (fault.Timeline, error) {
+			env.Printf("stepping s1 of %d clusters by +%s, %s before their first eviction run after %s; %s", len(cases), eurekamodel.FormatModel(s.Skew),
+				eurekamodel.FormatModel(s.Lead), eurekamodel.FormatModel(s.StepAfter), eurekamodel.WallNote(s.eu.Scale, env.Duration))
 			return s.timeline(w.Clusters, w.Clock)
 		},
-		func(w *rig.EurekaWorld) (any, error) {
+		func(w *eureka.EurekaWorld) (any, error) {
 			data := skewData{modelRun: newModelRun(w, env.Duration)}
 			for i, c := range cases {
 				c, err := s.collect(c, w, w.Clusters[i])
@@ -196,7 +196,7 @@ func (s *clockSkew) Run(ctx context.Context, env *scenarios.Env) (*history.Histo
 // timeline steps s1 of each cluster Lead before its first eviction run
 // after StepAfter (the server reports its next run; runs come every
 // eviction interval).
-func (s *clockSkew) timeline(clusters []*rig.EurekaCluster, clk rig.ModelClock) (fault.Timeline, error) {
+func (s *clockSkew) timeline(clusters []*eureka.EurekaCluster, clk eureka.ModelClock) (fault.Timeline, error) {
 	every := s.eu.config().EvictionInterval
 	var tl fault.Timeline
 	for _, c := range clusters {
@@ -208,18 +208,18 @@ func (s *clockSkew) timeline(clusters []*rig.EurekaCluster, clk rig.ModelClock) 
 		for next-s.Lead < s.StepAfter {
 			next += every
 		}
-		tl = append(tl, fault.Step{At: clk.Real(next - s.Lead), Fault: fault.EurekaClockStep{Server: c.Servers[0], Step: s.Skew}})
+		tl = append(tl, fault.Step{At: clk.Real(next - s.Lead), Fault: eureka.EurekaClockStep{Server: c.Servers[0], Step: s.Skew}})
 	}
 	return tl, nil
 }
 
 // collect reads one cluster's histories into its case.
-func (s *clockSkew) collect(c skewCase, w *rig.EurekaWorld, cl *rig.EurekaCluster) (skewCase, error) {
+func (s *clockSkew) collect(c skewCase, w *eureka.EurekaWorld, cl *eureka.EurekaCluster) (skewCase, error) {
 	hs, err := w.ModelTimes(cl.Servers)
 	if err != nil {
 		return c, err
 	}
-	c.Server, c.Peers = cl.Servers[0].Name(), map[string]eureka.History{}
+	c.Server, c.Peers = cl.Servers[0].Name(), map[string]eurekamodel.History{}
 	for name, h := range hs {
 		if name == c.Server {
 			c.Skewed = h

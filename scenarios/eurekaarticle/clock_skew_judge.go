@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // skewOutcome is what one cluster went through after the step.
@@ -17,7 +17,7 @@ type skewOutcome struct {
 	stepAt  time.Duration
 	stepped bool
 	// first is the stepped server's first eviction run after the step.
-	first    eureka.EvictionRun
+	first    eurekamodel.EvictionRun
 	hasFirst bool
 	// falseEvict counts its evictions after the step (every worker is alive);
 	// peerLoss the evictions and cancels on the peers after it.
@@ -74,7 +74,7 @@ func outcomeOfSkew(o *skewOutcome) {
 	}
 	for _, h := range o.c.Peers {
 		for _, e := range h.Events {
-			if e.At > o.stepAt && (e.Kind == eureka.EventEvict || e.Kind == eureka.EventCancel) {
+			if e.At > o.stepAt && (e.Kind == eurekamodel.EventEvict || e.Kind == eurekamodel.EventCancel) {
 				o.peerLoss++
 			}
 		}
@@ -85,7 +85,7 @@ func outcomeOfSkew(o *skewOutcome) {
 // backWithin returns the longest time from an eviction to the next register
 // of the same instance on that server (NaN if one never came back, or if
 // nothing was evicted).
-func backWithin(h eureka.History, evictedAt map[string]time.Duration) float64 {
+func backWithin(h eurekamodel.History, evictedAt map[string]time.Duration) float64 {
 	if len(evictedAt) == 0 {
 		return math.NaN()
 	}
@@ -93,7 +93,7 @@ func backWithin(h eureka.History, evictedAt map[string]time.Duration) float64 {
 	for id, at := range evictedAt {
 		back := math.NaN()
 		for _, e := range h.Events {
-			if e.Kind == eureka.EventRegister && e.ID == id && e.At >= at {
+			if e.Kind == eurekamodel.EventRegister && e.ID == id && e.At >= at {
 				back = (e.At - at).Seconds()
 				break
 			}
@@ -140,16 +140,16 @@ func (s *clockSkew) Judge(h *history.History) *report.Result {
 func (s *clockSkew) predicted(c skewCase) (lo, hi int) {
 	cfg := s.eu.config()
 	cfg.LeaseBug = c.LeaseBug
-	return eureka.PredictFalseEvictions(cfg, s.Skew, s.Lead, s.eu.Workers)
+	return eurekamodel.PredictFalseEvictions(cfg, s.Skew, s.Lead, s.eu.Workers)
 }
 
 func (s *clockSkew) caseChecks(mt report.Metrics, o skewOutcome) []report.Check {
 	p, label := metricPrefix(o.c), o.c.Label
 	lo, hi := s.predicted(o.c)
-	k := eureka.LeaseFactor(o.c.LeaseBug)
+	k := eurekamodel.LeaseFactor(o.c.LeaseBug)
 	falseEv := report.Band(label+": false evictions on s1", float64(lo), float64(hi), "").
 		From(fmt.Sprintf("Lease.isExpired after a +%s step: none if ≤ %d × 90 s − 30 s, every stale lease (capped per run) if > %d × 90 s",
-			eureka.FormatModel(s.Skew), k, k)).
+			eurekamodel.FormatModel(s.Skew), k, k)).
 		Says(report.Says("clock skew causes premature expiry"))
 	peers := report.Exactly(label+": evictions and cancels on the peers", 0, "").From("evictions are not replicated; the peers' clocks did not move")
 	sp := spExpect(label)
@@ -191,7 +191,7 @@ func spExpect(label string) report.Expect {
 }
 
 // judgeEngaged judges whether the run after the step refused to evict.
-func judgeEngaged(sp report.Expect, run eureka.EvictionRun) report.Check {
+func judgeEngaged(sp report.Expect, run eurekamodel.EvictionRun) report.Check {
 	word := "engaged"
 	if run.Enabled {
 		word = "not engaged"
@@ -228,7 +228,7 @@ func (s *clockSkew) pairChecks(m skewMeasure) []report.Check {
 
 func (s *clockSkew) table(m skewMeasure) report.Table {
 	t := report.Table{Title: fmt.Sprintf("s1's wall clock steps +%s, %s before an eviction run; every worker alive and renewing",
-		eureka.FormatModel(s.Skew), eureka.FormatModel(s.Lead)),
+		eurekamodel.FormatModel(s.Skew), eurekamodel.FormatModel(s.Lead)),
 		Header: []string{"cluster", "lease rule", "self-preservation", "step at", "run after the step", "renewsLastMin / threshold", "eviction",
 			"false evictions", "predicted", "peers' evictions", "evicted back on s1 within"}}
 	for _, o := range m.outs {
@@ -237,7 +237,7 @@ func (s *clockSkew) table(m skewMeasure) report.Table {
 	}
 	t.Notes = []string{"lease rule: 'bug' = Lease.renew() stores now + duration (a renewed lease lives 2 × 90 s), 'fixed' = the intended now",
 		"predicted: from the lease rule (see 'experiments help clock-skew'); the cap is size − (int)(size × 0.85) per run",
-		eureka.WallNote(m.data.Clock.Factor, m.data.Duration)}
+		eurekamodel.WallNote(m.data.Clock.Factor, m.data.Duration)}
 	return t
 }
 
@@ -271,10 +271,10 @@ func (s *clockSkew) conclude(res *report.Result, m skewMeasure) {
 		}
 		parts = append(parts, fmt.Sprintf("%s lease, self-preservation %s: %d", leaseLabel(o.c.LeaseBug), onOff(o.c.SelfPreservation), o.falseEvict))
 	}
-	res.Conclude(fmt.Sprintf("False evictions on s1 after a +%s step — %s.", eureka.FormatModel(s.Skew), strings.Join(parts, "; ")))
+	res.Conclude(fmt.Sprintf("False evictions on s1 after a +%s step — %s.", eurekamodel.FormatModel(s.Skew), strings.Join(parts, "; ")))
 	cfg := s.eu.config()
 	res.Conclude(fmt.Sprintf("With the source's renew bug a renewed lease lives 2 × %s, so a step up to %s evicts nobody; with the intended expiry any step over %s makes every lease not renewed since the step look expired, and only the cap (%d per run of %d) limits the loss — on and off alike.",
-		eureka.FormatModel(cfg.LeaseDuration), eureka.FormatModel(2*cfg.LeaseDuration-cfg.RenewInterval), eureka.FormatModel(cfg.LeaseDuration),
-		eureka.EvictionLimit(s.eu.Workers, cfg.RenewalPercent), s.eu.Workers))
+		eurekamodel.FormatModel(cfg.LeaseDuration), eurekamodel.FormatModel(2*cfg.LeaseDuration-cfg.RenewInterval), eurekamodel.FormatModel(cfg.LeaseDuration),
+		eurekamodel.EvictionLimit(s.eu.Workers, cfg.RenewalPercent), s.eu.Workers))
 	res.Conclude("Evictions are not replicated, so the peers kept every worker; each evicted worker came back on s1 at its next heartbeat (404, re-register) or through a peer's replicated heartbeat (404, register).")
 }

@@ -8,9 +8,9 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"sdchaos/eureka"
 	"sdchaos/figure"
 	"sdchaos/history"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // Plots draws what the step does to each cluster: the false evictions on
@@ -52,7 +52,7 @@ func (s *clockSkew) evictionBars(m skewMeasure) (*plot.Plot, error) {
 		}
 		falseEv, peers = append(falseEv, fe), append(peers, pl)
 	}
-	p, err := figure.BarsOver(fmt.Sprintf("False evictions after s1's clock steps +%s (%d workers, all alive and renewing)", eureka.FormatModel(s.Skew), s.eu.Workers),
+	p, err := figure.BarsOver(fmt.Sprintf("False evictions after s1's clock steps +%s (%d workers, all alive and renewing)", eurekamodel.FormatModel(s.Skew), s.eu.Workers),
 		"workers evicted", cats, bands,
 		figure.Bar{Name: "evicted by the stepped s1", Values: falseEv, Color: figure.Vermilion},
 		figure.Bar{Name: "evicted or cancelled on its peers", Values: peers, Color: figure.Blue})
@@ -102,7 +102,7 @@ func oneStep(ws []figure.Window, skew time.Duration, clusters int) []figure.Wind
 	if at >= 0 {
 		out[at].From = first
 		out[at].Label = fmt.Sprintf("the clock of each cluster's s1 steps +%s (%d clusters, within %.1f model s)",
-			eureka.FormatModel(skew), clusters, (last-first)*60)
+			eurekamodel.FormatModel(skew), clusters, (last-first)*60)
 	}
 	return out
 }

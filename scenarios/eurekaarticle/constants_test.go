@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/eurekareal"
+	"sdchaos/worlds/eureka/eurekareal"
 )
 
 // TestRealBandsFollowTheHardCodedConstants: on real Eureka the bands use

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func init() {
@@ -67,8 +67,8 @@ type eurekaDrill struct {
 // recorder's zero.
 type drillData struct {
 	modelRun
-	Fetches map[string][]eureka.FetchEvent `json:"fetches"`
-	Servers map[string]eureka.ControlStats `json:"servers"`
+	Fetches map[string][]eurekamodel.FetchEvent `json:"fetches"`
+	Servers map[string]eurekamodel.ControlStats `json:"servers"`
 }
 
 func (s *eurekaDrill) Defaults(c *scenarios.Common) { c.Duration = s.FaultAt + 2*time.Minute }
@@ -117,25 +117,25 @@ func retryName(r int) string { return fmt.Sprintf("R=%d", r) }
 // --fault-at that server dies, the dead workers crash and the other
 // servers slow down, while the schedulers dispatch tasks.
 func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	var rest []rig.EurekaServer
-	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+	var rest []eureka.EurekaServer
+	return eureka.RunEureka(ctx, env, s.eu.plan(env, []eureka.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
 		s.schedulers,
-		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+		func(w *eureka.EurekaWorld) (fault.Timeline, error) {
 			cl := w.Clusters[0]
 			victim := cl.ServerAt(w.Schedulers[0].QueryServer())
-			var dead []fault.EurekaWorker
+			var dead []eureka.WorkerTarget
 			dead, rest = s.pick(env, cl, victim)
 			at := w.Clock.Real(s.FaultAt)
-			env.Printf("at %s (model): kill %s, crash %d workers, +%s on the others; %s", eureka.FormatModel(s.FaultAt), victim.Name(),
-				len(dead), s.Latency, eureka.WallNote(s.eu.Scale, env.Duration))
+			env.Printf("at %s (model): kill %s, crash %d workers, +%s on the others; %s", eurekamodel.FormatModel(s.FaultAt), victim.Name(),
+				len(dead), s.Latency, eurekamodel.WallNote(s.eu.Scale, env.Duration))
 			return fault.Timeline{
-				{At: at, Fault: fault.KillEurekaServer{Server: victim}},
-				{At: at, Fault: fault.CrashEurekaWorkers{Workers: dead}},
-				{At: at, Fault: fault.EurekaLatency{Servers: servers(rest), Delay: s.Latency}},
+				{At: at, Fault: eureka.KillEurekaServer{Server: victim}},
+				{At: at, Fault: eureka.CrashEurekaWorkers{Workers: dead}},
+				{At: at, Fault: eureka.EurekaLatency{Servers: servers(rest), Delay: s.Latency}},
 			}, nil
 		},
-		func(w *rig.EurekaWorld) (any, error) {
-			data := drillData{modelRun: newModelRun(w, env.Duration), Fetches: map[string][]eureka.FetchEvent{}, Servers: map[string]eureka.ControlStats{}}
+		func(w *eureka.EurekaWorld) (any, error) {
+			data := drillData{modelRun: newModelRun(w, env.Duration), Fetches: map[string][]eurekamodel.FetchEvent{}, Servers: map[string]eurekamodel.ControlStats{}}
 			for _, sc := range w.Schedulers {
 				data.Fetches[sc.Name()] = w.Clock.RelFetches(sc.Fetches())
 			}
@@ -150,12 +150,12 @@ func (s *eurekaDrill) Run(ctx context.Context, env *scenarios.Env) (*history.His
 
 // schedulers starts one scheduler per R, all with the same server order
 // (the first one, R = --retries[0], is the one whose server dies).
-func (s *eurekaDrill) schedulers(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+func (s *eurekaDrill) schedulers(ctx context.Context, w *eureka.EurekaWorld) ([]eureka.EurekaScheduler, error) {
 	cl := w.Clusters[0]
 	order := w.Shuffled(cl.URLs)
-	var out []rig.EurekaScheduler
+	var out []eureka.EurekaScheduler
 	for _, k := range s.Retries {
-		sc, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: retryName(k), Order: order, Fetch: s.Fetch, Rate: s.Rate, Retries: k})
+		sc, err := w.Scheduler(ctx, cl, eureka.SchedulerSpec{Name: retryName(k), Order: order, Fetch: s.Fetch, Rate: s.Rate, Retries: k})
 		if err != nil {
 			return nil, err
 		}
@@ -165,8 +165,8 @@ func (s *eurekaDrill) schedulers(ctx context.Context, w *rig.EurekaWorld) ([]rig
 }
 
 // servers turns the rig's servers into what the faults act on.
-func servers(ss []rig.EurekaServer) []fault.EurekaServer {
-	out := make([]fault.EurekaServer, len(ss))
+func servers(ss []eureka.EurekaServer) []eureka.ServerTarget {
+	out := make([]eureka.ServerTarget, len(ss))
 	for i, s := range ss {
 		out[i] = s
 	}
@@ -174,12 +174,12 @@ func servers(ss []rig.EurekaServer) []fault.EurekaServer {
 }
 
 // pick chooses the dead workers (seeded) and the servers left running.
-func (s *eurekaDrill) pick(env *scenarios.Env, cl *rig.EurekaCluster, victim rig.EurekaServer) ([]fault.EurekaWorker, []rig.EurekaServer) {
-	var dead []fault.EurekaWorker
+func (s *eurekaDrill) pick(env *scenarios.Env, cl *eureka.EurekaCluster, victim eureka.EurekaServer) ([]eureka.WorkerTarget, []eureka.EurekaServer) {
+	var dead []eureka.WorkerTarget
 	for _, i := range env.Rand.Perm(len(cl.Workers))[:s.deadCount()] {
 		dead = append(dead, cl.Workers[i])
 	}
-	var rest []rig.EurekaServer
+	var rest []eureka.EurekaServer
 	for _, sv := range cl.Servers {
 		if sv != victim {
 			rest = append(rest, sv)

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // drillEarly is the span after the faults the article's "sporadic failures
@@ -66,7 +66,7 @@ func (s *eurekaDrill) measure(h *history.History) (drillMeasure, string) {
 
 // deadListedUntil is the earliest moment after from a scheduler's registry
 // stopped listing every dead worker (end if it never did).
-func deadListedUntil(fetches map[string][]eureka.FetchEvent, dead []string, from, end time.Duration) time.Duration {
+func deadListedUntil(fetches map[string][]eurekamodel.FetchEvent, dead []string, from, end time.Duration) time.Duration {
 	until := end
 	for _, evs := range fetches {
 		for _, ev := range evs {
@@ -93,7 +93,7 @@ func countListed(ids, want []string) int {
 // approximation.
 func (s *eurekaDrill) theory(m drillMeasure, r int) (exact, independent float64) {
 	k := len(m.dead)
-	return eureka.DistinctSuccess(s.eu.Workers, k, r), eureka.IndependentSuccess(float64(k)/float64(s.eu.Workers), r)
+	return eurekamodel.DistinctSuccess(s.eu.Workers, k, r), eurekamodel.IndependentSuccess(float64(k)/float64(s.eu.Workers), r)
 }
 
 // Judge turns the recorded run into the result (pure).
@@ -205,7 +205,7 @@ func (s *eurekaDrill) successTable(m drillMeasure) report.Table {
 			fmt.Sprintf("%d/%d", row.earlyFail, row.early), fmt.Sprintf("%d/%d", row.earlyRetried, row.early), article})
 	}
 	t.Notes = []string{fmt.Sprintf("tasks counted while every scheduler still listed all %d dead workers; %s", len(m.dead),
-		eureka.WallNote(m.data.Clock.Factor, m.data.Duration))}
+		eurekamodel.WallNote(m.data.Clock.Factor, m.data.Duration))}
 	return t
 }
 

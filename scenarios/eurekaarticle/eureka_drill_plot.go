@@ -9,11 +9,11 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"sdchaos/eureka"
 	"sdchaos/figure"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // drillPlotWindow is the width of the drill's failed-share time series.
@@ -48,11 +48,11 @@ func (s *eurekaDrill) successPanel(m drillMeasure) (*plot.Plot, error) {
 		"retries per task R (each on another worker)", "tasks that succeeded (%)")
 	maxR := float64(slices.Max(s.Retries))
 	exact := figure.Function(fmt.Sprintf("exact: 1 − C(%d, R+1)/C(%d, R+1)", k, n),
-		func(r float64) float64 { return 100 * eureka.DistinctSuccess(n, k, int(math.Round(r))) }, 0, maxR, int(maxR)+1, false)
+		func(r float64) float64 { return 100 * eurekamodel.DistinctSuccess(n, k, int(math.Round(r))) }, 0, maxR, int(maxR)+1, false)
 	exact.Points = true
 	indep := figure.Function(fmt.Sprintf("independent picks: 1 − (%d/%d)^(R+1)", k, n),
 		func(r float64) float64 {
-			return 100 * eureka.IndependentSuccess(float64(k)/float64(n), int(math.Round(r)))
+			return 100 * eurekamodel.IndependentSuccess(float64(k)/float64(n), int(math.Round(r)))
 		}, 0, maxR, int(maxR)+1, false)
 	indep.Points = true
 	lines := []figure.Line{exact.Styled(figure.Black, figure.Dashed), indep.Styled(figure.Grey, figure.Dotted)}

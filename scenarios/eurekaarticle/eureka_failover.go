@@ -6,11 +6,11 @@ import (
 	"slices"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func init() {
@@ -74,10 +74,10 @@ type failoverData struct {
 
 // schedulerData is one scheduler: its fetch interval, its server order and its fetches.
 type schedulerData struct {
-	Name    string              `json:"name"`
-	Fetch   time.Duration       `json:"fetch_ns"`
-	Order   []string            `json:"order"`
-	Fetches []eureka.FetchEvent `json:"fetches"`
+	Name    string                   `json:"name"`
+	Fetch   time.Duration            `json:"fetch_ns"`
+	Order   []string                 `json:"order"`
+	Fetches []eurekamodel.FetchEvent `json:"fetches"`
 }
 
 func (s *eurekaFailover) Defaults(c *scenarios.Common) {
@@ -113,18 +113,18 @@ func (s *eurekaFailover) Validate(c scenarios.Common) error {
 }
 
 // schedName names the scheduler fetching every fetch ("fetch 15s").
-func schedName(fetch time.Duration) string { return "fetch " + eureka.FormatModel(fetch) }
+func schedName(fetch time.Duration) string { return "fetch " + eurekamodel.FormatModel(fetch) }
 
 // Run is the plan: one scheduler per fetch interval, all stuck to one
 // server, which is SIGKILLed at --kill-at while they dispatch tasks.
 func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	var order []string
-	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
-		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+	return eureka.RunEureka(ctx, env, s.eu.plan(env, []eureka.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+		func(ctx context.Context, w *eureka.EurekaWorld) ([]eureka.EurekaScheduler, error) {
 			order = w.Shuffled(w.Clusters[0].URLs)
-			var out []rig.EurekaScheduler
+			var out []eureka.EurekaScheduler
 			for _, f := range s.Fetches {
-				sc, err := w.Scheduler(ctx, w.Clusters[0], rig.SchedulerSpec{Name: schedName(f), Order: order, Fetch: f, Rate: s.Rate})
+				sc, err := w.Scheduler(ctx, w.Clusters[0], eureka.SchedulerSpec{Name: schedName(f), Order: order, Fetch: f, Rate: s.Rate})
 				if err != nil {
 					return nil, err
 				}
@@ -132,13 +132,13 @@ func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*history.
 			}
 			return out, nil
 		},
-		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+		func(w *eureka.EurekaWorld) (fault.Timeline, error) {
 			victim := w.Clusters[0].ServerAt(w.Schedulers[0].QueryServer())
 			env.Printf("schedulers stuck to %s; killing it at %s (model), fetch every %s; %s", victim.Name(), s.KillAt,
-				s.Fetches.String(), eureka.WallNote(s.eu.Scale, env.Duration))
-			return fault.Timeline{{At: w.Clock.Real(s.KillAt), Fault: fault.KillEurekaServer{Server: victim}}}, nil
+				s.Fetches.String(), eurekamodel.WallNote(s.eu.Scale, env.Duration))
+			return fault.Timeline{{At: w.Clock.Real(s.KillAt), Fault: eureka.KillEurekaServer{Server: victim}}}, nil
 		},
-		func(w *rig.EurekaWorld) (any, error) {
+		func(w *eureka.EurekaWorld) (any, error) {
 			cl := w.Clusters[0]
 			data := failoverData{modelRun: newModelRun(w, env.Duration), Servers: serverNames(cl.Servers), FinalSizes: finalSizes(cl)}
 			for i, sc := range w.Schedulers {
@@ -150,7 +150,7 @@ func (s *eurekaFailover) Run(ctx context.Context, env *scenarios.Env) (*history.
 }
 
 // finalSizes returns the registry size of every surviving server.
-func finalSizes(c *rig.EurekaCluster) map[string]int {
+func finalSizes(c *eureka.EurekaCluster) map[string]int {
 	out := map[string]int{}
 	for _, s := range c.Servers {
 		if !s.Alive() {

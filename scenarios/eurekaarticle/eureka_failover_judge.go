@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // failoverWindow is the span of the "scheduling never stops" windows.
@@ -83,7 +83,7 @@ func switchOf(sd schedulerData, killAt time.Duration, killed string) schedMeasur
 			continue
 		}
 		for _, a := range ev.Attempts {
-			if !a.OK(eureka.ReqFetch) {
+			if !a.OK(eurekamodel.ReqFetch) {
 				o.failed++
 			}
 		}
@@ -192,7 +192,7 @@ func (s *eurekaFailover) schedChecks(sm schedMeasure) []report.Check {
 		Within(1, "the article's 'about 15–30 s', read as ± 1 s: the time one fetch may take to try the next server").
 		Spread("the switch lands anywhere within one fetch interval after the kill (the fetch timer's phase, moved by --seed); " +
 			"the article's figure is one of the outcomes the rule allows").
-		Because("the client switches at its next fetch tick (≤ " + eureka.FormatModel(sm.fetch) + "); the article's 15–30 s fits a client " +
+		Because("the client switches at its next fetch tick (≤ " + eurekamodel.FormatModel(sm.fetch) + "); the article's 15–30 s fits a client " +
 			"with the default 30 s registryFetchIntervalSeconds, or one that waits out a connect timeout on a server that drops packets")
 	attempts := report.Exactly("failed fetch attempts ("+sm.name+")", float64(sm.wantFailed), "").
 		From("RetryableEurekaHttpClient: the sticky server fails and is dropped, not quarantined; the candidate list tries it again " +
@@ -236,11 +236,11 @@ func (s *eurekaFailover) switchTable(m failoverMeasure) report.Table {
 		if sm.switched {
 			sw = sm.switchAfter.Seconds()
 		}
-		t.Rows = append(t.Rows, []string{sm.name, hostOf(sm.to), secStr(sw), fmt.Sprintf("next fetch tick + 1 s: 0–%s", eureka.FormatModel(sm.fetch+time.Second)),
+		t.Rows = append(t.Rows, []string{sm.name, hostOf(sm.to), secStr(sw), fmt.Sprintf("next fetch tick + 1 s: 0–%s", eurekamodel.FormatModel(sm.fetch+time.Second)),
 			fmt.Sprintf("%d (source: %d)", sm.failed, sm.wantFailed), fmt.Sprintf("%d/%d", sm.ok, sm.fail),
 			fmt.Sprintf("%d of %d", max(sm.minListed, 0), s.eu.Workers), "switch in about 15–30 s"})
 	}
-	t.Notes = []string{fmt.Sprintf("killed %s at %s; %s", hostOf(m.killed), eureka.FormatModel(m.killAt), eureka.WallNote(m.data.Clock.Factor, m.data.Duration)),
+	t.Notes = []string{fmt.Sprintf("killed %s at %s; %s", hostOf(m.killed), eurekamodel.FormatModel(m.killAt), eurekamodel.WallNote(m.data.Clock.Factor, m.data.Duration)),
 		fmt.Sprintf("registry size on the surviving servers at the end: %s (of %d workers)", fmtSizes(m.data.FinalSizes), s.eu.Workers)}
 	return t
 }
@@ -285,11 +285,11 @@ func (s *eurekaFailover) windowTable(h *history.History, m failoverMeasure) repo
 func (s *eurekaFailover) conclude(res *report.Result, m failoverMeasure) {
 	for _, sm := range m.scheds {
 		if !sm.switched {
-			res.Conclude(fmt.Sprintf("The scheduler fetching every %s never fetched successfully after the kill.", eureka.FormatModel(sm.fetch)))
+			res.Conclude(fmt.Sprintf("The scheduler fetching every %s never fetched successfully after the kill.", eurekamodel.FormatModel(sm.fetch)))
 			continue
 		}
 		res.Conclude(fmt.Sprintf("Fetching every %s, the scheduler switched %.1f s after the kill (its next fetch tick; at most %s), after %d failed attempts on the dead server (the source's rule gives %d).",
-			eureka.FormatModel(sm.fetch), sm.switchAfter.Seconds(), eureka.FormatModel(sm.fetch), sm.failed, sm.wantFailed))
+			eurekamodel.FormatModel(sm.fetch), sm.switchAfter.Seconds(), eurekamodel.FormatModel(sm.fetch), sm.failed, sm.wantFailed))
 	}
 	res.Conclude(fmt.Sprintf("Meanwhile %d of %d tasks failed and %d workers went missing: the cached registry kept scheduling going while the client found a live server.",
 		m.failedTasks, m.tasks, m.lost))

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"sdchaos/childproc"
-	"sdchaos/eureka"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func TestMain(m *testing.M) {
@@ -78,27 +78,27 @@ func TestEurekaFailoverRuns(t *testing.T) {
 	scentest.WantAgreement(t, res, "switch after the kill (fetch 15s)", "switch after the kill (fetch 30s)")
 }
 
-// TestSelfPreservationRuns: "on" engages within eureka.EngageBound of the
-// partition; "off" empties every registry within eureka.EvictAllBand; the
+// TestSelfPreservationRuns: "on" engages within eurekamodel.EngageBound of the
+// partition; "off" empties every registry within eurekamodel.EvictAllBand; the
 // dead worker stays listed from its death until the heal (partition −
 // death-at, each event recorded when its timeline step woke, within
 // report.LateSend of real time, × the scale in model time), then at most
-// one renewal interval + eureka.StaleListingMax more.
+// one renewal interval + eurekamodel.StaleListingMax more.
 func TestSelfPreservationRuns(t *testing.T) {
 	const scale = 60.0
 	args := []string{"--time-scale", "60"}
 	res := run(t, "self-preservation", args...)
 	s := scentest.MustConfigure(t, "self-preservation", args...).(*selfPreservation)
 	cfg := s.eu.config()
-	scentest.Between(t, res, "on.engaged_min", 0, eureka.EngageBound(cfg).Minutes())
+	scentest.Between(t, res, "on.engaged_min", 0, eurekamodel.EngageBound(cfg).Minutes())
 	scentest.Between(t, res, "on.evicted", 0, 0)
 	scentest.Between(t, res, "off.evicted", float64(s.eu.Workers), float64(s.eu.Workers))
-	evictLo, evictHi := eureka.EvictAllBand(cfg, s.eu.Workers)
+	evictLo, evictHi := eurekamodel.EvictAllBand(cfg, s.eu.Workers)
 	scentest.Between(t, res, "off.all_evicted_min", evictLo.Minutes(), evictHi.Minutes())
 	late := time.Duration(scale * float64(report.LateSend))
 	listed := s.Partition - s.DeathAt
 	scentest.Between(t, res, "dead_listed_min", (listed - late).Minutes(),
-		(listed + late + cfg.RenewInterval + eureka.StaleListingMax(cfg, cfg.FetchInterval)).Minutes())
+		(listed + late + cfg.RenewInterval + eurekamodel.StaleListingMax(cfg, cfg.FetchInterval)).Minutes())
 	scentest.Between(t, res, "r3.fail", 0, 0)
 	scentest.WantVerdicts(t, res, map[string]report.Verdict{
 		"on: self-preservation engaged after the partition (last of 3 servers)": report.Differs,

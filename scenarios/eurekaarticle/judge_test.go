@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // synth returns a history of ops and events (real offsets) over real, with data.
@@ -24,7 +24,7 @@ func synth(t *testing.T, real time.Duration, data any, ops []history.Op, evs ...
 
 // clockOf returns a model run at factor whose recorder zero is model zero.
 func clockOf(factor float64, d time.Duration) modelRun {
-	return modelRun{Clock: rig.ModelClock{Factor: factor}, Duration: d}
+	return modelRun{Clock: eureka.ModelClock{Factor: factor}, Duration: d}
 }
 
 // event returns an injected event of kind at model time at (real = at / factor).
@@ -99,13 +99,13 @@ func failoverHistory(t *testing.T, c failoverCase) *history.History {
 	kill := 20 * time.Second
 	var ops []history.Op
 	for i, f := range []time.Duration{15 * time.Second, 30 * time.Second} {
-		var bad []eureka.Attempt
+		var bad []eurekamodel.Attempt
 		for range c.attempts {
-			bad = append(bad, eureka.Attempt{Server: url1, Err: "connection refused"})
+			bad = append(bad, eurekamodel.Attempt{Server: url1, Err: "connection refused"})
 		}
-		evs := []eureka.FetchEvent{
-			{At: 5 * time.Second, OK: true, IDs: ids(50), Attempts: []eureka.Attempt{{Server: url1, Status: 200}}},
-			{At: kill + c.switchAfter[i], OK: true, IDs: ids(c.listed), Attempts: append(bad, eureka.Attempt{Server: url2, Status: 200})},
+		evs := []eurekamodel.FetchEvent{
+			{At: 5 * time.Second, OK: true, IDs: ids(50), Attempts: []eurekamodel.Attempt{{Server: url1, Status: 200}}},
+			{At: kill + c.switchAfter[i], OK: true, IDs: ids(c.listed), Attempts: append(bad, eurekamodel.Attempt{Server: url2, Status: 200})},
 		}
 		name := schedName(f)
 		data.Schedulers = append(data.Schedulers, schedulerData{Name: name, Fetch: f, Order: []string{url1, url2, url3}, Fetches: evs})
@@ -194,7 +194,7 @@ const (
 
 func spHistory(t *testing.T, c spCase) *history.History {
 	m := clockOf(spFactor, 1710*time.Second) // 28.5 min: the defaults' timeline
-	data := spData{modelRun: m, On: map[string]eureka.History{}, Off: map[string]eureka.History{}}
+	data := spData{modelRun: m, On: map[string]eurekamodel.History{}, Off: map[string]eurekamodel.History{}}
 	for _, name := range []string{"s1", "s2", "s3"} {
 		data.On["on-"+name] = onServer(c, m.Duration)
 		data.Off["off-"+name] = offServer(c, m.Duration)
@@ -204,7 +204,7 @@ func spHistory(t *testing.T, c spCase) *history.History {
 		if at >= c.deadGoneAt {
 			listed = listed[1:]
 		}
-		data.R0Fetches = append(data.R0Fetches, eureka.FetchEvent{At: at, OK: true, IDs: listed})
+		data.R0Fetches = append(data.R0Fetches, eurekamodel.FetchEvent{At: at, OK: true, IDs: listed})
 	}
 	real := m.Clock.Real(m.Duration)
 	var ops []history.Op
@@ -231,10 +231,10 @@ func of(cluster string, e history.Event) history.Event {
 
 // onServer runs its eviction task every minute: refused from engageAfter
 // into the partition until 2 minutes after the heal.
-func onServer(c spCase, d time.Duration) eureka.History {
-	var h eureka.History
+func onServer(c spCase, d time.Duration) eurekamodel.History {
+	var h eurekamodel.History
 	for at := time.Minute; at < d; at += time.Minute {
-		r := eureka.EvictionRun{At: at, Enabled: true, Size: 50, RenewsLastMin: 100, Threshold: 86}
+		r := eurekamodel.EvictionRun{At: at, Enabled: true, Size: 50, RenewsLastMin: 100, Threshold: 86}
 		if at >= spPart+c.engageAfter && at < spHeal+2*time.Minute {
 			r.Enabled, r.RenewsLastMin = false, 0
 		}
@@ -247,14 +247,14 @@ func onServer(c spCase, d time.Duration) eureka.History {
 }
 
 // offServer evicts the cap every minute from 4 minutes into the partition.
-func offServer(c spCase, d time.Duration) eureka.History {
-	var h eureka.History
+func offServer(c spCase, d time.Duration) eurekamodel.History {
+	var h eurekamodel.History
 	size := 50
 	for at := time.Minute; at < d; at += time.Minute {
-		r := eureka.EvictionRun{At: at, Enabled: true, Size: size}
+		r := eurekamodel.EvictionRun{At: at, Enabled: true, Size: size}
 		if at >= spPart+4*time.Minute && size > 0 && !c.offStuck {
 			r.Expired = size
-			for range eureka.EvictionLimit(size, 0.85) {
+			for range eurekamodel.EvictionLimit(size, 0.85) {
 				r.Evicted = append(r.Evicted, fmt.Sprintf("WORKER/w%02d", size))
 				size--
 			}
@@ -315,7 +315,7 @@ func every(f, n, from int) func(k int) bool {
 
 func drillHistory(t *testing.T, c drillCase) *history.History {
 	m := clockOf(4, 160*time.Second)
-	data := drillData{modelRun: m, Fetches: map[string][]eureka.FetchEvent{}, Servers: map[string]eureka.ControlStats{}}
+	data := drillData{modelRun: m, Fetches: map[string][]eurekamodel.FetchEvent{}, Servers: map[string]eurekamodel.ControlStats{}}
 	var ops []history.Op
 	for _, r := range []int{0, 1, 3} {
 		fail := c.fail[r]
@@ -403,18 +403,18 @@ type lagCase struct {
 
 func lagHistory(t *testing.T, c lagCase) *history.History {
 	m := clockOf(5, 130*time.Second)
-	data := lagData{modelRun: m, Origin: "s1", Servers: map[string]eureka.History{}, Fetchers: map[string][]eureka.FetchEvent{}}
-	var s1, s2, s3 eureka.History
+	data := lagData{modelRun: m, Origin: "s1", Servers: map[string]eurekamodel.History{}, Fetchers: map[string][]eurekamodel.FetchEvent{}}
+	var s1, s2, s3 eurekamodel.History
 	var ops []history.Op
 	reg := map[string]time.Duration{}
 	for i := range 10 {
 		id := fmt.Sprintf("r%02d", i+1)
 		at := 5*time.Second + time.Duration(i)*6*time.Second + time.Duration(i*i)*100*time.Millisecond
 		reg[id] = at
-		s1.Events = append(s1.Events, eureka.Event{At: at, Kind: eureka.EventRegister, ID: "REG/" + id, New: true})
-		s2.Events = append(s2.Events, eureka.Event{At: at + c.peerDelay, Kind: eureka.EventRegister, ID: "REG/" + id, Replicated: true})
+		s1.Events = append(s1.Events, eurekamodel.Event{At: at, Kind: eurekamodel.EventRegister, ID: "REG/" + id, New: true})
+		s2.Events = append(s2.Events, eurekamodel.Event{At: at + c.peerDelay, Kind: eurekamodel.EventRegister, ID: "REG/" + id, Replicated: true})
 		if !c.missingPeer || i > 0 {
-			s3.Events = append(s3.Events, eureka.Event{At: at + c.peerDelay, Kind: eureka.EventRegister, ID: "REG/" + id, Replicated: true})
+			s3.Events = append(s3.Events, eurekamodel.Event{At: at + c.peerDelay, Kind: eurekamodel.EventRegister, ID: "REG/" + id, Replicated: true})
 		}
 		r := m.Clock.Real(at)
 		ops = append(ops, history.Op{Caller: opRegister, Target: id, Scheduled: r, Start: r, End: r + time.Millisecond, Outcome: history.OK})
@@ -428,7 +428,7 @@ func lagHistory(t *testing.T, c lagCase) *history.History {
 					listed = append(listed, id)
 				}
 			}
-			data.Fetchers[client] = append(data.Fetchers[client], eureka.FetchEvent{At: at, OK: true, IDs: listed})
+			data.Fetchers[client] = append(data.Fetchers[client], eurekamodel.FetchEvent{At: at, OK: true, IDs: listed})
 		}
 	}
 	if c.noOps {
@@ -487,18 +487,18 @@ func skewHistory(t *testing.T, s *clockSkew, c skewSynth) *history.History {
 	step := 175 * time.Second
 	for _, sc := range s.grid() {
 		sc.Server = sc.Label + "-s1"
-		run := eureka.EvictionRun{At: step + 5*time.Second, Enabled: !(c.engaged && sc.SelfPreservation), Size: 50,
+		run := eurekamodel.EvictionRun{At: step + 5*time.Second, Enabled: !(c.engaged && sc.SelfPreservation), Size: 50,
 			RenewsLastMin: 100, Threshold: 86}
 		for i := range c.evicted[sc.Label] {
 			run.Evicted = append(run.Evicted, fmt.Sprintf("WORKER/w%02d", i+1))
 			if !c.noBack {
-				sc.Skewed.Events = append(sc.Skewed.Events, eureka.Event{At: run.At + 20*time.Second, Kind: eureka.EventRegister, ID: run.Evicted[i]})
+				sc.Skewed.Events = append(sc.Skewed.Events, eurekamodel.Event{At: run.At + 20*time.Second, Kind: eurekamodel.EventRegister, ID: run.Evicted[i]})
 			}
 		}
-		sc.Skewed.Evictions = []eureka.EvictionRun{{At: 120 * time.Second, Enabled: true, Size: 50, RenewsLastMin: 100, Threshold: 86}, run}
-		sc.Peers = map[string]eureka.History{sc.Label + "-s2": {}, sc.Label + "-s3": {}}
+		sc.Skewed.Evictions = []eurekamodel.EvictionRun{{At: 120 * time.Second, Enabled: true, Size: 50, RenewsLastMin: 100, Threshold: 86}, run}
+		sc.Peers = map[string]eurekamodel.History{sc.Label + "-s2": {}, sc.Label + "-s3": {}}
 		if c.peerLoss {
-			sc.Peers[sc.Label+"-s2"] = eureka.History{Events: []eureka.Event{{At: step + time.Minute, Kind: eureka.EventEvict, ID: "WORKER/w01"}}}
+			sc.Peers[sc.Label+"-s2"] = eurekamodel.History{Events: []eurekamodel.Event{{At: step + time.Minute, Kind: eurekamodel.EventEvict, ID: "WORKER/w01"}}}
 		}
 		data.Cases = append(data.Cases, sc)
 		if sc.Label != c.noStep {

@@ -7,33 +7,33 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // modelRun is what every Eureka run stores in its history's Data: the
 // clock between the recorder's real offsets (ops, events) and model time,
 // and the model length of the timeline.
 type modelRun struct {
-	Clock    rig.ModelClock `json:"clock"`
-	Duration time.Duration  `json:"duration_ns"`
+	Clock    eureka.ModelClock `json:"clock"`
+	Duration time.Duration     `json:"duration_ns"`
 }
 
 // newModelRun returns the model run of w lasting d (model time).
-func newModelRun(w *rig.EurekaWorld, d time.Duration) modelRun {
+func newModelRun(w *eureka.EurekaWorld, d time.Duration) modelRun {
 	return modelRun{Clock: w.Clock, Duration: d}
 }
 
 // plan returns the Eureka plan of these parameters over the run's
 // duration: its clusters, schedulers, timeline and data.
-func (p eurekaParams) plan(env *scenarios.Env, clusters []rig.ClusterSpec,
-	schedulers func(context.Context, *rig.EurekaWorld) ([]rig.EurekaScheduler, error),
-	timeline func(*rig.EurekaWorld) (fault.Timeline, error), collect func(*rig.EurekaWorld) (any, error)) rig.EurekaPlan {
-	return rig.EurekaPlan{Backend: p.backend(), Factor: p.Scale, Duration: env.Duration, Clusters: clusters,
+func (p eurekaParams) plan(env *scenarios.Env, clusters []eureka.ClusterSpec,
+	schedulers func(context.Context, *eureka.EurekaWorld) ([]eureka.EurekaScheduler, error),
+	timeline func(*eureka.EurekaWorld) (fault.Timeline, error), collect func(*eureka.EurekaWorld) (any, error)) eureka.EurekaPlan {
+	return eureka.EurekaPlan{Backend: p.backend(), Factor: p.Scale, Duration: env.Duration, Clusters: clusters,
 		Schedulers: schedulers, Timeline: timeline, Collect: collect}
 }
 
@@ -69,7 +69,7 @@ func (m modelRun) tasksIn(ops []history.Op, name string, from, to time.Duration)
 // registry its client stored held no instance: surely (lo: empty from
 // edge before the send to edge after it), and possibly (hi: empty at
 // either end, a fetch that emptied or refilled it being that close).
-func (m modelRun) tasksWithoutInstance(ops []history.Op, name string, fetches []eureka.FetchEvent, edge time.Duration) (lo, hi int) {
+func (m modelRun) tasksWithoutInstance(ops []history.Op, name string, fetches []eurekamodel.FetchEvent, edge time.Duration) (lo, hi int) {
 	emptyAt := func(t time.Duration) bool {
 		empty := false
 		for _, f := range fetches {
@@ -111,7 +111,7 @@ func (m modelRun) okPerWindow(ops []history.Op, name string, window time.Duratio
 }
 
 // serverNames maps each server's name to its URL.
-func serverNames(servers []rig.EurekaServer) map[string]string {
+func serverNames(servers []eureka.EurekaServer) map[string]string {
 	out := map[string]string{}
 	for _, s := range servers {
 		out[s.Name()] = s.URL()

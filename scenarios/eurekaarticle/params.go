@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // eurekaParams are the flags every Eureka scenario has.
@@ -51,7 +52,7 @@ func (b *backendFlag) Set(v string) error {
 
 // defaultEurekaParams returns Eureka's defaults at the given time scale, with 50 workers.
 func defaultEurekaParams(scale float64) eurekaParams {
-	d := eureka.DefaultConfig()
+	d := eurekamodel.DefaultConfig()
 	return eurekaParams{Backend: backendModel, Scale: scale, LeaseBug: d.LeaseBug, ResponseCache: d.ResponseCache, PeerTimeout: d.PeerTimeout, Workers: 50}
 }
 
@@ -88,11 +89,11 @@ func (p *eurekaParams) validate(c scenarios.Common, whole ...time.Duration) erro
 }
 
 // backend returns the Eureka back-end the run uses.
-func (p eurekaParams) backend() rig.EurekaBackend {
+func (p eurekaParams) backend() eureka.EurekaBackend {
 	if p.Backend == backendReal {
-		return rig.RealBackend{ClockControl: p.clock}
+		return eureka.RealBackend{ClockControl: p.clock}
 	}
-	return rig.ModelBackend{}
+	return eureka.ModelBackend{}
 }
 
 // config returns the run's configuration in model time with the flags
@@ -101,8 +102,8 @@ func (p eurekaParams) backend() rig.EurekaBackend {
 // window of MeasuredRate, the 500 ms replication batching and the peer
 // retry sleeps, the lease's double duration): the judges' bands follow
 // them, so a scaled real run is judged by the rules it really runs under.
-func (p eurekaParams) config() eureka.Config {
-	c := eureka.DefaultConfig()
+func (p eurekaParams) config() eurekamodel.Config {
+	c := eurekamodel.DefaultConfig()
 	c.LeaseBug, c.ResponseCache, c.PeerTimeout = p.LeaseBug, p.ResponseCache, p.PeerTimeout
 	if p.Backend == backendReal {
 		up := func(d time.Duration) time.Duration { return time.Duration(float64(d) * p.Scale) }
@@ -144,8 +145,8 @@ func (p *eurekaParams) realScale(c scenarios.Common, whole []time.Duration) erro
 func (p eurekaParams) runsAt(k float64, whole []time.Duration) error {
 	q := p
 	q.Scale = k
-	scale := eureka.NewScale(time.Now(), k)
-	if _, err := rig.RealProps(q.config(), scale); err != nil {
+	scale := eurekamodel.NewScale(time.Now(), k)
+	if _, err := eureka.RealProps(q.config(), scale); err != nil {
 		return err
 	}
 	for _, d := range whole {

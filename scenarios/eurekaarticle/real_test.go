@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"sdchaos/eurekareal"
 	"sdchaos/jvm"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/eureka/eurekareal"
 )
 
 // realPortBase keeps the real-Eureka runs apart from the model's and

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func init() {
@@ -68,9 +69,9 @@ type replicationLag struct {
 type lagData struct {
 	modelRun
 	// Origin is the server the instances register on.
-	Origin   string                         `json:"origin"`
-	Servers  map[string]eureka.History      `json:"servers"`
-	Fetchers map[string][]eureka.FetchEvent `json:"fetchers"`
+	Origin   string                              `json:"origin"`
+	Servers  map[string]eurekamodel.History      `json:"servers"`
+	Fetchers map[string][]eurekamodel.FetchEvent `json:"fetchers"`
 }
 
 // opRegister is the caller of the registration ops.
@@ -148,21 +149,21 @@ func (s *replicationLag) Validate(c scenarios.Common) error {
 // steps at seeded moments; the servers' histories are read at the end.
 func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	var names []string
-	return rig.RunEureka(ctx, env, s.eu.plan(env, []rig.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
-		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+	return eureka.RunEureka(ctx, env, s.eu.plan(env, []eureka.ClusterSpec{{Config: s.eu.config(), Workers: s.eu.Workers}},
+		func(ctx context.Context, w *eureka.EurekaWorld) ([]eureka.EurekaScheduler, error) {
 			fs, ns, err := s.startFetchers(ctx, w, w.Clusters[0])
 			names = ns
 			return fs, err
 		},
-		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+		func(w *eureka.EurekaWorld) (fault.Timeline, error) {
 			cl := w.Clusters[0]
 			env.Printf("%d registrations on %s within %s, %d clients fetching every %s from the peers; %s", s.Instances, cl.Servers[0].Name(),
-				eureka.FormatModel(s.Window), s.Fetchers, eureka.FormatModel(s.Fetch), eureka.WallNote(s.eu.Scale, env.Duration))
+				eurekamodel.FormatModel(s.Window), s.Fetchers, eurekamodel.FormatModel(s.Fetch), eurekamodel.WallNote(s.eu.Scale, env.Duration))
 			return s.registrations(env, w, cl)
 		},
-		func(w *rig.EurekaWorld) (any, error) {
+		func(w *eureka.EurekaWorld) (any, error) {
 			cl := w.Clusters[0]
-			data := lagData{modelRun: newModelRun(w, env.Duration), Origin: cl.Servers[0].Name(), Fetchers: map[string][]eureka.FetchEvent{}}
+			data := lagData{modelRun: newModelRun(w, env.Duration), Origin: cl.Servers[0].Name(), Fetchers: map[string][]eurekamodel.FetchEvent{}}
 			var err error
 			if data.Servers, err = w.ModelTimes(cl.Servers); err != nil {
 				return nil, err
@@ -175,14 +176,14 @@ func (s *replicationLag) Run(ctx context.Context, env *scenarios.Env) (*history.
 }
 
 // startFetchers starts the fetching clients, alternately stuck to s2 and s3.
-func (s *replicationLag) startFetchers(ctx context.Context, w *rig.EurekaWorld, cl *rig.EurekaCluster) ([]rig.EurekaScheduler, []string, error) {
-	var out []rig.EurekaScheduler
+func (s *replicationLag) startFetchers(ctx context.Context, w *eureka.EurekaWorld, cl *eureka.EurekaCluster) ([]eureka.EurekaScheduler, []string, error) {
+	var out []eureka.EurekaScheduler
 	var names []string
 	for i := range s.Fetchers {
 		p := 1 + i%2
 		name := fmt.Sprintf("client %d → %s", i+1, cl.Servers[p].Name())
 		order := []string{cl.URLs[p], cl.URLs[3-p], cl.URLs[0]}
-		c, err := w.Scheduler(ctx, cl, rig.SchedulerSpec{Name: name, Order: order, Fetch: s.Fetch, App: "REG"})
+		c, err := w.Scheduler(ctx, cl, eureka.SchedulerSpec{Name: name, Order: order, Fetch: s.Fetch, App: "REG"})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -196,13 +197,13 @@ const registerTimeout = 10 * time.Second
 
 // registrations returns one probe step per instance: it registers the
 // instance on s1 at a seeded moment of its slot and records an op.
-func (s *replicationLag) registrations(env *scenarios.Env, w *rig.EurekaWorld, cl *rig.EurekaCluster) (fault.Timeline, error) {
+func (s *replicationLag) registrations(env *scenarios.Env, w *eureka.EurekaWorld, cl *eureka.EurekaCluster) (fault.Timeline, error) {
 	var tl fault.Timeline
 	span := s.slot() - s.eu.config().BatchDelay - 100*time.Millisecond
 	for i := range s.Instances {
 		at := lagLead + time.Duration(i)*s.slot() + time.Duration(env.Rand.Int64N(int64(span)))
 		id := fmt.Sprintf("r%02d", i+1)
-		reg, err := w.Backend.NewRegistrar(w.Eureka, cl, eureka.Instance{App: "REG", ID: id, Addr: "127.0.0.1:9"}, cl.URLs)
+		reg, err := w.Backend.NewRegistrar(w.Eureka, cl, eurekamodel.Instance{App: "REG", ID: id, Addr: "127.0.0.1:9"}, cl.URLs)
 		if err != nil {
 			return nil, err
 		}

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // lagMeasure holds the delays one run measured.
@@ -27,9 +27,9 @@ func (m lagMeasure) missing() int { return m.failed + m.missingPeer + m.missingC
 
 // firstRegister returns when a server first got app/id by a register of the
 // given kind (direct or replicated).
-func firstRegister(h eureka.History, key string, replicated bool) (time.Duration, bool) {
+func firstRegister(h eurekamodel.History, key string, replicated bool) (time.Duration, bool) {
 	for _, e := range h.Events {
-		if e.Kind == eureka.EventRegister && e.ID == key && e.Replicated == replicated {
+		if e.Kind == eurekamodel.EventRegister && e.ID == key && e.Replicated == replicated {
 			return e.At, true
 		}
 	}
@@ -37,7 +37,7 @@ func firstRegister(h eureka.History, key string, replicated bool) (time.Duration
 }
 
 // firstListing returns when the first successful fetch at or after from listed id.
-func firstListing(evs []eureka.FetchEvent, id string, from time.Duration) (time.Duration, bool) {
+func firstListing(evs []eurekamodel.FetchEvent, id string, from time.Duration) (time.Duration, bool) {
 	for _, f := range evs {
 		if f.At >= from && f.OK && slices.Contains(f.IDs, id) {
 			return f.At, true
@@ -175,19 +175,19 @@ func (s *replicationLag) summaryTable(m lagMeasure) report.Table {
 	clo, chi := report.MinMax(m.allCli)
 	cache := "off"
 	if cfg.ResponseCache {
-		cache = eureka.FormatModel(cfg.CacheUpdate)
+		cache = eurekamodel.FormatModel(cfg.CacheUpdate)
 	}
 	return report.Table{Title: fmt.Sprintf("Visibility of %d registrations on %s (model time)", m.registered, m.data.Origin),
 		Header: []string{"seen by", "samples", "min", "median", "p99", "max", "bound from the configuration"},
 		Rows: [][]string{
 			{"each peer's registry", fmt.Sprint(len(m.allPeer)), msStr(lo), msStr(report.Percentile(m.allPeer, 50)),
-				msStr(report.Percentile(m.allPeer, 99)), msStr(hi), fmt.Sprintf("batching: a lone task waits %s", eureka.FormatModel(cfg.BatchDelay))},
+				msStr(report.Percentile(m.allPeer, 99)), msStr(hi), fmt.Sprintf("batching: a lone task waits %s", eurekamodel.FormatModel(cfg.BatchDelay))},
 			{"a client fetching from a peer", fmt.Sprint(len(m.allCli)), secStr(clo), secStr(report.Percentile(m.allCli, 50)),
 				secStr(report.Percentile(m.allCli, 99)), secStr(chi),
-				fmt.Sprintf("batching %s + response cache %s + fetch %s = %s", eureka.FormatModel(cfg.BatchDelay), cache,
-					eureka.FormatModel(s.Fetch), eureka.FormatModel(s.worstCase()))},
+				fmt.Sprintf("batching %s + response cache %s + fetch %s = %s", eurekamodel.FormatModel(cfg.BatchDelay), cache,
+					eurekamodel.FormatModel(s.Fetch), eurekamodel.FormatModel(s.worstCase()))},
 		},
-		Notes: []string{eureka.WallNote(m.data.Clock.Factor, m.data.Duration)}}
+		Notes: []string{eurekamodel.WallNote(m.data.Clock.Factor, m.data.Duration)}}
 }
 
 func (s *replicationLag) detailTable(m lagMeasure) report.Table {
@@ -206,14 +206,14 @@ func (s *replicationLag) detailTable(m lagMeasure) report.Table {
 func (s *replicationLag) conclude(res *report.Result, m lagMeasure) {
 	cfg := s.eu.config()
 	res.Conclude(fmt.Sprintf("A registration reached the peers %s later at the median (p99 %s): replication is asynchronous and batched, and a task alone in the queue waits the full %s batching delay, so for that long s1 and its peers disagree.",
-		msStr(report.Percentile(m.allPeer, 50)), msStr(report.Percentile(m.allPeer, 99)), eureka.FormatModel(cfg.BatchDelay)))
+		msStr(report.Percentile(m.allPeer, 50)), msStr(report.Percentile(m.allPeer, 99)), eurekamodel.FormatModel(cfg.BatchDelay)))
 	why := "plus the fetch interval"
 	if cfg.ResponseCache {
-		why = fmt.Sprintf("plus up to %s in the peer's read-only response cache plus the fetch interval", eureka.FormatModel(cfg.CacheUpdate))
+		why = fmt.Sprintf("plus up to %s in the peer's read-only response cache plus the fetch interval", eurekamodel.FormatModel(cfg.CacheUpdate))
 	}
 	_, worst := report.MinMax(m.allCli)
 	res.Conclude(fmt.Sprintf("A client fetching every %s from a peer saw it %s later at the median and %s at worst (bound %s: replication %s).",
-		eureka.FormatModel(s.Fetch), secStr(report.Percentile(m.allCli, 50)), secStr(worst), eureka.FormatModel(s.worstCase()), why))
+		eurekamodel.FormatModel(s.Fetch), secStr(report.Percentile(m.allCli, 50)), secStr(worst), eurekamodel.FormatModel(s.worstCase()), why))
 	if m.missing() > 0 {
 		res.Conclude(fmt.Sprintf("%d registrations were never seen somewhere they should have been.", m.missing()))
 	}

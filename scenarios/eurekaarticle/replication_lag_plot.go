@@ -6,10 +6,10 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"sdchaos/eureka"
 	"sdchaos/figure"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // Plots draws how long after its register on the origin each registration
@@ -41,9 +41,9 @@ func (s *replicationLag) Plots(h *history.History) ([]figure.Plot, error) {
 	}
 	cache := "response cache off"
 	if cfg.ResponseCache {
-		cache = "response cache " + eureka.FormatModel(cfg.CacheUpdate)
+		cache = "response cache " + eurekamodel.FormatModel(cfg.CacheUpdate)
 	}
-	cp, err := figure.Distribution(fmt.Sprintf("Visible to a client fetching every %s from a peer (%s)", eureka.FormatModel(s.Fetch), cache),
+	cp, err := figure.Distribution(fmt.Sprintf("Visible to a client fetching every %s from a peer (%s)", eurekamodel.FormatModel(s.Fetch), cache),
 		"after the register (model s)", "band of the slowest: fetch + batching … + cache (+1 s)", clients)
 	if err != nil {
 		return nil, err

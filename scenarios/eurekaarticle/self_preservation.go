@@ -6,11 +6,11 @@ import (
 	"math"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/eureka"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 func init() {
@@ -79,12 +79,12 @@ type selfPreservation struct {
 // history per cluster and r0's fetches, in model time from the recorder's zero.
 type spData struct {
 	modelRun
-	On  map[string]eureka.History `json:"on"`
-	Off map[string]eureka.History `json:"off"`
+	On  map[string]eurekamodel.History `json:"on"`
+	Off map[string]eurekamodel.History `json:"off"`
 	// R0Fetches and R3Fetches are the fetches of r0's and r3's discovery
 	// clients (R3Fetches absent from histories recorded before it was kept).
-	R0Fetches []eureka.FetchEvent `json:"r0_fetches"`
-	R3Fetches []eureka.FetchEvent `json:"r3_fetches,omitempty"`
+	R0Fetches []eurekamodel.FetchEvent `json:"r0_fetches"`
+	R3Fetches []eurekamodel.FetchEvent `json:"r3_fetches,omitempty"`
 }
 
 // The two clusters' labels (the servers are on-s1 …, off-s1 …; the
@@ -127,7 +127,7 @@ func (s *selfPreservation) realDefaults(c scenarios.Common) {
 		s.PartitionAt = max(s.PartitionAt, 2*cfg.RenewsBucket+30*time.Second)
 	}
 	if !c.Explicit["after"] { // long enough to see the dead worker go after the heal
-		s.After = max(s.After, eureka.StaleListingMax(cfg, cfg.FetchInterval)+time.Minute)
+		s.After = max(s.After, eurekamodel.StaleListingMax(cfg, cfg.FetchInterval)+time.Minute)
 	}
 }
 
@@ -154,7 +154,7 @@ func (s *selfPreservation) Validate(c scenarios.Common) error {
 	case s.eu.Workers < 2:
 		return scenarios.Usagef("--workers (%d) must be at least 2 (one dies)", s.eu.Workers)
 	case s.PartitionAt < 2*bucket:
-		return scenarios.Usagef("--partition-at (%s) must be at least %s (two renewals windows: a full one of renewals before it)", s.PartitionAt, eureka.FormatModel(2*bucket))
+		return scenarios.Usagef("--partition-at (%s) must be at least %s (two renewals windows: a full one of renewals before it)", s.PartitionAt, eurekamodel.FormatModel(2*bucket))
 	case s.Partition <= 0 || s.DeathAt <= 0 || s.DeathAt >= s.Partition:
 		return scenarios.Usagef("--death-at (%s) must be within (0, --partition %s)", s.DeathAt, s.Partition)
 	case s.After < 4*time.Minute:
@@ -172,17 +172,17 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*histor
 	cfgOn := s.eu.config()
 	cfgOff := cfgOn
 	cfgOff.SelfPreservation = false
-	clusters := []rig.ClusterSpec{{Label: clusterOn, Config: cfgOn, Workers: s.eu.Workers}, {Label: clusterOff, Config: cfgOff, Workers: s.eu.Workers}}
-	return rig.RunEureka(ctx, env, s.eu.plan(env, clusters,
-		func(ctx context.Context, w *rig.EurekaWorld) ([]rig.EurekaScheduler, error) {
+	clusters := []eureka.ClusterSpec{{Label: clusterOn, Config: cfgOn, Workers: s.eu.Workers}, {Label: clusterOff, Config: cfgOff, Workers: s.eu.Workers}}
+	return eureka.RunEureka(ctx, env, s.eu.plan(env, clusters,
+		func(ctx context.Context, w *eureka.EurekaWorld) ([]eureka.EurekaScheduler, error) {
 			on := w.Clusters[0]
 			order := w.Shuffled(on.URLs)
-			var out []rig.EurekaScheduler
+			var out []eureka.EurekaScheduler
 			for _, d := range []struct {
 				name    string
 				retries int
 			}{{schedR0, 0}, {schedR3, 3}} {
-				sc, err := w.Scheduler(ctx, on, rig.SchedulerSpec{Name: d.name, Order: order, Fetch: on.Cfg.FetchInterval, Rate: s.Rate, Retries: d.retries})
+				sc, err := w.Scheduler(ctx, on, eureka.SchedulerSpec{Name: d.name, Order: order, Fetch: on.Cfg.FetchInterval, Rate: s.Rate, Retries: d.retries})
 				if err != nil {
 					return nil, err
 				}
@@ -190,10 +190,10 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*histor
 			}
 			return out, nil
 		},
-		func(w *rig.EurekaWorld) (fault.Timeline, error) {
+		func(w *eureka.EurekaWorld) (fault.Timeline, error) {
 			return s.timeline(env, w, w.Clusters[0], w.Clusters[1]), nil
 		},
-		func(w *rig.EurekaWorld) (any, error) {
+		func(w *eureka.EurekaWorld) (any, error) {
 			data := spData{modelRun: newModelRun(w, env.Duration), R0Fetches: w.Clock.RelFetches(w.Schedulers[0].Fetches()),
 				R3Fetches: w.Clock.RelFetches(w.Schedulers[1].Fetches())}
 			var err error
@@ -207,15 +207,15 @@ func (s *selfPreservation) Run(ctx context.Context, env *scenarios.Env) (*histor
 
 // timeline partitions both clusters' workers at a seeded moment and kills
 // one seeded worker of "on" --death-at into the partition.
-func (s *selfPreservation) timeline(env *scenarios.Env, w *rig.EurekaWorld, on, off *rig.EurekaCluster) fault.Timeline {
+func (s *selfPreservation) timeline(env *scenarios.Env, w *eureka.EurekaWorld, on, off *eureka.EurekaCluster) fault.Timeline {
 	victim := on.Workers[env.Rand.IntN(len(on.Workers))]
 	partAt := s.PartitionAt + time.Duration(env.Rand.Int64N(int64(spPhaseMax)))
-	env.Printf("partition at %s for %s (model); worker %s of 'on' dies %s into it; %s", eureka.FormatModel(partAt),
-		eureka.FormatModel(s.Partition), victim.ID(), eureka.FormatModel(s.DeathAt), eureka.WallNote(s.eu.Scale, env.Duration))
+	env.Printf("partition at %s for %s (model); worker %s of 'on' dies %s into it; %s", eurekamodel.FormatModel(partAt),
+		eurekamodel.FormatModel(s.Partition), victim.ID(), eurekamodel.FormatModel(s.DeathAt), eurekamodel.WallNote(s.eu.Scale, env.Duration))
 	real := w.Clock.Real
 	return fault.Timeline{
-		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: on.Link, Who: "'on' workers", Cluster: on.Label}},
-		{At: real(partAt), For: real(s.Partition), Fault: fault.PartitionEurekaClients{Link: off.Link, Who: "'off' workers", Cluster: off.Label}},
-		{At: real(partAt + s.DeathAt), Fault: fault.CrashEurekaWorkers{Workers: []fault.EurekaWorker{victim}, Cluster: on.Label}},
+		{At: real(partAt), For: real(s.Partition), Fault: eureka.PartitionEurekaClients{Link: on.Link, Who: "'on' workers", Cluster: on.Label}},
+		{At: real(partAt), For: real(s.Partition), Fault: eureka.PartitionEurekaClients{Link: off.Link, Who: "'off' workers", Cluster: off.Label}},
+		{At: real(partAt + s.DeathAt), Fault: eureka.CrashEurekaWorkers{Workers: []eureka.WorkerTarget{victim}, Cluster: on.Label}},
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"sdchaos/eureka"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // spMeasure is what a self-preservation run measured (model time from the
@@ -96,9 +96,9 @@ func (s *selfPreservation) measureOn(m *spMeasure) {
 // evictBand bounds one "on" server's evictions during the partition: its
 // runs after the leases surely expired and before it engaged (at) must
 // evict up to the cap; those after they may have expired may.
-func (s *selfPreservation) evictBand(h eureka.History, partAt, at time.Duration) (lo, hi int) {
+func (s *selfPreservation) evictBand(h eurekamodel.History, partAt, at time.Duration) (lo, hi int) {
 	cfg := s.eu.config()
-	early, late := eureka.ExpiryAfterPartition(cfg)
+	early, late := eurekamodel.ExpiryAfterPartition(cfg)
 	surely, maybe := 0, 0
 	for _, r := range h.Evictions {
 		switch {
@@ -111,7 +111,7 @@ func (s *selfPreservation) evictBand(h eureka.History, partAt, at time.Duration)
 		}
 	}
 	w := s.eu.Workers
-	return eureka.CappedEvictions(w, w, surely, cfg.RenewalPercent), eureka.CappedEvictions(w, w, maybe, cfg.RenewalPercent)
+	return eurekamodel.CappedEvictions(w, w, surely, cfg.RenewalPercent), eurekamodel.CappedEvictions(w, w, maybe, cfg.RenewalPercent)
 }
 
 func (s *selfPreservation) measureOff(m *spMeasure) {
@@ -127,7 +127,7 @@ func (s *selfPreservation) measureOff(m *spMeasure) {
 
 // engagedAt returns when a server's first eviction run after from refused
 // to evict (self-preservation), and false if none did.
-func engagedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
+func engagedAt(h eurekamodel.History, from time.Duration) (time.Duration, bool) {
 	for _, r := range h.Evictions {
 		if r.At > from && !r.Enabled {
 			return r.At, true
@@ -137,7 +137,7 @@ func engagedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
 }
 
 // evictedIn counts a server's evictions in [from, to].
-func evictedIn(h eureka.History, from, to time.Duration) int {
+func evictedIn(h eurekamodel.History, from, to time.Duration) int {
 	n := 0
 	for _, r := range h.Evictions {
 		if r.At >= from && r.At <= to {
@@ -148,7 +148,7 @@ func evictedIn(h eureka.History, from, to time.Duration) int {
 }
 
 // emptiedAt returns when a server's registry first became empty by eviction.
-func emptiedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
+func emptiedAt(h eurekamodel.History, from time.Duration) (time.Duration, bool) {
 	for _, r := range h.Evictions {
 		if r.At > from && len(r.Evicted) > 0 && r.Size == len(r.Evicted) {
 			return r.At, true
@@ -158,10 +158,10 @@ func emptiedAt(h eureka.History, from time.Duration) (time.Duration, bool) {
 }
 
 // capRespected checks the source's cap on every evicting run of every server.
-func capRespected(hs map[string]eureka.History, percent float64) bool {
+func capRespected(hs map[string]eurekamodel.History, percent float64) bool {
 	for _, h := range hs {
 		for _, r := range h.Evictions {
-			if r.Enabled && len(r.Evicted) != min(r.Expired, eureka.EvictionLimit(r.Size, percent)) {
+			if r.Enabled && len(r.Evicted) != min(r.Expired, eurekamodel.EvictionLimit(r.Size, percent)) {
 				return false
 			}
 		}
@@ -171,7 +171,7 @@ func capRespected(hs map[string]eureka.History, percent float64) bool {
 
 // listedUntil returns when the first successful fetch after from no longer
 // listed id.
-func listedUntil(fetches []eureka.FetchEvent, id string, from time.Duration) (time.Duration, bool) {
+func listedUntil(fetches []eurekamodel.FetchEvent, id string, from time.Duration) (time.Duration, bool) {
 	for _, f := range fetches {
 		if f.At > from && f.OK && !slices.Contains(f.IDs, id) {
 			return f.At, true
@@ -211,7 +211,7 @@ func (s *selfPreservation) metrics(mt report.Metrics, m spMeasure) {
 	mt["on.engaged_min"] = nanUnless(m.worst.Minutes(), m.engagedAll)
 	mt["on.evicted"], mt["off.evicted"] = float64(m.onEvicted), float64(m.offEvicted)
 	mt["off.all_evicted_min"] = nanUnless(m.lastEmpty.Minutes(), m.emptied)
-	lo, hi := eureka.EvictAllBand(s.eu.config(), s.eu.Workers)
+	lo, hi := eurekamodel.EvictAllBand(s.eu.config(), s.eu.Workers)
 	mt["off.all_evicted_min.theory_lo"], mt["off.all_evicted_min.theory_hi"] = lo.Minutes(), hi.Minutes()
 	mt["dead_listed_min"] = nanUnless((m.gone - m.deathAt).Minutes(), m.goneOK)
 	mt["r0.tasks_while_listed"], mt["r0.fail_while_listed"] = float64(m.r0Tasks), float64(m.r0Fail)
@@ -221,7 +221,7 @@ func (s *selfPreservation) metrics(mt report.Metrics, m spMeasure) {
 func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
 	cfg := s.eu.config()
 	engaged := report.Band("on: self-preservation engaged after the partition (last of 3 servers)", 0,
-		eureka.EngageBound(cfg).Minutes(), " min").Digits(2).
+		eurekamodel.EngageBound(cfg).Minutes(), " min").Digits(2).
 		From("isLeaseExpirationEnabled: eviction only while renewsLastMin (the last full minute, MeasuredRate) > threshold; "+
 			"the bucket holding the partition or the next one falls to the threshold: "+engageRule(cfg)).
 		Says(report.SaysValue("after about 15 min", 15)).
@@ -229,7 +229,7 @@ func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
 		Because("the source engages at the first eviction run whose last full minute of renewals is ≤ the threshold; " +
 			"15 min is renewalThresholdUpdateIntervalMs, how often the expected count behind the threshold is recounted")
 	evicted := report.Band("on: workers evicted during the partition (most on one server)", float64(m.evictLo), float64(m.evictHi), "").
-		From("no eviction run is allowed once engaged; a run between the leases' expiry (" + fmt.Sprintf("%d × lease", eureka.LeaseFactor(cfg.LeaseBug)) +
+		From("no eviction run is allowed once engaged; a run between the leases' expiry (" + fmt.Sprintf("%d × lease", eurekamodel.LeaseFactor(cfg.LeaseBug)) +
 			" after the last renewal) and the engagement evicts up to the cap (min(expired, size − (int)(size × 0.85)))").
 		Says(report.SaysValue("no instance is evicted", 0)).SameCount().
 		Because(s.scaledWhy(cfg))
@@ -241,36 +241,36 @@ func (s *selfPreservation) onChecks(m spMeasure) []report.Check {
 }
 
 // engageRule states EngageBound's rule for cfg.
-func engageRule(cfg eureka.Config) string {
+func engageRule(cfg eurekamodel.Config) string {
 	if cfg.RenewsBucket == cfg.EvictionInterval {
 		return "≤ 2 eviction intervals"
 	}
-	return fmt.Sprintf("≤ 2 renewals windows (%s each) + 1 eviction interval (%s)", eureka.FormatModel(cfg.RenewsBucket), eureka.FormatModel(cfg.EvictionInterval))
+	return fmt.Sprintf("≤ 2 renewals windows (%s each) + 1 eviction interval (%s)", eurekamodel.FormatModel(cfg.RenewsBucket), eurekamodel.FormatModel(cfg.EvictionInterval))
 }
 
 // scaledWhy says why a scaled real run evicts before self-preservation
 // engages: the renewals window is hard-coded in the source, the lease scales.
-func (s *selfPreservation) scaledWhy(cfg eureka.Config) string {
+func (s *selfPreservation) scaledWhy(cfg eurekamodel.Config) string {
 	return fmt.Sprintf("real Eureka at --time-scale %g: the renewals window is hard-coded to 60 s of real time (MeasuredRate), %s of model time, "+
 		"while the lease scales (%s): the partitioned leases expire before the drop in renewals shows, and runs evict them up to the cap; "+
 		"at the server's default intervals (time scale 1, the reference variant real-defaults) protection engages before any lease expires",
-		s.eu.Scale, eureka.FormatModel(cfg.RenewsBucket), eureka.FormatModel(eureka.LeaseFactor(cfg.LeaseBug)*cfg.LeaseDuration))
+		s.eu.Scale, eurekamodel.FormatModel(cfg.RenewsBucket), eurekamodel.FormatModel(eurekamodel.LeaseFactor(cfg.LeaseBug)*cfg.LeaseDuration))
 }
 
 func (s *selfPreservation) offChecks(m spMeasure) []report.Check {
 	cfg := s.eu.config()
-	lo, hi := eureka.EvictAllBand(cfg, s.eu.Workers)
-	runs := eureka.CapRuns(s.eu.Workers, cfg.RenewalPercent)
+	lo, hi := eurekamodel.EvictAllBand(cfg, s.eu.Workers)
+	runs := eurekamodel.CapRuns(s.eu.Workers, cfg.RenewalPercent)
 	empty := report.Band("off: every registry emptied by eviction (last of 3 servers)", lo.Minutes(), hi.Minutes(), " min").Digits(2).
 		From(fmt.Sprintf("leases expire %d × 90 s after their last renewal; %d runs of at most size − (int)(size × 0.85); ±6 s replication, +0.5 s lateness per run",
-			eureka.LeaseFactor(cfg.LeaseBug), runs)).
+			eurekamodel.LeaseFactor(cfg.LeaseBug), runs)).
 		Says(report.Says("without self-preservation a partition would mass-evict (the article's premise)"))
 	capped := report.Yes("off: every eviction run removed min(expired, size − (int)(size × 0.85))", "yes", "no").
 		From("AbstractInstanceRegistry.evict")
 	var c report.Check
 	switch {
 	case hi > m.partEnd-m.partAt:
-		c = empty.Invalid(fmt.Sprintf("the partition (%s) ends before the band does", eureka.FormatModel(m.partEnd-m.partAt)))
+		c = empty.Invalid(fmt.Sprintf("the partition (%s) ends before the band does", eurekamodel.FormatModel(m.partEnd-m.partAt)))
 	case !m.emptied:
 		c = empty.JudgeText(math.NaN(), fmt.Sprintf("not emptied (%d evicted)", m.offEvicted))
 	default:
@@ -283,13 +283,13 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 	cfg := s.eu.config()
 	lo := m.partEnd - m.deathAt
 	if m.evictHi > 0 { // runs may evict expired leases before protection engages
-		early, _ := eureka.ExpiryAfterPartition(cfg)
+		early, _ := eurekamodel.ExpiryAfterPartition(cfg)
 		lo = max(0, m.partAt+early-m.deathAt)
 	}
 	// After the heal each live worker renews at its next heartbeat tick,
 	// up to one renewal interval later (a fixed-period loop); from then the
 	// renewals window can climb back above the threshold.
-	hi := lo + cfg.RenewInterval + eureka.StaleListingMax(cfg, cfg.FetchInterval)
+	hi := lo + cfg.RenewInterval + eurekamodel.StaleListingMax(cfg, cfg.FetchInterval)
 	listed := report.Band("dead worker listed in r0's registry after it died", lo.Minutes(), hi.Minutes(), " min").Digits(2).
 		From("until the heal, then one renewal interval (every heartbeat resumed) + " + engageRule(cfg) + " + response cache + fetch; " +
 			"from its lease's expiry when runs evict before protection engages").
@@ -313,7 +313,7 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 		cs[0] = listed.Judge((m.gone - m.deathAt).Minutes())
 	case m.data.Duration < m.deathAt+hi:
 		cs[0] = listed.Invalid(fmt.Sprintf("still listed at the end, but the observation (%s after the heal) ends before the band does: give --after ≥ %s",
-			eureka.FormatModel(m.data.Duration-m.partEnd), eureka.FormatModel(m.deathAt+hi-m.partEnd)))
+			eurekamodel.FormatModel(m.data.Duration-m.partEnd), eurekamodel.FormatModel(m.deathAt+hi-m.partEnd)))
 	}
 	if blo, bhi, ok := report.BinomialBand(p, m.r0Tasks, 0.002); ok {
 		share0.Lo, share0.Hi = blo, bhi
@@ -328,13 +328,13 @@ func (s *selfPreservation) deadChecks(m spMeasure) []report.Check {
 }
 
 // runIn returns a server's eviction run in [from, to).
-func runIn(h eureka.History, from, to time.Duration) (eureka.EvictionRun, bool) {
+func runIn(h eurekamodel.History, from, to time.Duration) (eurekamodel.EvictionRun, bool) {
 	for _, r := range h.Evictions {
 		if r.At >= from && r.At < to {
 			return r, true
 		}
 	}
-	return eureka.EvictionRun{}, false
+	return eurekamodel.EvictionRun{}, false
 }
 
 func (s *selfPreservation) minuteTable(m spMeasure) report.Table {
@@ -353,7 +353,7 @@ func (s *selfPreservation) minuteTable(m spMeasure) report.Table {
 	t.Notes = []string{
 		"min m covers [m, m+1) model minutes after the partition; each server runs its eviction task every 60 s on its own phase",
 		"eviction: 'refused' = isLeaseExpirationEnabled() false (self-preservation), 'runs' = leases may be evicted",
-		eureka.WallNote(m.data.Clock.Factor, m.data.Duration),
+		eurekamodel.WallNote(m.data.Clock.Factor, m.data.Duration),
 	}
 	return t
 }
@@ -372,7 +372,7 @@ func eventIn(m spMeasure, from, to time.Duration) string {
 }
 
 // clusterCells returns the cells of one cluster for one minute.
-func clusterCells(hs map[string]eureka.History, from time.Duration, withState bool) []string {
+func clusterCells(hs map[string]eurekamodel.History, from time.Duration, withState bool) []string {
 	names := make([]string, 0, len(hs))
 	for n := range hs {
 		names = append(names, n)
@@ -404,7 +404,7 @@ func clusterCells(hs map[string]eureka.History, from time.Duration, withState bo
 
 func (s *selfPreservation) summaryTable(m spMeasure) report.Table {
 	cfg := s.eu.config()
-	lo, hi := eureka.EvictAllBand(cfg, s.eu.Workers)
+	lo, hi := eurekamodel.EvictAllBand(cfg, s.eu.Workers)
 	var engaged []string
 	for _, name := range sortedNames(m.engaged) {
 		engaged = append(engaged, fmt.Sprintf("%s %.2f", name, m.engaged[name].Minutes()))
@@ -442,7 +442,7 @@ func (s *selfPreservation) conclude(res *report.Result, m spMeasure) {
 		s.eu.who(),
 		fmtNum(nanUnless(m.worst.Minutes(), m.engagedAll))))
 	res.Conclude(fmt.Sprintf("With self-preservation %d workers were evicted during the %s partition; without it the servers evicted %d of %d, emptying their registries after %s min, at most size − (int)(size × 0.85) per run.",
-		m.onEvicted, eureka.FormatModel(m.partEnd-m.partAt), m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied))))
+		m.onEvicted, eurekamodel.FormatModel(m.partEnd-m.partAt), m.offEvicted, s.eu.Workers, fmtNum(nanUnless(m.lastEmpty.Minutes(), m.emptied))))
 	res.Conclude(fmt.Sprintf("The worker that died %s into the partition stayed in the scheduler's registry for %s min; meanwhile the scheduler without retries failed %d of %d tasks and the one with 3 retries %d: only the caller's retries hid the dead instance.",
-		eureka.FormatModel(m.deathAt-m.partAt), fmtNum(nanUnless((m.gone-m.deathAt).Minutes(), m.goneOK)), m.r0Fail, m.r0Tasks, m.r3Fail))
+		eurekamodel.FormatModel(m.deathAt-m.partAt), fmtNum(nanUnless((m.gone-m.deathAt).Minutes(), m.goneOK)), m.r0Fail, m.r0Tasks, m.r3Fail))
 }

@@ -8,9 +8,9 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"sdchaos/eureka"
 	"sdchaos/figure"
 	"sdchaos/history"
+	"sdchaos/worlds/eureka/eurekamodel"
 )
 
 // selfPreservationKind marks the spans in which a server refused to evict.
@@ -66,17 +66,17 @@ type spAxis struct{ zero, end time.Duration }
 func (a spAxis) at(d time.Duration) float64 { return (d - a.zero).Minutes() }
 
 // first returns the history of the first server by name.
-func first(hs map[string]eureka.History) eureka.History {
+func first(hs map[string]eurekamodel.History) eurekamodel.History {
 	names := sortedNames(hs)
 	if len(names) == 0 {
-		return eureka.History{}
+		return eurekamodel.History{}
 	}
 	return hs[names[0]]
 }
 
 // renewalPanel draws one server's renewals per minute and its threshold at
 // each eviction run, with the runs that self-preservation refused shaded.
-func renewalPanel(title string, h eureka.History, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
+func renewalPanel(title string, h eurekamodel.History, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var xs, renews, thresholds []float64
 	for _, r := range h.Evictions {
 		xs = append(xs, x.at(r.At))
@@ -90,7 +90,7 @@ func renewalPanel(title string, h eureka.History, ws []figure.Window, ms []figur
 
 // refusedWindows are the spans from an eviction run that self-preservation
 // refused to the next run that was allowed (or the end).
-func refusedWindows(h eureka.History, x spAxis) []figure.Window {
+func refusedWindows(h eurekamodel.History, x spAxis) []figure.Window {
 	var out []figure.Window
 	for i := 0; i < len(h.Evictions); i++ {
 		if h.Evictions[i].Enabled {
@@ -125,7 +125,7 @@ var (
 func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for _, c := range []struct {
-		hs     map[string]eureka.History
+		hs     map[string]eurekamodel.History
 		colors []color.Color
 		dash   []vg.Length
 	}{{m.data.On, onColors, nil}, {m.data.Off, offColors, figure.Dashed}} {
