@@ -2,10 +2,8 @@ package fault
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
-	"sdchaos/cluster"
 	"sdchaos/netns"
 )
 
@@ -43,8 +41,8 @@ func (d Direction) String() string {
 	return "both ways"
 }
 
-// has reports whether d includes the one-way direction x.
-func (d Direction) has(x Direction) bool { return d == BothWays || d == x }
+// Has reports whether d includes the one-way direction x.
+func (d Direction) Has(x Direction) bool { return d == BothWays || d == x }
 
 // PacketRules is the state a packet fault keeps between inject and heal:
 // its chain in the filter and, once healed, what its rules did. A world's
@@ -104,21 +102,6 @@ func (p *PacketRules) Counts() netns.Counts {
 	return p.counts
 }
 
-// distinctAddrs checks that every member has its own non-loopback address.
-func distinctAddrs(ns []*cluster.Node) error {
-	seen := map[string]string{}
-	for _, n := range ns {
-		if a := n.Addr(); a.IsLoopback() || seen[n.Host] != "" {
-			return fmt.Errorf("etcd %s listens on %s, shared or loopback: packet faults need a member address "+
-				"each (cluster.Config.Hosts = netns.MemberHosts)", n.Name, n.Host)
-		}
-		seen[n.Host] = n.Name
-	}
-	return nil
-}
-
 // percent formats a loss probability ("30 %").
 // Percent writes a loss share (0–1) as a percentage ("30 %").
 func Percent(loss float64) string { return fmt.Sprintf("%g %%", 100*loss) }
-
-func joinNames(ns []*cluster.Node) string { return strings.Join(nodeNames(ns), ",") }

@@ -13,7 +13,6 @@ import (
 
 	"sdchaos/childproc"
 	"sdchaos/clock"
-	"sdchaos/fakeservice"
 	"sdchaos/history"
 )
 
@@ -25,15 +24,17 @@ import (
 //
 // optionally with "scheduled" (when the call was due). Times are the
 // host's wall clock. The harness kills CMD (its whole process group) at
-// the end of the run.
+// the end of the run. Beside these variables, every world hands over
+// EnvRegistry and EnvEndpoints, and the variables of its own that say
+// where its instances are listed (each world's doc names them).
 const (
-	// EnvEndpoints: the etcd client URLs, comma-separated.
+	// EnvRegistry: the world the client runs on (etcd, nacos, eureka,
+	// zookeeper, …), an experiment's --registry value.
+	EnvRegistry = "SDCHAOS_REGISTRY"
+	// EnvEndpoints: the registry's addresses in the world's own form,
+	// comma-separated (etcd client URLs, Nacos server host:port, Eureka
+	// service URLs, ZooKeeper's connect string).
 	EnvEndpoints = "SDCHAOS_ENDPOINTS"
-	// EnvPrefix: the instances' key prefix; each value is an HTTP "host:port".
-	EnvPrefix = "SDCHAOS_PREFIX"
-	// EnvGRPCTarget: the etcd naming endpoints-manager target of the
-	// instances' gRPC health servers (resolve "etcd:///"+target).
-	EnvGRPCTarget = "SDCHAOS_GRPC_TARGET"
 	// EnvRate: calls per second the client should make.
 	EnvRate = "SDCHAOS_RATE"
 	// EnvStart and EnvEnd: the run's time zero and end (RFC 3339, ns):
@@ -57,6 +58,10 @@ type ExecConfig struct {
 	Argv        []string
 	Rate        float64
 	CallTimeout time.Duration
+	// World is the world's part of the protocol's environment ("NAME=value":
+	// EnvRegistry, EnvEndpoints and the world's own variables), which the
+	// world fills in when it starts the client.
+	World []string
 }
 
 // execLine is one line of the client's output.
@@ -73,12 +78,12 @@ type execLine struct {
 type ExecClient struct {
 	cfg ExecConfig
 	env *Env
-	r   *Etcd
 }
 
-// NewExecClient returns the user's client for the rig.
-func (r *Etcd) NewExecClient(cfg ExecConfig) *ExecClient {
-	return &ExecClient{cfg: cfg, env: r.env, r: r}
+// NewExecClient returns the user's client of the run on env; cfg.World
+// holds the world's part of its environment.
+func NewExecClient(env *Env, cfg ExecConfig) *ExecClient {
+	return &ExecClient{cfg: cfg, env: env}
 }
 
 // Run starts the program at time zero, reads its lines until the end of the
@@ -143,15 +148,12 @@ func exitText(err error) string {
 
 // environ is the protocol's environment.
 func (c *ExecClient) environ(t0, end time.Time) []string {
-	return []string{
-		EnvEndpoints + "=" + strings.Join(c.r.Endpoints(), ","),
-		EnvPrefix + "=" + c.r.KeyPrefix(),
-		EnvGRPCTarget + "=" + fakeservice.GRPCTarget(c.r.Svc.Service),
-		EnvRate + "=" + fmt.Sprint(c.cfg.Rate),
-		EnvStart + "=" + t0.Format(time.RFC3339Nano),
-		EnvEnd + "=" + end.Format(time.RFC3339Nano),
-		EnvCallTimeout + "=" + c.cfg.CallTimeout.String(),
-	}
+	return append(append([]string(nil), c.cfg.World...),
+		EnvRate+"="+fmt.Sprint(c.cfg.Rate),
+		EnvStart+"="+t0.Format(time.RFC3339Nano),
+		EnvEnd+"="+end.Format(time.RFC3339Nano),
+		EnvCallTimeout+"="+c.cfg.CallTimeout.String(),
+	)
 }
 
 type readResult struct{ lines, bad int }

@@ -9,8 +9,9 @@ import (
 	"strings"
 
 	"sdchaos/cluster"
-	"sdchaos/nemesis"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
+	"sdchaos/worlds/etcd/nemesis"
 )
 
 // ExternalFlags are the flags that point an etcd scenario at a cluster the
@@ -54,7 +55,7 @@ func bindExternal(fs *flag.FlagSet, x *ExternalFlags) {
 
 // buildExternal validates the external-mode flags and returns the rig's
 // External (nil when --endpoints and --members are not given).
-func buildExternal(name string, x ExternalFlags, c Common, cfg Config) (*rig.External, error) {
+func buildExternal(name string, x ExternalFlags, c Common, cfg Config) (*etcd.External, error) {
 	if x.Endpoints == "" && x.Members == "" {
 		if x.CACert+x.Cert+x.Key+x.User+x.Nemesis != "" || x.AllowRemote {
 			return nil, Usagef("--cacert, --cert, --key, --user, --nemesis and --allow-remote need --endpoints (or --members)")
@@ -64,7 +65,7 @@ func buildExternal(name string, x ExternalFlags, c Common, cfg Config) (*rig.Ext
 	if c.Net == rig.Private {
 		return nil, Usagef("--net private and --endpoints exclude each other: packet faults act on members in the run's own namespace")
 	}
-	ext := &rig.External{CACert: x.CACert, Cert: x.Cert, Key: x.Key, User: x.User}
+	ext := &etcd.External{CACert: x.CACert, Cert: x.Cert, Key: x.Key, User: x.User}
 	var err error
 	if ext.Members, err = parseMembers(x.Members); err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func parseMembers(s string) ([]cluster.Member, error) {
 }
 
 // checkURLs requires http(s) URLs with a port, on loopback unless allowRemote.
-func checkURLs(ext *rig.External, allowRemote bool) error {
+func checkURLs(ext *etcd.External, allowRemote bool) error {
 	urls := slices.Clone(ext.Endpoints)
 	for _, m := range ext.Members {
 		urls = append(urls, m.ClientURL)

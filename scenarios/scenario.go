@@ -23,6 +23,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 )
 
 // ErrUsage marks an error in what the user asked for (bad flag value,
@@ -70,7 +71,7 @@ type Common struct {
 	// ExternalFlags are the external-mode flags as given; External is the
 	// cluster they describe (nil: the run starts its own).
 	ExternalFlags
-	External *rig.External
+	External *etcd.External
 	// Saved marks arguments parsed from a saved history (ParseSaved): the
 	// run is judged or drawn again, not run, so its environment (the private
 	// network namespace) is not required.

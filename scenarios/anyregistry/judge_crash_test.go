@@ -6,7 +6,7 @@ import (
 
 	"sdchaos/experiment"
 	"sdchaos/history"
-	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 	"sdchaos/worlds/eureka/eurekareal"
 )
 
@@ -40,7 +40,7 @@ func crashRun(t *testing.T, reg experiment.Registry, everyThird ...string) world
 // dead instance; one ejecting failure) or its world's client rule
 // (gRPC drops the closed connection; the Java client's cache keeps it).
 func TestInstanceDiesUnreachableJudge(t *testing.T) {
-	etcd := func() worldRun { return crashRun(t, experiment.Etcd) }
+	etcdRun := func() worldRun { return crashRun(t, experiment.Etcd) }
 	eureka := func() worldRun { return crashRun(t, experiment.Eureka, eurekareal.JavaClient) }
 	never := func(c string) func(*worldRun) {
 		return func(w *worldRun) {
@@ -56,10 +56,10 @@ func TestInstanceDiesUnreachableJudge(t *testing.T) {
 			}
 		}
 	}
-	testMembers(t, etcd, []memberCase{
+	testMembers(t, etcdRun, []memberCase{
 		{"keep never calls the dead instance", never("keep"), "keep: failures after the instance crashed"},
 		{"eject keeps calling it", thirds("eject"), "eject: failures after the instance crashed"},
-		{"gRPC keeps picking the closed connection", thirds(rig.EtcdRoundRobin), rig.EtcdRoundRobin + ": failures after the instance crashed"},
+		{"gRPC keeps picking the closed connection", thirds(etcd.EtcdRoundRobin), etcd.EtcdRoundRobin + ": failures after the instance crashed"},
 	})
 	testMembers(t, eureka, []memberCase{
 		{"the Java client drops the dead instance", never(eurekareal.JavaClient), eurekareal.JavaClient + ": failures after the instance crashed"},

@@ -8,6 +8,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 	"sdchaos/worlds/eureka/eurekareal"
 )
 
@@ -133,8 +134,8 @@ func TestQuorumLossOnEtcd(t *testing.T) {
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 10*time.Second, 11*time.Second) },
 			"keep: failures while the registry was unreachable"},
 		{"clear never fails", func(w *worldRun) { w.fail = nil }, "clear: first failure after the registry became unreachable"},
-		{"the resolver's client fails", func(w *worldRun) { w.fail = failing(rig.EtcdPickFirst, 9*time.Second, 10*time.Second) },
-			rig.EtcdPickFirst + ": failed share while the registry was unreachable"},
+		{"the resolver's client fails", func(w *worldRun) { w.fail = failing(etcd.EtcdPickFirst, 9*time.Second, 10*time.Second) },
+			etcd.EtcdPickFirst + ": failed share while the registry was unreachable"},
 	})
 }
 
@@ -153,8 +154,8 @@ func TestMemberCutOffOnEtcd(t *testing.T) {
 			"n1 (majority) at 15 s: register answers"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 10*time.Second, 11*time.Second) },
 			"keep: failures while cut-off-member held"},
-		{"the resolver's client fails", func(w *worldRun) { w.fail = failing(rig.EtcdRoundRobin, 9*time.Second, 10*time.Second) },
-			rig.EtcdRoundRobin + ": failed share while cut-off-member held"},
+		{"the resolver's client fails", func(w *worldRun) { w.fail = failing(etcd.EtcdRoundRobin, 9*time.Second, 10*time.Second) },
+			etcd.EtcdRoundRobin + ": failed share while cut-off-member held"},
 		{"clear never recovers", func(w *worldRun) { w.fail = failing("clear", 10*time.Second, 30*time.Second) },
 			"clear: failures after cut-off-member healed (from 2s after)"},
 	})

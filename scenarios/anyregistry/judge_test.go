@@ -10,6 +10,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 )
 
 // synth builds the history of a registry-neutral run on etcd's rules:
@@ -113,9 +114,9 @@ func TestRegistryUnreachableJudge(t *testing.T) {
 		}, "clear: failed share from its first failure until the registry returned"},
 		{"the resolver's client fails", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool {
-				return c == rig.EtcdRoundRobin && at > 9*time.Second && at < 10*time.Second
+				return c == etcd.EtcdRoundRobin && at > 9*time.Second && at < 10*time.Second
 			}
-		}, rig.EtcdRoundRobin + ": failed share while the registry was unreachable"},
+		}, etcd.EtcdRoundRobin + ": failed share while the registry was unreachable"},
 		{"clear never recovers", func(s *synth) {
 			s.fail = func(c string, at time.Duration) bool { return c == "clear" && at >= 4400*time.Millisecond }
 		}, "clear: failures after the registry returned (from 6s after)"},

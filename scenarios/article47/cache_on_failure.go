@@ -9,8 +9,8 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -84,7 +84,7 @@ func (s *cacheOnFailure) Validate(c scenarios.Common) error {
 func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	phase := s.Call.Phase(env)
 	env.Printf("refresh phase of both callers: %s", phase.Round(time.Millisecond))
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, etcd.Plan{
 		Callers: []caller.Config{
 			s.Call.Config("keep", phase, caller.Policy{OnError: caller.KeepList}),
 			s.Call.Config("clear", phase, caller.Policy{OnError: caller.ClearList}),
@@ -92,8 +92,8 @@ func (s *cacheOnFailure) Run(ctx context.Context, env *scenarios.Env) (*history.
 		Real:    s.Real.Configs(s.Call, 0, ""),
 		Exec:    s.Client.Config(s.Call),
 		Gateway: s.Call.FailFast,
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
-			return fault.Timeline{{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
+			return fault.Timeline{{At: s.OutageAt, Fault: etcd.KillNodes{Nodes: r.Cluster.Nodes()}}}, nil
 		},
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -119,16 +120,16 @@ const (
 // the keys once more at the end. Key-value traffic runs on every member
 // until the last probe, then every key is read once more.
 func (s *minority) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
-		KV: &rig.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, etcd.Plan{
+		KV: &etcd.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			return s.timeline(env, r)
 		},
 	})
 }
 
 // timeline picks the survivor (seeded) and kills the two others.
-func (s *minority) timeline(env *scenarios.Env, r *rig.Etcd) (fault.Timeline, error) {
+func (s *minority) timeline(env *scenarios.Env, r *etcd.Etcd) (fault.Timeline, error) {
 	nodes := r.Cluster.Nodes()
 	surv := nodes[env.Rand.IntN(len(nodes))]
 	var killed []*cluster.Node
@@ -144,7 +145,7 @@ func (s *minority) timeline(env *scenarios.Env, r *rig.Etcd) (fault.Timeline, er
 	r.Defer(p.close)
 	env.Printf("survivor %s", surv.Name)
 	return fault.Timeline{
-		{At: s.OutageAt, For: s.Outage, Fault: fault.KillNodes{Nodes: killed}},
+		{At: s.OutageAt, For: s.Outage, Fault: etcd.KillNodes{Nodes: killed}},
 		{At: s.OutageAt, Probe: p.survivor()},
 		{At: s.OutageAt + s.Outage, Probe: p.recovery()},
 		{At: env.Duration, Probe: p.end()},
@@ -154,14 +155,14 @@ func (s *minority) timeline(env *scenarios.Env, r *rig.Etcd) (fault.Timeline, er
 // minorityProbes reads the survivor and, after the restart, the cluster.
 type minorityProbes struct {
 	s                 *minority
-	r                 *rig.Etcd
+	r                 *etcd.Etcd
 	surv              *cluster.Node
 	survCli, allCli   *clientv3.Client
 	lease             clientv3.LeaseID
 	prefix, survivorN string
 }
 
-func (s *minority) newProbes(r *rig.Etcd, surv *cluster.Node) (*minorityProbes, error) {
+func (s *minority) newProbes(r *etcd.Etcd, surv *cluster.Node) (*minorityProbes, error) {
 	survCli, err := surv.Client()
 	if err != nil {
 		return nil, err

@@ -9,8 +9,8 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -87,7 +87,7 @@ func (s *passiveEjection) Validate(c scenarios.Common) error {
 func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
 	phase := s.Call.Phase(env)
 	victim := env.Rand.IntN(s.Svc.Instances)
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, etcd.Plan{
 		Callers: []caller.Config{
 			s.Call.Config("none", phase, caller.Policy{OnError: caller.KeepList}),
 			s.Call.Config("eject", phase, caller.Policy{OnError: caller.KeepList, Eject: s.Eject}),
@@ -95,9 +95,9 @@ func (s *passiveEjection) Run(ctx context.Context, env *scenarios.Env) (*history
 		Real:    s.Real.Configs(s.Call, 0, ""),
 		Exec:    s.Client.Config(s.Call),
 		Gateway: s.Call.FailFast,
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{
-				{At: s.OutageAt, Fault: fault.KillNodes{Nodes: r.Cluster.Nodes()}},
+				{At: s.OutageAt, Fault: etcd.KillNodes{Nodes: r.Cluster.Nodes()}},
 				{At: s.CrashAt, Fault: fault.CrashInstance{Instance: r.Group.Instances[victim]}},
 			}, nil
 		},

@@ -14,5 +14,5 @@
 // and probe steps, with the servers' histories and the clients' fetches
 // stored as the history's Data) and a judge (<scenario>_judge.go: the typed
 // measurement filled from the recorded history, and the checks derived from
-// it). The bands come from package eureka's theory (eureka/theory.go).
+// it). The bands come from package eureka's theory (worlds/eureka/eurekamodel/theory.go).
 package eurekaarticle

@@ -11,6 +11,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -167,17 +168,17 @@ func (s *minorityPartition) Validate(c scenarios.Common) error {
 // up, which ends the run. Key-value traffic runs on every member until the
 // member caught up, then every key is read once more.
 func (s *minorityPartition) Run(ctx context.Context, env *scenarios.Env) (*history.History, error) {
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, rig.Plan{
-		KV:    &rig.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config()}, etcd.Plan{
+		KV:    &etcd.KVPlan{Timeout: s.OpTimeout, FinalWithin: finalReadsWithin, UntilTimeline: true},
 		EndAt: opCaughtUp,
-		Timeline: func(ctx context.Context, r *rig.Etcd) (fault.Timeline, error) {
+		Timeline: func(ctx context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			return s.timeline(ctx, env, r)
 		},
 	})
 }
 
 // timeline picks the member to isolate and cuts it off.
-func (s *minorityPartition) timeline(ctx context.Context, env *scenarios.Env, r *rig.Etcd) (fault.Timeline, error) {
+func (s *minorityPartition) timeline(ctx context.Context, env *scenarios.Env, r *etcd.Etcd) (fault.Timeline, error) {
 	iso, majority, err := s.pick(ctx, env, r.Cluster)
 	if err != nil {
 		return nil, err
@@ -204,7 +205,7 @@ func (s *minorityPartition) timeline(ctx context.Context, env *scenarios.Env, r 
 // --one-way).
 func (s *minorityPartition) cutFault(env *scenarios.Env, c *cluster.Cluster, iso *cluster.Node) (fault.Fault, error) {
 	if s.Cut != cutPackets {
-		return fault.PartitionPeer{Cluster: c, Node: iso, OneWay: s.OneWay}, nil
+		return etcd.PartitionPeer{Cluster: c, Node: iso, OneWay: s.OneWay}, nil
 	}
 	f, err := env.Filter()
 	if err != nil {
@@ -214,7 +215,7 @@ func (s *minorityPartition) cutFault(env *scenarios.Env, c *cluster.Cluster, iso
 	if s.OneWay {
 		dir = fault.Outbound
 	}
-	return &fault.DropPeerPackets{Filter: f, Members: c.Nodes(), Node: iso, Loss: 1, Dir: dir}, nil
+	return &etcd.DropPeerPackets{Filter: f, Members: c.Nodes(), Node: iso, Loss: 1, Dir: dir}, nil
 }
 
 // cutKind is the event kind of the cut.

@@ -14,18 +14,19 @@ import (
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 )
 
 // partitionProbes probe both sides of the partition and the healed member.
 type partitionProbes struct {
 	s              *minorityPartition
-	r              *rig.Etcd
+	r              *etcd.Etcd
 	iso            *cluster.Node
 	majority       []*cluster.Node
 	isoCli, majCli *clientv3.Client
 }
 
-func newPartitionProbes(s *minorityPartition, r *rig.Etcd, iso *cluster.Node, majority []*cluster.Node) (*partitionProbes, error) {
+func newPartitionProbes(s *minorityPartition, r *etcd.Etcd, iso *cluster.Node, majority []*cluster.Node) (*partitionProbes, error) {
 	isoCli, err := iso.Client()
 	if err != nil {
 		return nil, err

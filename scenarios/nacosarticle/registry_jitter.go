@@ -12,6 +12,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -157,12 +158,12 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*history.
 	for _, jc := range jitterCallers {
 		cfgs = append(cfgs, s.Call.Config(jc.name, phase, jc.policy))
 	}
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, rig.Plan{
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, etcd.Plan{
 		Callers: cfgs,
 		Real:    s.Real.Configs(s.Call, 0, ""),
 		Gateway: s.Call.FailFast,
-		KV:      &rig.KVPlan{Timeout: kvOpTimeout, FinalWithin: finalReadsWithin},
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+		KV:      &etcd.KVPlan{Timeout: kvOpTimeout, FinalWithin: finalReadsWithin},
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			f, err := s.jitterFault(env, r)
 			return fault.Timeline{{At: s.JitterAt, For: s.Jitter, Fault: f}}, err
 		},
@@ -174,7 +175,7 @@ func (s *registryJitter) Run(ctx context.Context, env *scenarios.Env) (*history.
 // loopback; in the private namespace, a drop of --loss of the packets
 // between the clients (through the proxies) and the members' client ports,
 // both ways.
-func (s *registryJitter) jitterFault(env *scenarios.Env, r *rig.Etcd) (fault.Fault, error) {
+func (s *registryJitter) jitterFault(env *scenarios.Env, r *etcd.Etcd) (fault.Fault, error) {
 	if env.Net != rig.Private {
 		return fault.Blackhole{Proxies: r.Proxies}, nil
 	}
@@ -182,7 +183,7 @@ func (s *registryJitter) jitterFault(env *scenarios.Env, r *rig.Etcd) (fault.Fau
 	if err != nil {
 		return nil, fmt.Errorf("the jitter's packet filter: %w", err)
 	}
-	return &fault.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: s.Loss, Dir: fault.BothWays}, nil
+	return &etcd.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: s.Loss, Dir: fault.BothWays}, nil
 }
 
 // lossVariants are the loss sweep in the private namespace.
@@ -198,7 +199,7 @@ func lossVariants() []scenarios.Variant {
 }
 
 // recordRegistrations records one op per instance: how many times it registered.
-func recordRegistrations(_ context.Context, r *rig.Etcd, rec *history.Recorder) error {
+func recordRegistrations(_ context.Context, r *etcd.Etcd, rec *history.Recorder) error {
 	at := rec.Offset(time.Now())
 	for _, in := range r.Group.Instances {
 		n := int(in.Stats().Registrations)

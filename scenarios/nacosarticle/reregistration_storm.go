@@ -10,6 +10,7 @@ import (
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -163,7 +164,7 @@ func (s *reregistrationStorm) hold(n int) time.Duration {
 	return s.TTL + 2*time.Second + time.Duration(float64(n)/s.RevokeRate*float64(time.Second)).Round(time.Second)
 }
 
-// Run runs, for each size and strategy, one phase: a plan that rig.RunPlan
+// Run runs, for each size and strategy, one phase: a plan that etcd.RunPlan
 // runs on a fresh cluster with a fresh fleet (on shard ≥ 1 this shard's
 // slice of the fleet on shard 0's members), every phase recorded into the
 // run's one recorder; the registrants' and the members' measurements are
@@ -213,10 +214,10 @@ func (s *reregistrationStorm) runSize(ctx context.Context, env *scenarios.Env, r
 func (s *reregistrationStorm) runStrategy(ctx context.Context, env *scenarios.Env, rec *history.Recorder, n int, limit uint64, b storm.Backoff) (stormPhase, error) {
 	if s.Shard.K >= 1 {
 		f := s.newShardFleet(env, n, limit, b)
-		_, err := rig.RunPlan(ctx, env, s.shardOptions(env), f.plan(rec, b))
+		_, err := etcd.RunPlan(ctx, env, s.shardOptions(env), f.plan(rec, b))
 		return f.p, err
 	}
 	f := s.newStormFleet(env, n, limit, b)
-	_, err := rig.RunPlan(ctx, env, rig.EtcdOptions{Namespace: s.namespace(env)}, s.plan(env, f, rec, b))
+	_, err := etcd.RunPlan(ctx, env, etcd.EtcdOptions{Namespace: s.namespace(env)}, s.plan(env, f, rec, b))
 	return f.p, err
 }

@@ -13,6 +13,7 @@ import (
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
+	"sdchaos/worlds/etcd"
 )
 
 // fleetAddr is the address the registrants dial from in the private
@@ -25,7 +26,7 @@ var fleetAddr = netip.MustParseAddr("127.0.0.200")
 // the path, whose copies cost the harness a third of its CPU time at 5000
 // links); in the private namespace (--net private) a drop of every packet
 // between the registrants and the members' client ports.
-func linkCut(env *scenarios.Env, r *rig.Etcd, hold *fakeservice.Cut) (fault.Healer, error) {
+func linkCut(env *scenarios.Env, r *etcd.Etcd, hold *fakeservice.Cut) (fault.Healer, error) {
 	if env.Net != rig.Private {
 		return fault.BlackholeConns{Cut: hold, Targets: memberAddrs(r.Cluster)}, nil
 	}
@@ -33,7 +34,7 @@ func linkCut(env *scenarios.Env, r *rig.Etcd, hold *fakeservice.Cut) (fault.Heal
 	if err != nil {
 		return nil, fmt.Errorf("the storm's packet filter: %w", err)
 	}
-	return &fault.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: 1, Dir: fault.BothWays, Client: fleetAddr}, nil
+	return &etcd.DropClientPackets{Filter: f, Nodes: r.Cluster.Nodes(), Loss: 1, Dir: fault.BothWays, Client: fleetAddr}, nil
 }
 
 // linkLoss is the storm's fault: every registrant's link cut (a blackhole

@@ -19,6 +19,7 @@ import (
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
+	"sdchaos/worlds/etcd"
 )
 
 // stormRecord is what a storm run recorded beyond its ops and events.
@@ -101,7 +102,7 @@ const (
 // stormPrefix holds the registrants' keys.
 const stormPrefix = "/svc/storm/"
 
-// stormFleet is one phase's registrants as its plan's fleet (rig.Fleet),
+// stormFleet is one phase's registrants as its plan's fleet (etcd.Fleet),
 // with what measures them: the direct client that counts their keys, the
 // harness's meter, the cut of their links, the members' samplers, and the
 // phase it fills.
@@ -111,7 +112,7 @@ type stormFleet struct {
 	n     int
 	limit uint64 // the open-file limit (connections per registrant)
 	p     stormPhase
-	r     *rig.Etcd
+	r     *etcd.Etcd
 	fleet *storm.Fleet
 	log   *storm.Log
 	// direct counts the keys and carries the shards' coordination keys.
@@ -134,7 +135,7 @@ func (s *reregistrationStorm) newStormFleet(env *scenarios.Env, n int, limit uin
 // Start creates this process's registrants on r's members, announces the
 // phase to the other shards (if any), registers the registrants and brings
 // the registry to the steady state the timeline assumes.
-func (f *stormFleet) Start(ctx context.Context, r *rig.Etcd) error {
+func (f *stormFleet) Start(ctx context.Context, r *etcd.Etcd) error {
 	f.r, f.base, f.sampling.c = r, scrapeMembers(ctx, f.env, r.Cluster), r.Cluster
 	if err := f.connect(); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
+	"sdchaos/worlds/etcd"
 )
 
 // plan is one phase of the storm as a plan on a fresh rig, recorded into
@@ -18,12 +19,12 @@ import (
 // the leases to drain and starts the members' samplers before the heal;
 // the re-registration with back-off b until every registrant is back or
 // --duration; then the last count, the samples and the cost.
-func (s *reregistrationStorm) plan(env *scenarios.Env, f *stormFleet, rec *history.Recorder, b storm.Backoff) rig.Plan {
-	return rig.Plan{Fleet: f, Recorder: rec,
-		Timeline: func(ctx context.Context, _ *rig.Etcd) (fault.Timeline, error) {
+func (s *reregistrationStorm) plan(env *scenarios.Env, f *stormFleet, rec *history.Recorder, b storm.Backoff) etcd.Plan {
+	return etcd.Plan{Fleet: f, Recorder: rec,
+		Timeline: func(ctx context.Context, _ *etcd.Etcd) (fault.Timeline, error) {
 			return s.timeline(ctx, env, f, rec, b), nil
 		},
-		After: func(ctx context.Context, _ *rig.Etcd, rec *history.Recorder) error {
+		After: func(ctx context.Context, _ *etcd.Etcd, rec *history.Recorder) error {
 			s.endPhase(ctx, env, f, rec)
 			return nil
 		}}
@@ -75,12 +76,12 @@ func (s *reregistrationStorm) endPhase(ctx context.Context, env *scenarios.Env, 
 // recorder rec: its registrants registered until shard 0 announces the
 // loss, the loss on its own links, the re-registration with back-off b,
 // then a word to shard 0.
-func (f *shardFleet) plan(rec *history.Recorder, b storm.Backoff) rig.Plan {
-	return rig.Plan{Fleet: f, Recorder: rec,
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+func (f *shardFleet) plan(rec *history.Recorder, b storm.Backoff) etcd.Plan {
+	return etcd.Plan{Fleet: f, Recorder: rec,
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			return f.timeline(rec, r, b), nil
 		},
-		After: func(ctx context.Context, _ *rig.Etcd, rec *history.Recorder) error {
+		After: func(ctx context.Context, _ *etcd.Etcd, rec *history.Recorder) error {
 			f.end(ctx, rec)
 			return nil
 		}}

@@ -14,6 +14,7 @@ import (
 	"sdchaos/rig"
 	"sdchaos/scenarios"
 	"sdchaos/storm"
+	"sdchaos/worlds/etcd"
 )
 
 // recorder returns the run's recorder: a sharded run waits for --start-at
@@ -61,7 +62,7 @@ func (s *reregistrationStorm) awaitShards(ctx context.Context, env *scenarios.En
 	}
 }
 
-// shardFleet is a phase's fleet on a shard ≥ 1 (rig.Fleet): its slice of
+// shardFleet is a phase's fleet on a shard ≥ 1 (etcd.Fleet): its slice of
 // the registrants, dialling the members, registered until shard 0 fixes
 // the loss; the same loss and heal on its own links (held in its
 // connections) at the same instants, the re-registration, then a word to
@@ -95,18 +96,18 @@ func (s *reregistrationStorm) newShardFleet(env *scenarios.Env, n int, limit uin
 // attached to (--endpoints), as a guest in the run's shared namespace: at
 // the phase's end this shard revokes its own leases and leaves the keys to
 // shard 0.
-func (s *reregistrationStorm) shardOptions(env *scenarios.Env) rig.EtcdOptions {
+func (s *reregistrationStorm) shardOptions(env *scenarios.Env) etcd.EtcdOptions {
 	if env.Attach == nil {
-		return rig.EtcdOptions{Remote: s.ShardEndpoints}
+		return etcd.EtcdOptions{Remote: s.ShardEndpoints}
 	}
-	return rig.EtcdOptions{Namespace: s.namespace(env), Guest: true}
+	return etcd.EtcdOptions{Namespace: s.namespace(env), Guest: true}
 }
 
 // Start waits until shard 0 started the phase, creates this shard's
 // registrants on r's members and registers them (again and again, as
 // shard 0's steady state does) until shard 0 announces the loss. A loss
 // not announced in time is reported, not fatal: the shard misses the phase.
-func (f *shardFleet) Start(ctx context.Context, r *rig.Etcd) error {
+func (f *shardFleet) Start(ctx context.Context, r *etcd.Etcd) error {
 	s := f.s
 	if err := f.dialCoord(r); err != nil {
 		return err
@@ -135,7 +136,7 @@ func (f *shardFleet) Start(ctx context.Context, r *rig.Etcd) error {
 
 // dialCoord opens the client for the coordination keys: to shard 0's
 // members, or through the cluster every shard attached to.
-func (f *shardFleet) dialCoord(r *rig.Etcd) error {
+func (f *shardFleet) dialCoord(r *etcd.Etcd) error {
 	if r.Cluster == nil {
 		coord, err := storm.DialCoord(r.Endpoints(), countTimeout)
 		if err != nil {
@@ -154,7 +155,7 @@ func (f *shardFleet) dialCoord(r *rig.Etcd) error {
 
 // timeline is the loss shard 0 announced, on this shard's own links
 // (none when the shard missed the phase).
-func (f *shardFleet) timeline(rec *history.Recorder, r *rig.Etcd, b storm.Backoff) fault.Timeline {
+func (f *shardFleet) timeline(rec *history.Recorder, r *etcd.Etcd, b storm.Backoff) fault.Timeline {
 	if f.lossAt.IsZero() {
 		return nil
 	}

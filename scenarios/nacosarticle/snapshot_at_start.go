@@ -9,8 +9,8 @@ import (
 	"sdchaos/caller"
 	"sdchaos/fault"
 	"sdchaos/history"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
+	"sdchaos/worlds/etcd"
 )
 
 func init() {
@@ -106,11 +106,11 @@ func (s *snapshotAtStart) Run(ctx context.Context, env *scenarios.Env) (*history
 	nosnap.Start = s.RestartAt
 	snap := s.Call.Config(callerSnap, phase, keep)
 	snap.Start, snap.Snapshot, snap.LoadSnapshot, snap.Log = s.RestartAt, path, true, env.Log
-	return rig.RunPlan(ctx, env, rig.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, rig.Plan{
+	return etcd.RunPlan(ctx, env, etcd.EtcdOptions{Instances: s.Svc.Instances, Service: s.Svc.Config(), Proxied: true}, etcd.Plan{
 		Callers: []caller.Config{before, nosnap, snap},
 		Real:    s.Real.Configs(s.Call, s.RestartAt, ""),
 		Gateway: s.Call.FailFast,
-		Timeline: func(_ context.Context, r *rig.Etcd) (fault.Timeline, error) {
+		Timeline: func(_ context.Context, r *etcd.Etcd) (fault.Timeline, error) {
 			return fault.Timeline{{At: s.OutageAt, For: s.Outage, Fault: fault.Blackhole{Proxies: r.Proxies}}}, nil
 		},
 	})

@@ -7,7 +7,7 @@ import (
 )
 
 // The rules of the real Nacos server and clients the bands follow, kept with
-// their sources in nacosreal/rules.go (read in
+// their sources in worlds/nacos/rules.go (read in
 // alibaba/nacos at 486e198, 3.1.0, the constants checked with javap in the
 // 3.1.0-bugfix jars that run; nacos-client 3.1.1; nacos-sdk-go v2.3.2;
 // Spring Cloud LoadBalancer 5.0.4: docs/nacos-real.md).

@@ -6,7 +6,7 @@ import (
 	"sdchaos/worlds/nacos"
 )
 
-// The nacos-sdk-go rules of a reconnect (v2.3.2, common/remote/rpc; nacosreal/rules.go), on
+// The nacos-sdk-go rules of a reconnect (v2.3.2, common/remote/rpc; worlds/nacos/rules.go), on
 // top of the server's in nacos_incident_rules.go.
 const (
 	// sdkSetupSleep: a new connection sends its ConnectionSetupRequest

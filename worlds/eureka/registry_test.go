@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/experiment"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 	"sdchaos/worlds/eureka/eurekareal"
 )
 
@@ -52,7 +53,7 @@ func TestEurekaRegistryCan(t *testing.T) {
 		{"the leader", neutral(experiment.Step{Fault: experiment.CutOffMember, Which: experiment.Leader}), "no leader"},
 		{"a lease of 1.5 s", withTTL(1500 * time.Millisecond), "whole seconds, at least 3 s"},
 		{"a lease of 2.5 s", withTTL(2500 * time.Millisecond), "whole seconds"},
-		{"etcd's client", withCaller(experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: rig.EtcdPickFirst}), `no client "grpc-pick-first"`},
+		{"etcd's client", withCaller(experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: etcd.EtcdPickFirst}), `no client "grpc-pick-first"`},
 		{"a spread of re-registrations", func() experiment.Experiment {
 			x := neutral(unreachable)
 			x.Instances.Spread = experiment.Duration(10 * time.Second)

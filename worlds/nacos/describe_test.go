@@ -35,7 +35,7 @@ func TestDescribeNamesTheBuiltPieces(t *testing.T) {
 		!strings.Contains(w.Server, "third-party republication") {
 		t.Errorf("server %+v, line %q: want its version and that it is a third-party republication", c, w.Server)
 	}
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

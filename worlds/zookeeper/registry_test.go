@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/experiment"
 	"sdchaos/rig"
+	"sdchaos/worlds/etcd"
 )
 
 // TestZooKeeperCan: the ZooKeeper world refuses, in one ErrCannot line, a
@@ -32,7 +33,7 @@ func TestZooKeeperCan(t *testing.T) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "mine", Kind: experiment.ExecClient, Command: []string{"true"}})
 		}, "no user's program", ""},
 		{"unknown client", func(x *experiment.Experiment) {
-			x.Callers = append(x.Callers, experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: rig.EtcdRoundRobin})
+			x.Callers = append(x.Callers, experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: etcd.EtcdRoundRobin})
 		}, "has no client", ""},
 		{"kill every member", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Kill }, "", "members' processes or peer links"},
 		{"quorum loss", func(x *experiment.Experiment) {

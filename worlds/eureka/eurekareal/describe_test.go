@@ -67,7 +67,7 @@ func TestDescribeNamesTheBuiltServer(t *testing.T) {
 // as the built jar gives it (its example stays true after a version bump).
 func readmeQuotes(t *testing.T, line string) {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package fault
+package etcd
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"sdchaos/cluster"
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -22,14 +23,14 @@ type DropPeerPackets struct {
 	Members []*cluster.Node
 	Node    *cluster.Node
 	Loss    float64
-	Dir     Direction
-	PacketRules
+	Dir     fault.Direction
+	fault.PacketRules
 }
 
 // Describe returns the packet-drop-peers event on the member
 // ("drop 30 % of packets between n1 and its peers (both ways)").
 func (d *DropPeerPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", Percent(d.Loss), d.Node.Name, d.Dir)
+	label := fmt.Sprintf("drop %s of packets between %s and its peers (%s)", fault.Percent(d.Loss), d.Node.Name, d.Dir)
 	return history.Event{Kind: history.PacketDropPeers, Targets: []string{d.Node.Name}, Label: label}
 }
 
@@ -59,10 +60,10 @@ func (d *DropPeerPackets) Rules() ([]netns.Rule, error) {
 		if p == d.Node {
 			continue
 		}
-		if d.Dir.has(Outbound) {
+		if d.Dir.Has(fault.Outbound) {
 			rules = append(rules, netns.Rule{Match: netns.Match{Src: d.Node.Addr(), Dst: p.Addr()}, Loss: d.Loss})
 		}
-		if d.Dir.has(Inbound) {
+		if d.Dir.Has(fault.Inbound) {
 			rules = append(rules, netns.Rule{Match: netns.Match{Src: p.Addr(), Dst: d.Node.Addr()}, Loss: d.Loss})
 		}
 	}

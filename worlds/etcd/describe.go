@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sdchaos/caller"
 	"sdchaos/fault"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
 func TestPlanValidate(t *testing.T) {
@@ -38,7 +39,7 @@ func TestPlanValidate(t *testing.T) {
 // TestRunPlanRefusesAPlanWithoutTraffic: an error before anything starts,
 // not a panic on the first caller's rate.
 func TestRunPlanRefusesAPlanWithoutTraffic(t *testing.T) {
-	env := NewEnv(1, time.Second, 9150, false, nil, nil)
+	env := rig.NewEnv(1, time.Second, 9150, false, nil, nil)
 	defer env.Close()
 	_, err := RunPlan(context.Background(), env, EtcdOptions{}, Plan{
 		Timeline: func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }})
@@ -58,7 +59,7 @@ func (nopFleet) Stop()                                           {}
 // members cannot check that it is ready, nor name the members for the
 // key-value traffic.
 func TestRunPlanRefusesARemotePlanWithoutAFleet(t *testing.T) {
-	env := NewEnv(1, time.Second, 9150, false, nil, nil)
+	env := rig.NewEnv(1, time.Second, 9150, false, nil, nil)
 	defer env.Close()
 	tl := func(context.Context, *Etcd) (fault.Timeline, error) { return nil, nil }
 	o := EtcdOptions{Remote: []string{"http://127.0.0.1:9150"}}

@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
 // etcdVersion is the version of the etcd the harness runs.
@@ -35,20 +36,20 @@ func etcdMembersProbe(r *Etcd) fault.Probe {
 
 // probeMember lists and registers through one member.
 func probeMember(ctx context.Context, rec *history.Recorder, r *Etcd, name, url string) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: ProbeTimeout})
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: rig.ProbeTimeout})
 	if err != nil {
-		RecordProbe(rec, name, experiment.List, time.Now(), 0, err)
+		rig.RecordProbe(rec, name, experiment.List, time.Now(), 0, err)
 		return
 	}
 	defer cli.Close()
-	ProbeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
+	rig.ProbeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
 		resp, err := cli.Get(c, r.Prefix(), clientv3.WithPrefix(), clientv3.WithCountOnly())
 		if err != nil {
 			return 0, err
 		}
 		return int(resp.Count), nil
 	})
-	ProbeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
+	rig.ProbeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
 		lease, err := cli.Grant(c, int64(r.Svc.TTL/time.Second))
 		if err != nil {
 			return 0, err

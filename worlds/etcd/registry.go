@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
-func init() { RegisterRegistry(etcdRegistry{}) }
+func init() { rig.RegisterRegistry(etcdRegistry{}) }
 
 // etcdRegistry runs experiments written as data on the etcd world: a real
 // 3-member etcd cluster (each member its own process), instances
@@ -38,10 +39,10 @@ func (etcdRegistry) Describe() string {
 }
 
 // Clients are etcd's naming resolver with two gRPC balancers.
-func (etcdRegistry) Clients() []ClientInfo {
-	return []ClientInfo{
-		{EtcdRoundRobin, "etcd's gRPC naming resolver (a watch on the endpoint keys) feeding gRPC's round_robin balancer"},
-		{EtcdPickFirst, "etcd's gRPC naming resolver feeding gRPC's pick_first balancer"},
+func (etcdRegistry) Clients() []rig.ClientInfo {
+	return []rig.ClientInfo{
+		{Name: EtcdRoundRobin, What: "etcd's gRPC naming resolver (a watch on the endpoint keys) feeding gRPC's round_robin balancer"},
+		{Name: EtcdPickFirst, What: "etcd's gRPC naming resolver feeding gRPC's pick_first balancer"},
 	}
 }
 
@@ -49,14 +50,14 @@ func (etcdRegistry) Clients() []ClientInfo {
 // member-unreachable: RefusePackets); it needs whole-second
 // lease ttls of at least fakeservice.MinTTL and one user's program at most.
 func (r etcdRegistry) Can(x experiment.Experiment) error {
-	if err := CheckClients(r, x); err != nil {
+	if err := rig.CheckClients(r, x); err != nil {
 		return err
 	}
-	if err := RefusePackets(r.Name(), x); err != nil {
+	if err := rig.RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
 	if err := etcdService(x).Validate(); err != nil {
-		return Cannotf("etcd: instances.ttl: %v", err)
+		return rig.Cannotf("etcd: instances.ttl: %v", err)
 	}
 	execs := 0
 	for _, c := range x.Callers {
@@ -65,7 +66,7 @@ func (r etcdRegistry) Can(x experiment.Experiment) error {
 		}
 	}
 	if execs > 1 {
-		return Cannotf("etcd runs one user's program per run (the experiment has %d)", execs)
+		return rig.Cannotf("etcd runs one user's program per run (the experiment has %d)", execs)
 	}
 	return nil
 }
@@ -83,31 +84,31 @@ func etcdService(x experiment.Experiment) fakeservice.Config {
 
 // World compiles x into an etcd plan: its callers, its instances, and a
 // timeline of fault values on the started rig.
-func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
+func (r etcdRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, error) {
 	if err := r.Can(x); err != nil {
 		return nil, err
 	}
-	sink := &Sink{}
-	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: NeedsLinks(x)}
+	sink := &rig.Sink{}
+	o := EtcdOptions{Instances: x.Instances.Count, Service: etcdService(x), Proxied: rig.NeedsLinks(x)}
 	o.Service.OnRegister = sink.Registered
 	if x.Instances.Spread > 0 {
-		o.Service.Rejoin = NewDraws(env, x.Instances.Spread.D()).Next
+		o.Service.Rejoin = rig.NewDraws(env, x.Instances.Spread.D()).Next
 	}
-	phase := time.Duration(env.Rand.Int64N(int64(DefaultRefresh)))
+	phase := time.Duration(env.Rand.Int64N(int64(rig.DefaultRefresh)))
 	plan := Plan{Timeline: func(ctx context.Context, rig *Etcd) (fault.Timeline, error) { return etcdTimeline(ctx, env, rig, x) },
 		Traffic: listedTraffic}
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
-			plan.Callers = append(plan.Callers, PolicyCaller(c, phase))
+			plan.Callers = append(plan.Callers, rig.PolicyCaller(c, phase))
 		case experiment.RealClient:
 			b := caller.RoundRobin
 			if c.Client == EtcdPickFirst {
 				b = caller.PickFirst
 			}
-			plan.Real = append(plan.Real, caller.GRPCConfig{Name: c.Name, Rate: RateOf(c), Balancer: b, CallTimeout: CallTimeout})
+			plan.Real = append(plan.Real, caller.GRPCConfig{Name: c.Name, Rate: rig.RateOf(c), Balancer: b, CallTimeout: rig.CallTimeout})
 		case experiment.ExecClient:
-			plan.Exec = &ExecConfig{Name: c.Name, Argv: c.Command, Rate: RateOf(c), CallTimeout: CallTimeout}
+			plan.Exec = &rig.ExecConfig{Name: c.Name, Argv: c.Command, Rate: rig.RateOf(c), CallTimeout: rig.CallTimeout}
 		}
 	}
 	env.Duration = x.Duration.D()
@@ -118,7 +119,7 @@ func (r etcdRegistry) World(env *Env, x experiment.Experiment) (World, error) {
 // are recorded once the recorder exists.
 type sinkWorld struct {
 	*EtcdWorld
-	sink *Sink
+	sink *rig.Sink
 }
 
 // Recorder returns the world's recorder and points the sink at it.
@@ -138,7 +139,7 @@ func listedTraffic(r *Etcd) ([]caller.Traffic, func(), error) {
 }
 
 // etcdTimeline turns x's steps into fault values on the started rig.
-func etcdTimeline(ctx context.Context, env *Env, r *Etcd, x experiment.Experiment) (fault.Timeline, error) {
+func etcdTimeline(ctx context.Context, env *rig.Env, r *Etcd, x experiment.Experiment) (fault.Timeline, error) {
 	var tl fault.Timeline
 	for i, s := range x.Timeline {
 		st := fault.Step{At: s.At.D(), For: s.For.D(), Origin: i + 1}
@@ -157,11 +158,11 @@ func etcdTimeline(ctx context.Context, env *Env, r *Etcd, x experiment.Experimen
 }
 
 // etcdFault is the fault value of one registry-neutral step on etcd.
-func etcdFault(ctx context.Context, env *Env, r *Etcd, s experiment.Step) (fault.Fault, error) {
+func etcdFault(ctx context.Context, env *rig.Env, r *Etcd, s experiment.Step) (fault.Fault, error) {
 	switch s.Fault {
 	case experiment.Unreachable:
 		if s.HowOf() == experiment.Kill {
-			return fault.KillNodes{Nodes: r.Cluster.Nodes()}, nil
+			return KillNodes{Nodes: r.Cluster.Nodes()}, nil
 		}
 		return fault.Blackhole{Proxies: r.Proxies}, nil
 	case experiment.CrashInstance:
@@ -172,15 +173,15 @@ func etcdFault(ctx context.Context, env *Env, r *Etcd, s experiment.Step) (fault
 		if err != nil {
 			return nil, err
 		}
-		return fault.KillNodes{Nodes: majorityWith(r.Cluster, leader)}, nil
+		return KillNodes{Nodes: majorityWith(r.Cluster, leader)}, nil
 	case experiment.CutOffMember:
 		n, err := memberOf(ctx, r.Cluster, s.WhichOf())
 		if err != nil {
 			return nil, err
 		}
-		return fault.PartitionPeer{Cluster: r.Cluster, Node: n}, nil
+		return PartitionPeer{Cluster: r.Cluster, Node: n}, nil
 	}
-	return nil, Cannotf("etcd cannot make %q", s.Fault)
+	return nil, rig.Cannotf("etcd cannot make %q", s.Fault)
 }
 
 // majorityWith returns a majority of the members that includes n (the

@@ -1,4 +1,4 @@
-package fault
+package etcd
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"sdchaos/cluster"
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
 
 // members returns three members on 198.18.0.1–3 (client ports 9201, 9203,
 // 9205), not started.
-func members() []*cluster.Node {
+func packetMembers() []*cluster.Node {
 	var ns []*cluster.Node
 	for i := range 3 {
 		ns = append(ns, &cluster.Node{Index: i, Name: "n" + string(rune('1'+i)), Host: netns.MemberAddr(i).String(),
@@ -26,18 +27,18 @@ func members() []*cluster.Node {
 func addr(s string) netip.Addr { return netip.MustParseAddr(s) }
 
 func TestDropPeerPacketsRules(t *testing.T) {
-	ms := members()
+	ms := packetMembers()
 	a1, a2, a3 := addr("198.18.0.1"), addr("198.18.0.2"), addr("198.18.0.3")
 	rule := func(src, dst netip.Addr) netns.Rule {
 		return netns.Rule{Match: netns.Match{Src: src, Dst: dst}, Loss: 0.5}
 	}
 	tests := []struct {
-		dir  Direction
+		dir  fault.Direction
 		want []netns.Rule
 	}{
-		{BothWays, []netns.Rule{rule(a2, a1), rule(a1, a2), rule(a2, a3), rule(a3, a2)}},
-		{Outbound, []netns.Rule{rule(a2, a1), rule(a2, a3)}},
-		{Inbound, []netns.Rule{rule(a1, a2), rule(a3, a2)}},
+		{fault.BothWays, []netns.Rule{rule(a2, a1), rule(a1, a2), rule(a2, a3), rule(a3, a2)}},
+		{fault.Outbound, []netns.Rule{rule(a2, a1), rule(a2, a3)}},
+		{fault.Inbound, []netns.Rule{rule(a1, a2), rule(a3, a2)}},
 	}
 	for _, tc := range tests {
 		d := &DropPeerPackets{Members: ms, Node: ms[1], Loss: 0.5, Dir: tc.dir}
@@ -49,15 +50,15 @@ func TestDropPeerPacketsRules(t *testing.T) {
 }
 
 func TestDropClientPacketsRules(t *testing.T) {
-	ms := members()[:2]
+	ms := packetMembers()[:2]
 	in := func(i int) netns.Rule {
 		return netns.Rule{Match: netns.Match{Dst: ms[i].Addr(), DstPort: uint16(ms[i].ClientPort)}, Loss: 0.3}
 	}
 	out := func(i int) netns.Rule {
 		return netns.Rule{Match: netns.Match{Src: ms[i].Addr(), SrcPort: uint16(ms[i].ClientPort)}, Loss: 0.3}
 	}
-	for dir, want := range map[Direction][]netns.Rule{
-		BothWays: {in(0), out(0), in(1), out(1)}, Inbound: {in(0), in(1)}, Outbound: {out(0), out(1)},
+	for dir, want := range map[fault.Direction][]netns.Rule{
+		fault.BothWays: {in(0), out(0), in(1), out(1)}, fault.Inbound: {in(0), in(1)}, fault.Outbound: {out(0), out(1)},
 	} {
 		d := &DropClientPackets{Nodes: ms, Loss: 0.3, Dir: dir}
 		if got := d.Rules(); !reflect.DeepEqual(got, want) {
@@ -66,7 +67,7 @@ func TestDropClientPacketsRules(t *testing.T) {
 	}
 	// Limited to the clients on one address: the harness's own probes pass.
 	fleet := netip.MustParseAddr("127.0.0.200")
-	d := &DropClientPackets{Nodes: ms[:1], Loss: 1, Dir: BothWays, Client: fleet}
+	d := &DropClientPackets{Nodes: ms[:1], Loss: 1, Dir: fault.BothWays, Client: fleet}
 	want := []netns.Rule{
 		{Match: netns.Match{Src: fleet, Dst: ms[0].Addr(), DstPort: uint16(ms[0].ClientPort)}, Loss: 1},
 		{Match: netns.Match{Src: ms[0].Addr(), SrcPort: uint16(ms[0].ClientPort), Dst: fleet}, Loss: 1},
@@ -77,7 +78,7 @@ func TestDropClientPacketsRules(t *testing.T) {
 }
 
 func TestDropMemberAndResetRules(t *testing.T) {
-	ms := members()
+	ms := packetMembers()
 	a := ms[2].Addr()
 	got, err := (&DropMemberPackets{Node: ms[2], Loss: 1}).Rules()
 	want := []netns.Rule{{Match: netns.Match{Dst: a}, Loss: 1}, {Match: netns.Match{Src: a, NotDst: a}, Loss: 1}}
@@ -94,7 +95,7 @@ func TestDropMemberAndResetRules(t *testing.T) {
 // TestPacketFaultsRefuseSharedAddresses: members all on 127.0.0.1 cannot be
 // told apart by their packets.
 func TestPacketFaultsRefuseSharedAddresses(t *testing.T) {
-	ms := members()
+	ms := packetMembers()
 	for _, n := range ms {
 		n.Host = "127.0.0.1"
 	}
@@ -105,22 +106,22 @@ func TestPacketFaultsRefuseSharedAddresses(t *testing.T) {
 	if _, err := (&DropMemberPackets{Node: ms[0], Loss: 1}).Rules(); err == nil {
 		t.Error("member drop on 127.0.0.1: no error")
 	}
-	other := members()
+	other := packetMembers()
 	if _, err := (&DropPeerPackets{Members: other[:2], Node: other[2], Loss: 1}).Rules(); err == nil {
 		t.Error("peer drop of a member outside the list: no error")
 	}
 }
 
 func TestPacketFaultEvents(t *testing.T) {
-	ms := members()
+	ms := packetMembers()
 	tests := []struct {
-		f     Fault
+		f     fault.Fault
 		kind  history.EventKind
 		label string
 	}{
 		{&DropPeerPackets{Members: ms, Node: ms[0], Loss: 0.3}, "packet-drop-peers",
 			"drop 30 % of packets between n1 and its peers (both ways)"},
-		{&DropPeerPackets{Members: ms, Node: ms[0], Loss: 1, Dir: Outbound}, "packet-drop-peers",
+		{&DropPeerPackets{Members: ms, Node: ms[0], Loss: 1, Dir: fault.Outbound}, "packet-drop-peers",
 			"drop 100 % of packets between n1 and its peers (outbound)"},
 		{&DropClientPackets{Nodes: ms, Loss: 0.5}, "packet-drop-clients",
 			"drop 50 % of client packets to and from n1,n2,n3 (both ways)"},
@@ -138,7 +139,7 @@ func TestPacketFaultEvents(t *testing.T) {
 // TestPacketFaultWithoutFilter: outside a private namespace the run has no
 // filter, and the fault says so instead of touching anything.
 func TestPacketFaultWithoutFilter(t *testing.T) {
-	f := &DropClientPackets{Nodes: members(), Loss: 1}
+	f := &DropClientPackets{Nodes: packetMembers(), Loss: 1}
 	if err := f.Inject(context.Background()); err == nil || !strings.Contains(err.Error(), "no packet filter") {
 		t.Errorf("inject without a filter: err = %v", err)
 	}

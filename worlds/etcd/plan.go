@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
 // Plan is an experiment on the etcd rig: traffic side by side (policy
@@ -25,7 +26,7 @@ type Plan struct {
 	// beside the policy callers; the instances then also serve gRPC.
 	Real []caller.GRPCConfig
 	// Exec, when set, is a user's client run as a program (--client exec:).
-	Exec *ExecConfig
+	Exec *rig.ExecConfig
 	// KV, when set, adds key-value traffic against every member for the
 	// linearizability check, and the reads of every key after it.
 	KV *KVPlan
@@ -109,20 +110,20 @@ func (p Plan) Validate() error {
 // the rig, primes the callers, starts the fleet, runs the traffic for
 // env.Duration while the timeline fires (with a fleet: until the timeline
 // has run and the fleet settled), and returns the recorded history.
-func RunPlan(ctx context.Context, env *Env, o EtcdOptions, plan Plan) (*history.History, error) {
+func RunPlan(ctx context.Context, env *rig.Env, o EtcdOptions, plan Plan) (*history.History, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
 	}
 	if len(o.Remote) > 0 && (plan.Fleet == nil || plan.KV != nil) {
 		return nil, ErrRemotePlan
 	}
-	return Run(ctx, env, &EtcdWorld{env: env, Options: o, Plan: plan})
+	return rig.Run(ctx, env, &EtcdWorld{env: env, Options: o, Plan: plan})
 }
 
 // EtcdWorld is the etcd world behind the seam: a 3-member cluster (or an
 // external one) with its instances, running one Plan.
 type EtcdWorld struct {
-	env     *Env
+	env     *rig.Env
 	Options EtcdOptions
 	Plan    Plan
 	// Rig is the started world (nil before Start).
@@ -132,7 +133,7 @@ type EtcdWorld struct {
 }
 
 // NewEtcdWorld returns the etcd world that runs plan with o.
-func NewEtcdWorld(env *Env, o EtcdOptions, plan Plan) *EtcdWorld {
+func NewEtcdWorld(env *rig.Env, o EtcdOptions, plan Plan) *EtcdWorld {
 	return &EtcdWorld{env: env, Options: o, Plan: plan}
 }
 
@@ -224,7 +225,7 @@ func (r *Etcd) planRecorder(ctx context.Context, plan Plan) *history.Recorder {
 	}
 	rec := plan.Recorder
 	if rec == nil {
-		rec = NewRecorder(r.env, 0)
+		rec = rig.NewRecorder(r.env, 0)
 	}
 	ready(rec)
 	return rec

@@ -147,7 +147,7 @@ func TestMissingAction(t *testing.T) {
 // TestShippedFilesParse loads every example nemesis file and fills every
 // template for a 3-member cluster (with the data dirs a file gives).
 func TestShippedFilesParse(t *testing.T) {
-	paths, _ := filepath.Glob("../examples/nemesis/*.json")
+	paths, _ := filepath.Glob("../../../examples/nemesis/*.json")
 	if len(paths) < 4 {
 		t.Fatalf("found %d example nemesis files, want at least 4", len(paths))
 	}

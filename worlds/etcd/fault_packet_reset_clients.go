@@ -1,10 +1,11 @@
-package fault
+package etcd
 
 import (
 	"context"
 	"fmt"
 
 	"sdchaos/cluster"
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -17,13 +18,13 @@ type ResetClientPackets struct {
 	Filter *netns.Filter
 	Nodes  []*cluster.Node
 	Loss   float64
-	PacketRules
+	fault.PacketRules
 }
 
 // Describe returns the packet-reset-clients event on the members
 // ("reset 100 % of client packets to n1,n2,n3").
 func (r *ResetClientPackets) Describe() history.Event {
-	label := fmt.Sprintf("reset %s of client packets to %s", Percent(r.Loss), joinNames(r.Nodes))
+	label := fmt.Sprintf("reset %s of client packets to %s", fault.Percent(r.Loss), joinNames(r.Nodes))
 	return history.Event{Kind: history.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
 }
 

@@ -1,10 +1,11 @@
-package fault
+package etcd
 
 import (
 	"context"
 	"fmt"
 
 	"sdchaos/cluster"
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -16,13 +17,13 @@ type DropMemberPackets struct {
 	Filter *netns.Filter
 	Node   *cluster.Node
 	Loss   float64
-	PacketRules
+	fault.PacketRules
 }
 
 // Describe returns the packet-drop-member event on the member
 // ("drop 100 % of packets to and from n2").
 func (d *DropMemberPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of packets to and from %s", Percent(d.Loss), d.Node.Name)
+	label := fmt.Sprintf("drop %s of packets to and from %s", fault.Percent(d.Loss), d.Node.Name)
 	return history.Event{Kind: history.PacketDropMember, Targets: []string{d.Node.Name}, Label: label}
 }
 

@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -14,13 +14,14 @@ import (
 	"sdchaos/history"
 	"sdchaos/linkproxy"
 	"sdchaos/ports"
+	"sdchaos/rig"
 )
 
 // Etcd is the world of the etcd experiments: a 3-member cluster, each
 // member its own process, and registered fake instances; optionally a
 // loopback proxy in front of each member that every client goes through.
 type Etcd struct {
-	env     *Env
+	env     *rig.Env
 	alloc   *ports.Allocator
 	Cluster *cluster.Cluster
 	// Group holds the registered instances (nil when none were asked for).
@@ -75,7 +76,7 @@ type EtcdOptions struct {
 
 // StartEtcd starts the cluster, the proxies and the instances. Everything
 // is released by Close, and by env.Close in any case.
-func StartEtcd(ctx context.Context, env *Env, o EtcdOptions) (*Etcd, error) {
+func StartEtcd(ctx context.Context, env *rig.Env, o EtcdOptions) (*Etcd, error) {
 	r := &Etcd{env: env, alloc: ports.New(env.PortBase, "--port-base"), Svc: o.Service}
 	if len(o.Remote) > 0 {
 		return r.onRemote(o)

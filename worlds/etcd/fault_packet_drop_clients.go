@@ -1,4 +1,4 @@
-package fault
+package etcd
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/netip"
 
 	"sdchaos/cluster"
+	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/netns"
 )
@@ -18,19 +19,19 @@ type DropClientPackets struct {
 	Filter *netns.Filter
 	Nodes  []*cluster.Node
 	Loss   float64
-	Dir    Direction
+	Dir    fault.Direction
 	// Client, when valid, limits the drop to the clients that dial from
 	// this address (the harness's own probes, from another, still pass).
 	Client netip.Addr
-	PacketRules
+	fault.PacketRules
 }
 
 // Describe returns the packet-drop-clients event on the members
 // ("drop 30 % of client packets to and from n1,n2,n3 (both ways)").
 func (d *DropClientPackets) Describe() history.Event {
-	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", Percent(d.Loss), joinNames(d.Nodes), d.Dir)
+	label := fmt.Sprintf("drop %s of client packets to and from %s (%s)", fault.Percent(d.Loss), joinNames(d.Nodes), d.Dir)
 	if d.Client.IsValid() {
-		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", Percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
+		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", fault.Percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
 	}
 	return history.Event{Kind: history.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
 }
@@ -49,10 +50,10 @@ func (d *DropClientPackets) Rules() []netns.Rule {
 	var rules []netns.Rule
 	for _, n := range d.Nodes {
 		port := uint16(n.ClientPort)
-		if d.Dir.has(Inbound) {
+		if d.Dir.Has(fault.Inbound) {
 			rules = append(rules, netns.Rule{Match: netns.Match{Src: d.Client, Dst: n.Addr(), DstPort: port}, Loss: d.Loss})
 		}
-		if d.Dir.has(Outbound) {
+		if d.Dir.Has(fault.Outbound) {
 			rules = append(rules, netns.Rule{Match: netns.Match{Src: n.Addr(), SrcPort: port, Dst: d.Client}, Loss: d.Loss})
 		}
 	}

@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/etcdcli"
 	"sdchaos/history"
+	"sdchaos/rig"
 )
 
 // listedSampler counts the instances the registry lists every ListedEvery
@@ -34,7 +35,7 @@ func newListedSampler(r *Etcd) (*listedSampler, error) {
 
 // Run samples from the recorder's zero for d.
 func (s *listedSampler) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
-	SampleListed(ctx, rec, d, func(c context.Context) (int, error) {
+	rig.SampleListed(ctx, rec, d, func(c context.Context) (int, error) {
 		resp, err := s.cli.Get(c, s.prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
 		if err != nil {
 			return 0, err

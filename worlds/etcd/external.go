@@ -1,4 +1,4 @@
-package rig
+package etcd
 
 import (
 	"cmp"
@@ -15,7 +15,8 @@ import (
 	"sdchaos/cluster"
 	"sdchaos/etcdcli"
 	"sdchaos/history"
-	"sdchaos/nemesis"
+	"sdchaos/rig"
+	"sdchaos/worlds/etcd/nemesis"
 )
 
 // External describes an etcd cluster the run attaches to instead of
@@ -42,7 +43,7 @@ func (x *External) settings(ns string) (etcdcli.Settings, error) {
 		info := transport.TLSInfo{TrustedCAFile: x.CACert, CertFile: x.Cert, KeyFile: x.Key}
 		cfg, err := info.ClientConfig()
 		if err != nil {
-			return s, fmt.Errorf("%w: TLS settings: %v", ErrTarget, err)
+			return s, fmt.Errorf("%w: TLS settings: %v", rig.ErrTarget, err)
 		}
 		if u, err := url.Parse(x.Endpoints[0]); err == nil {
 			cfg.ServerName = u.Hostname() // the proxies are on 127.0.0.1; verify the member's name
@@ -93,12 +94,12 @@ func (r *Etcd) attach(ctx context.Context, o EtcdOptions) error {
 	c, err := cluster.Attach(ctx, cluster.AttachConfig{Endpoints: x.Endpoints, Members: x.Members, Nemesis: cn, Timeout: 5 * time.Second,
 		Supervisor: sup, CACert: x.CACert, Cert: x.Cert, Key: x.Key})
 	if err != nil {
-		return fmt.Errorf("%w: attaching to %s: %v", ErrTarget, strings.Join(x.Endpoints, ","), err)
+		return fmt.Errorf("%w: attaching to %s: %v", rig.ErrTarget, strings.Join(x.Endpoints, ","), err)
 	}
 	r.Cluster = c
 	if x.Nemesis != nil {
 		if err := x.Nemesis.CheckMembers(members(c)); err != nil {
-			return fmt.Errorf("%w: %v", ErrTarget, err)
+			return fmt.Errorf("%w: %v", rig.ErrTarget, err)
 		}
 	}
 	r.env.TargetVersion = targetVersion(ctx, c)
@@ -185,7 +186,7 @@ func (r *Etcd) cleanUp(nem *nemesis.Nemesis, restore func(), guest bool) {
 
 // recordNemesis adds a nemesis command to the run's history as an op
 // ("nemesis/<action>" on the member; its output as the value).
-func recordNemesis(e *Env, run nemesis.Run) {
+func recordNemesis(e *rig.Env, run nemesis.Run) {
 	rec := e.Recorder()
 	if rec == nil {
 		return
