@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -158,7 +159,7 @@ func lockCache(root string) (func(), error) {
 // sweepIfIdle removes the stale tmps of root when there are any and no process holds the build
 // lock (one that does may be writing them); it never waits.
 func sweepIfIdle(root string) {
-	if len(globAll(root, append(lockedTmps, pidTmps))) == 0 {
+	if len(globAll(root, slices.Concat(lockedTmps, []string{pidTmps}))) == 0 {
 		return
 	}
 	f, err := os.OpenFile(filepath.Join(root, "build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
