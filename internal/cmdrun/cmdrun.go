@@ -48,8 +48,13 @@ var Exe string
 // (only the lock's holder writes one). A build stays while some test binary uses it (a shared
 // flock, which the kernel drops with the process, however it dies) and is removed by the next
 // build of other sources that finds it unused, so the cache holds one command per set of
-// sources in use and never grows with every edit. The temp dirs Main made before (one per test
-// binary, sdchaos-integration-<pid>-*) are still removed when their binary is gone.
+// sources in use and never grows with every edit. A temp dir per test binary handed to a reaper
+// (childproc's) would also go after a SIGKILL, but needs a second process watching each test
+// binary and still links the command once per package; the cache needs no watcher and spares
+// every test binary after the first its link. The command is linked without VCS stamping
+// (one binary serves every commit with these sources): it names its revision from git in its
+// working directory. The temp dirs Main made before (one per test binary,
+// sdchaos-integration-<pid>-*) are still removed when their binary is gone.
 func Main(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
