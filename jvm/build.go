@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +50,7 @@ func Build(ctx context.Context, piece Piece, logf Logf) (string, error) {
 	}
 	jar := filepath.Join(dir, "target", JarName)
 	if exists(jar) {
+		sweepIfIdle(filepath.Dir(dir))
 		return jar, nil
 	}
 	if _, err := Java(); err != nil {
@@ -57,7 +60,7 @@ func Build(ctx context.Context, piece Piece, logf Logf) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	unlock, err := lock(filepath.Dir(dir))
+	unlock, err := lockCache(filepath.Dir(dir))
 	if err != nil {
 		return "", fmt.Errorf("building %s: %w", piece, err)
 	}
@@ -124,6 +127,82 @@ func runMaven(ctx context.Context, mvn string, piece Piece, fsys fs.FS, dir stri
 	}
 	logf("built %s in %.0f s", piece, time.Since(start).Seconds())
 	return nil
+}
+
+// Stale temporaries. Every `.tmp` in the cache but one is written by the holder of the build
+// lock and moved into place (or removed) before it lets the lock go: a Maven build's
+// <piece>-<hash>.tmp, an extract's <piece>-<hash>/extracted.tmp and an AppCDS training's
+// <piece>-<hash>/extracted/app-<java key>.jsa.tmp (eurekareal, nacosreal: under LockArchive).
+// One such tmp found by the next holder of the lock is therefore stale: its writer was killed
+// (SIGKILL, go test's timeout) or failed before it could clean up. The inventory's
+// <jar>.inventory.json.<pid>.tmp is written without the lock and is stale once its pid is gone.
+// lockCache removes both kinds as it takes the lock; Build, when it finds its jar built and
+// takes no lock, removes them too if the lock is free (sweepIfIdle), so the next use of any
+// piece leaves none behind for good.
+
+// lockedTmps are the patterns, below the cache root, of the tmps only the lock's holder writes.
+var lockedTmps = []string{"*.tmp", "*/" + extractDir + ".tmp", "*/" + extractDir + "/*.tmp"}
+
+// pidTmps is the pattern of the inventory's tmps (inventoryOfJar), named by their writer's pid.
+const pidTmps = "*/target/*" + inventorySuffix + ".*.tmp"
+
+// lockCache takes the build lock of the cache root and, holding it, removes the stale tmps.
+func lockCache(root string) (func(), error) {
+	unlock, err := lock(root)
+	if err != nil {
+		return nil, err
+	}
+	sweepStale(root)
+	return unlock, nil
+}
+
+// sweepIfIdle removes the stale tmps of root when there are any and no process holds the build
+// lock (one that does may be writing them); it never waits.
+func sweepIfIdle(root string) {
+	if len(globAll(root, slices.Concat(lockedTmps, []string{pidTmps}))) == 0 {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(root, "build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close() // releases the lock
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		sweepStale(root)
+	}
+}
+
+// sweepStale removes, under the build lock, every tmp a holder of the lock writes and every
+// inventory tmp whose writer's pid is gone. A removal that fails is left for the next sweep.
+func sweepStale(root string) {
+	for _, p := range globAll(root, lockedTmps) {
+		_ = os.RemoveAll(p)
+	}
+	for _, p := range globAll(root, []string{pidTmps}) {
+		if pidGone(p) {
+			_ = os.Remove(p)
+		}
+	}
+}
+
+// pidGone says whether the writer of the inventory tmp p (<cache>.<pid>.tmp) is gone.
+func pidGone(p string) bool {
+	name := strings.TrimSuffix(filepath.Base(p), ".tmp")
+	pid, err := strconv.Atoi(name[strings.LastIndexByte(name, '.')+1:])
+	if err != nil || pid <= 0 {
+		return false // not one of ours
+	}
+	return syscall.Kill(pid, 0) == syscall.ESRCH
+}
+
+// globAll returns the paths below root matching any of patterns.
+func globAll(root string, patterns []string) []string {
+	var out []string
+	for _, pat := range patterns {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		out = append(out, m...)
+	}
+	return out
 }
 
 func exists(p string) bool {

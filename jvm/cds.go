@@ -35,7 +35,7 @@ func Extracted(ctx context.Context, jar string) (string, error) {
 	if exists(app) {
 		return app, nil
 	}
-	unlock, err := lock(filepath.Dir(filepath.Dir(filepath.Dir(jar))))
+	unlock, err := lockCache(filepath.Dir(filepath.Dir(filepath.Dir(jar))))
 	if err != nil {
 		return "", fmt.Errorf("extracting %s: %w", jar, err)
 	}
@@ -80,9 +80,11 @@ func SharedArchive(app string) (path string, ok bool, err error) {
 }
 
 // LockArchive takes the build lock of the cache that holds app (one process writes an archive
-// at a time) and returns its release.
+// at a time) and returns its release. The caller writes the archive as <archive>.tmp and renames
+// it while it holds the lock: a tmp left by a training that was killed is removed by the next
+// holder of the lock, or the next Build that finds the lock free (see lockCache).
 func LockArchive(app string) (func(), error) {
-	return lock(filepath.Dir(filepath.Dir(filepath.Dir(app))))
+	return lockCache(filepath.Dir(filepath.Dir(filepath.Dir(app))))
 }
 
 // javaKey names the Java runtime: a digest of the resolved java executable's path and the

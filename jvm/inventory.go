@@ -131,6 +131,9 @@ func InventoryOf(ctx context.Context, piece Piece, logf Logf) (Inventory, error)
 	return inventoryOfJar(jar)
 }
 
+// inventorySuffix ends the name of a jar's cached inventory, beside the jar.
+const inventorySuffix = ".inventory.json"
+
 // inventoryOfJar returns the cached inventory of jar, or reads the jar and
 // caches what it read (a cache that cannot be written is not an error).
 func inventoryOfJar(jar string) (Inventory, error) {
@@ -138,7 +141,7 @@ func inventoryOfJar(jar string) (Inventory, error) {
 	if err != nil {
 		return Inventory{}, fmt.Errorf("reading the built jar: %w", err)
 	}
-	cache := jar + ".inventory.json"
+	cache := jar + inventorySuffix
 	if b, err := os.ReadFile(cache); err == nil {
 		var inv Inventory
 		if json.Unmarshal(b, &inv) == nil && inv.Format == inventoryFormat && inv.JarSize == st.Size() {
@@ -150,6 +153,8 @@ func inventoryOfJar(jar string) (Inventory, error) {
 		return Inventory{}, err
 	}
 	if b, err := json.MarshalIndent(inv, "", "  "); err == nil {
+		// Named by this pid: written without the build lock, a tmp left by a killed
+		// process is removed once its pid is gone (sweepStale).
 		tmp := fmt.Sprintf("%s.%d.tmp", cache, os.Getpid())
 		if os.WriteFile(tmp, b, 0o644) == nil && os.Rename(tmp, cache) != nil {
 			_ = os.Remove(tmp)

@@ -3,10 +3,10 @@ package etcdexternal
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"sdchaos/internal/cmdrun"
 	"sdchaos/scenarios/scentest"
 )
 
@@ -18,20 +18,14 @@ import (
 const etcd34Module = "go.etcd.io/etcd@v0.5.0-alpha.5.0.20230414071934-94593e63d45c"
 
 // buildEtcd34 builds etcd 3.4.25's server (package main of go.etcd.io/etcd)
-// in a scratch module, with this Go toolchain.
+// in a scratch module, with this Go toolchain, once into the user's cache
+// (cmdrun.UpstreamBinary).
 func buildEtcd34(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module etcd34build\n\ngo 1.26\n"), 0o644); err != nil {
+	mod, version, _ := strings.Cut(etcd34Module, "@")
+	bin, err := cmdrun.UpstreamBinary(mod, version, mod, "etcd")
+	if err != nil {
 		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "etcd")
-	for _, args := range [][]string{{"get", etcd34Module}, {"build", "-o", bin, "go.etcd.io/etcd"}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
 	}
 	if out, err := exec.Command(bin, "--version").Output(); err != nil || !strings.Contains(string(out), "etcd Version: 3.4.25") {
 		t.Fatalf("%s --version: %v %s", bin, err, out)
@@ -48,7 +42,7 @@ func buildEtcd34(t *testing.T) string {
 // embedded cluster's (etcd 3.7), and the serving time, which 3.4 does not
 // export, must be said missing, never NaN. Opt-in with SDCHAOS_ETCD34=1:
 // building etcd 3.4 takes about 4 minutes on this 2-core machine the first
-// time (the download), 2 afterwards.
+// time (the download); the binary is then cached per module version.
 func TestExternalStormOnEtcd34(t *testing.T) {
 	if testing.Short() || os.Getenv("SDCHAOS_ETCD34") == "" {
 		t.Skip("builds etcd 3.4.25 and runs real processes: set SDCHAOS_ETCD34=1")

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"sdchaos/etcdcli"
+	"sdchaos/internal/cmdrun"
 	"sdchaos/internal/peerproxy"
 )
 
@@ -35,24 +36,18 @@ type localEtcd struct {
 	reaped       sync.WaitGroup
 }
 
-// buildUpstreamEtcd builds etcd's own server binary (package main of
+// buildUpstreamEtcd returns etcd's own server binary (package main of
 // go.etcd.io/etcd/server/v3, a wrapper of etcdmain) at the version this
-// module uses, in a scratch module so the project's go.mod keeps no
-// dependency on etcd's command-line packages.
+// module uses, built in a scratch module so the project's go.mod keeps no
+// dependency on etcd's command-line packages: once per module version and Go
+// toolchain into the user's cache, shared by every test and test binary
+// (cmdrun.UpstreamBinary).
 func buildUpstreamEtcd(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	gomod := "module etcdbuild\n\ngo 1.26\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+	const mod = "go.etcd.io/etcd/server/v3"
+	bin, err := cmdrun.UpstreamBinary(mod, etcdModuleVersion(t), mod, "etcd")
+	if err != nil {
 		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "etcd")
-	for _, args := range [][]string{{"get", "go.etcd.io/etcd/server/v3@" + etcdModuleVersion(t)}, {"build", "-o", bin, "go.etcd.io/etcd/server/v3"}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
 	}
 	return bin
 }

@@ -1,5 +1,7 @@
-// Package cmdrun runs the experiments command, built once per test package,
-// for the real-world tests under integration/, and checks what a run leaves.
+// Package cmdrun runs the experiments command, built once per set of sources into the user's
+// cache and reused by every test binary (Main, Command), for the real-world tests under
+// integration/; builds other programs the tests need once per module version the same way
+// (UpstreamBinary); and checks what a run leaves (child processes, listening ports, temp dirs).
 package cmdrun
 
 import (
@@ -7,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,32 +33,45 @@ const (
 // Exe is the experiments command, built once by Main (empty under -short).
 var Exe string
 
-// Main builds the command into a temp dir (not under -short), runs the
-// package's tests and removes the dir: a test package's TestMain calls it.
+// Main finds the command built from these sources (not under -short), building it first if no
+// test binary did, and runs the package's tests: a test package's TestMain calls it.
+//
+// Where the command lives, and why nothing is left behind: Main writes nothing into the temp
+// dir. The command is built once per content of its sources (the build IDs of every package it
+// links, go list -export) into the user's cache, CacheDir()/experiments/<key>/experiments, and
+// every test binary at the same sources reuses it (Command, Built). A test binary may be
+// SIGKILLed at any point (go test's timeout, a user's kill -9) and never runs a clean-up, so
+// every file a build writes lives in that cache under a name ending in .tmp, the link into
+// <key>.tmp/ and go's own work dirs into work.tmp/ (GOTMPDIR), and a finished build is renamed
+// into place; the go commands die with the test binary (Pdeathsig). Whatever a killed build
+// leaves is then a .tmp in the cache, which the next build removes under the kind's build lock
+// (only the lock's holder writes one). A build stays while some test binary uses it (a shared
+// flock, which the kernel drops with the process, however it dies) and is removed by the next
+// build of other sources that finds it unused, so the cache holds one command per set of
+// sources in use and never grows with every edit. A temp dir per test binary handed to a reaper
+// (childproc's) would also go after a SIGKILL, but needs a second process watching each test
+// binary and still links the command once per package; the cache needs no watcher and spares
+// every test binary after the first its link. The command is linked without VCS stamping
+// (one binary serves every commit with these sources): it names its revision from git in its
+// working directory. The temp dirs Main made before (one per test binary,
+// sdchaos-integration-<pid>-*) are still removed when their binary is gone.
 func Main(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
 	removeStale()
-	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
+	exe, err := Command()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "cmdrun: temp dir:", err)
+		fmt.Fprintln(os.Stderr, "cmdrun: building the command:", err)
 		os.Exit(1)
 	}
-	Exe = filepath.Join(dir, "experiments")
-	if out, err := exec.Command("go", "build", "-o", Exe, "sdchaos/cmd/experiments").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "cmdrun: building the command: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	Exe = exe
+	os.Exit(m.Run())
 }
 
-// dirPrefix starts the name of the dir Main builds the command in; the test binary's pid
-// follows, so that a later Main can tell a dir whose binary is gone.
+// dirPrefix starts the name of the temp dir earlier versions of Main built the command in; the
+// test binary's pid follows, so that a later Main can tell a dir whose binary is gone.
 const dirPrefix = "sdchaos-integration-"
 
 // removeStale removes the command dirs of test binaries that are gone: one SIGKILLed (go
