@@ -17,7 +17,7 @@ func chainPart(name string, f FaultKind) Experiment {
 func TestChainMovesEachTimelineByTheDurationsBefore(t *testing.T) {
 	a, b := chainPart("a", CutOffMember), chainPart("b", QuorumLoss)
 	b.Duration = Duration(40 * time.Second)
-	b.Registry = Nacos
+	b.Registry = Registry("nacos")
 	x, err := Chain([]Experiment{a, b})
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestChainMovesEachTimelineByTheDurationsBefore(t *testing.T) {
 		at = append(at, s.At.D())
 	}
 	want := []time.Duration{3 * time.Second, 8 * time.Second, 33 * time.Second, 38 * time.Second}
-	if x.Name != "a-then-b" || x.Duration.D() != 70*time.Second || x.Registry != Nacos || len(at) != 4 || at[0] != want[0] || at[1] != want[1] || at[2] != want[2] || at[3] != want[3] {
+	if x.Name != "a-then-b" || x.Duration.D() != 70*time.Second || x.Registry != Registry("nacos") || len(at) != 4 || at[0] != want[0] || at[1] != want[1] || at[2] != want[2] || at[3] != want[3] {
 		t.Errorf("chain: name %q, duration %s, registry %q, steps at %v; want a-then-b, 1m10s, nacos, %v", x.Name, x.Duration, x.Registry, at, want)
 	}
 	if !strings.Contains(x.Summary, "a (a in one line); then b (b in one line)") {
@@ -47,7 +47,7 @@ func TestChainRefusesWhatIsNotOneWorld(t *testing.T) {
 		{"nothing", nil, "no experiment"},
 		{"other instances", func(_, n *Experiment) { n.Instances.Count = 4 }, "instances differ"},
 		{"other callers", func(_, n *Experiment) { n.Callers[0].Policy = Clear }, "callers differ"},
-		{"two registries", func(f, n *Experiment) { f.Registry, n.Registry = Etcd, Nacos }, "registry nacos, but a names etcd"},
+		{"two registries", func(f, n *Experiment) { f.Registry, n.Registry = Registry("etcd"), Registry("nacos") }, "registry nacos, but a names etcd"},
 		{"named checks", func(_, n *Experiment) { n.Checks = []string{"x"} }, "names its checks"},
 		{"an unhealed fault before the last", func(f, _ *Experiment) { f.Timeline[0].For = 0 }, "never healed"},
 		{"a crash before the last", func(f, _ *Experiment) { f.Timeline[0].Fault, f.Timeline[0].For = CrashInstance, 0 }, "crashes an instance"},

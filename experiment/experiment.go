@@ -23,19 +23,10 @@ type Experiment struct {
 	Checks []string `json:"checks,omitempty"`
 }
 
-// Registry names a world.
+// Registry names a world: the name its folder under worlds/ registers
+// itself with (rig.RegisterRegistry); the list is open, so that a new
+// world edits nothing here.
 type Registry string
-
-// The worlds an experiment may name.
-const (
-	Etcd      Registry = "etcd"
-	Nacos     Registry = "nacos"
-	Eureka    Registry = "eureka"
-	ZooKeeper Registry = "zookeeper"
-)
-
-// Registries lists every world an experiment may name.
-var Registries = []Registry{Etcd, Nacos, Eureka, ZooKeeper}
 
 // Instances are the service instances of an experiment: real HTTP
 // servers that register with the registry and renew (a lease, a
@@ -43,9 +34,9 @@ var Registries = []Registry{Etcd, Nacos, Eureka, ZooKeeper}
 type Instances struct {
 	// Count is how many instances register.
 	Count int `json:"count"`
-	// TTL is how long the registry keeps a silent instance (an etcd lease's
-	// ttl, a ZooKeeper session timeout); 0 is the world's default. A world
-	// whose registry fixes it (Nacos, Eureka) refuses another value.
+	// TTL is how long the registry keeps a silent instance (a lease's ttl,
+	// a session's timeout); 0 is the world's default. A world whose
+	// registry fixes it refuses another value.
 	TTL Duration `json:"ttl,omitempty"`
 	// Spread, for a storm, is the window over which the instances come back
 	// once the registry returns: 0 all at once, else each at a seeded
@@ -171,8 +162,8 @@ type Which string
 
 // The members a member fault may act on.
 const (
-	// Leader is the member that leads (etcd's raft leader, ZooKeeper's
-	// leader); a world without one refuses it.
+	// Leader is the member that leads (a raft or Zab leader); a world
+	// without one refuses it.
 	Leader Which = "leader"
 	// Follower is a member that does not lead (any member of a world
 	// without a leader).

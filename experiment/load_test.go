@@ -71,7 +71,7 @@ func TestParseRefusesABadFileInOneLineNamingTheField(t *testing.T) {
 		{"policy missing", "    policy: clear", "    eject: 1s", `callers[1].policy: a policy caller wants one of keep, clear`},
 		{"command on a policy caller", "    refresh: 1s", "    command: [x]", `callers[1].command: only an exec caller`},
 		{"duplicate caller", "name: clear", "name: keep", `callers[1].name: "keep" is used twice`},
-		{"unknown registry", "registry: etcd", "registry: consul", `registry: want one of etcd, nacos, eureka, zookeeper`},
+		{"a registry that is no name", "registry: etcd", "registry: Con Sul", `registry: want a world's name`},
 		{"bad name", "name: unreachable-18s", "name: Unreachable 18s", `name: want lower-case letters`},
 		{"not YAML", "summary: the registry", "summary: [the registry", `not YAML or JSON`},
 		{"a list at the top", good, "- 1\n- 2\n", `want a mapping of fields`},

@@ -26,8 +26,8 @@ func (x Experiment) Validate() error {
 		return fmt.Errorf("name: want lower-case letters, digits and dashes (it names the files), got %q", x.Name)
 	case strings.TrimSpace(x.Summary) == "":
 		return errors.New("summary: say in one line what the experiment shows")
-	case x.Registry != "" && !slices.Contains(Registries, x.Registry):
-		return fmt.Errorf("registry: want one of %s, got %q", list(Registries), x.Registry)
+	case x.Registry != "" && !nameRE.MatchString(string(x.Registry)):
+		return fmt.Errorf("registry: want a world's name (lower-case letters, digits and dashes: experiments registries lists them), got %q", x.Registry)
 	case x.Duration <= 0:
 		return fmt.Errorf("duration: want a positive duration, got %s", x.Duration)
 	}

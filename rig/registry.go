@@ -80,7 +80,25 @@ func Cannotf(format string, a ...any) error {
 	return &cannotError{msg: fmt.Sprintf(format, a...)}
 }
 
-var registries = map[experiment.Registry]Registry{}
+var (
+	registries  = map[experiment.Registry]Registry{}
+	defaultName experiment.Registry
+)
+
+// RegisterDefaultRegistry is RegisterRegistry for the world an experiment
+// that names none runs on; it panics when another world already is the
+// default.
+func RegisterDefaultRegistry(r Registry) {
+	if defaultName != "" {
+		panic("rig: two default registries: " + string(defaultName) + " and " + string(r.Name()))
+	}
+	RegisterRegistry(r)
+	defaultName = r.Name()
+}
+
+// DefaultRegistry is the world an experiment that names none runs on ("" when
+// no world registered itself as the default).
+func DefaultRegistry() experiment.Registry { return defaultName }
 
 // RegisterRegistry adds a world to the ones experiments may name; it
 // panics on a duplicate (a programming error caught at start-up).

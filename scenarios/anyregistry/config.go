@@ -55,12 +55,12 @@ func (c *Config) registry() experiment.Registry {
 	if c.X.Registry != "" {
 		return c.X.Registry
 	}
-	return experiment.Etcd
+	return rig.DefaultRegistry()
 }
 
 // Flags binds --registry (and, for a user's file, --file).
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.Registry, "registry", c.Registry, "the world it runs on: "+registryList()+" (default: the experiment's, else etcd)")
+	fs.StringVar(&c.Registry, "registry", c.Registry, "the world it runs on: "+registryList()+" (default: the experiment's, else "+string(rig.DefaultRegistry())+")")
 	if c.fromFile {
 		fs.Var((*fileList)(&c.Files), "file", "the experiment `file` (YAML or JSON) or a built-in's name; given again, the next experiment, "+
 			"run after it on the same started world")

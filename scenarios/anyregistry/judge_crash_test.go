@@ -40,8 +40,8 @@ func crashRun(t *testing.T, reg experiment.Registry, everyThird ...string) world
 // dead instance; one ejecting failure) or its world's client rule
 // (gRPC drops the closed connection; the Java client's cache keeps it).
 func TestInstanceDiesUnreachableJudge(t *testing.T) {
-	etcdRun := func() worldRun { return crashRun(t, experiment.Etcd) }
-	eureka := func() worldRun { return crashRun(t, experiment.Eureka, eurekareal.JavaClient) }
+	etcdRun := func() worldRun { return crashRun(t, etcdName) }
+	eureka := func() worldRun { return crashRun(t, eurekaName, eurekareal.JavaClient) }
 	never := func(c string) func(*worldRun) {
 		return func(w *worldRun) {
 			f := w.fail

@@ -28,7 +28,7 @@ func verdictFor(res *report.Result, prefix string) report.Verdict {
 // that gap keep's refresh and Curator's rebuilt cache list nothing.
 func zkExpiredRun(t *testing.T, curatorFails func(time.Duration) bool) synth {
 	heal := 21 * time.Second
-	return synth{x: builtinOn(t, experiment.ZooKeeper, "registry-unreachable"), events: cut(3*time.Second, heal),
+	return synth{x: builtinOn(t, zookeeperName, "registry-unreachable"), events: cut(3*time.Second, heal),
 		fail: func(c string, at time.Duration) bool {
 			switch c {
 			case "clear":
@@ -56,11 +56,11 @@ func zkExpiredRun(t *testing.T, curatorFails func(time.Duration) bool) synth {
 func TestZooKeeperSessionsExpiredJudge(t *testing.T) {
 	const check = "curator-servicecache: failures after the registry returned"
 	heal := 21 * time.Second
-	reg, err := rig.RegistryFor(experiment.ZooKeeper)
+	reg, err := rig.RegistryFor(zookeeperName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bound, _ := reg.Rules(builtinOn(t, experiment.ZooKeeper, "registry-unreachable")).Recovery(experiment.Caller{Kind: experiment.RealClient, Client: "curator-servicecache"},
+	bound, _ := reg.Rules(builtinOn(t, zookeeperName, "registry-unreachable")).Recovery(experiment.Caller{Kind: experiment.RealClient, Client: "curator-servicecache"},
 		experiment.Outage{How: experiment.Blackhole, Cut: 18 * time.Second}, time.Second)
 	tests := []struct {
 		name  string
@@ -75,7 +75,7 @@ func TestZooKeeperSessionsExpiredJudge(t *testing.T) {
 		{"never recovering", func(at time.Duration) bool { return at >= heal }, report.Outside},
 	}
 	for _, tc := range tests {
-		res := judgeWorld(t, worldRun{reg: experiment.ZooKeeper, synth: zkExpiredRun(t, tc.fails)})
+		res := judgeWorld(t, worldRun{reg: zookeeperName, synth: zkExpiredRun(t, tc.fails)})
 		if v := verdictFor(res, check); v != tc.want {
 			t.Errorf("%s: %q is %s, want %s (%s)", tc.name, check, v, tc.want, verdicts(res))
 		}
@@ -123,7 +123,7 @@ func TestRelistedCountsTheLiving(t *testing.T) {
 		{"no such instance", 2, report.Outside},
 		{"no such instance", 3, report.Reproduced},
 	}
-	for _, world := range []experiment.Registry{experiment.Etcd, experiment.ZooKeeper, experiment.Eureka} {
+	for _, world := range []experiment.Registry{etcdName, zookeeperName, eurekaName} {
 		for _, tc := range tests {
 			res := judgeWorld(t, crashedInOutage(t, world, tc.crashErr, tc.relisted))
 			if v := verdictOf(res, check); v != tc.want {
@@ -136,7 +136,7 @@ func TestRelistedCountsTheLiving(t *testing.T) {
 // TestAliveAt: the instances alive at a time are the count minus the
 // distinct ones crashed before it by a crash step that took effect.
 func TestAliveAt(t *testing.T) {
-	x := builtinOn(t, experiment.Etcd, "instance-dies-unreachable")
+	x := builtinOn(t, etcdName, "instance-dies-unreachable")
 	x.Timeline = append(x.Timeline, experiment.Step{At: x.Timeline[1].At, Fault: experiment.CrashInstance})
 	crash := func(at time.Duration, origin int, id, err string) history.Event {
 		return history.Event{At: at, Kind: history.CrashInstance, Phase: history.Inject, Origin: origin, Targets: []string{id}, Err: err}

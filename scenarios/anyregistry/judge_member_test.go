@@ -123,7 +123,7 @@ func testMembers(t *testing.T, base func() worldRun, cases []memberCase) {
 // members are back.
 func TestQuorumLossOnEtcd(t *testing.T) {
 	base := func() worldRun {
-		w := memberRun(t, experiment.Etcd, "quorum-loss", "n1", "n2")
+		w := memberRun(t, etcdName, "quorum-loss", "n1", "n2")
 		w.answers = func(m, _ string) bool { return m != "n3" }
 		w.fail = failing("clear", 4400*time.Millisecond, 21500*time.Millisecond)
 		return w
@@ -143,7 +143,7 @@ func TestQuorumLossOnEtcd(t *testing.T) {
 // majority both; keep and the resolver's clients fail nothing.
 func TestMemberCutOffOnEtcd(t *testing.T) {
 	base := func() worldRun {
-		w := memberRun(t, experiment.Etcd, "member-cut-off", "n2")
+		w := memberRun(t, etcdName, "member-cut-off", "n2")
 		w.answers = func(m, _ string) bool { return m != "n2" }
 		return w
 	}
@@ -164,7 +164,7 @@ func TestMemberCutOffOnEtcd(t *testing.T) {
 // TestQuorumLossOnEureka: the survivor serves both alone (no quorum);
 // every caller fails nothing, reads failing over to it.
 func TestQuorumLossOnEureka(t *testing.T) {
-	base := func() worldRun { return memberRun(t, experiment.Eureka, "quorum-loss", "n1", "n2") }
+	base := func() worldRun { return memberRun(t, eurekaName, "quorum-loss", "n1", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the survivor refuses a registration", func(w *worldRun) { w.answers = func(_, op string) bool { return op != "register" } },
 			"n3 (cut-off) at 8 s: register answers"},
@@ -177,7 +177,7 @@ func TestQuorumLossOnEureka(t *testing.T) {
 
 // TestMemberCutOffOnEureka: every server serves both; no caller fails.
 func TestMemberCutOffOnEureka(t *testing.T) {
-	base := func() worldRun { return memberRun(t, experiment.Eureka, "member-cut-off", "n2") }
+	base := func() worldRun { return memberRun(t, eurekaName, "member-cut-off", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the cut-off server refuses a read", func(w *worldRun) { w.answers = func(m, op string) bool { return m != "n2" || op != "list" } },
 			"n2 (cut-off) at 8 s: list answers"},

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/experiment"
 	"sdchaos/worlds/nacos"
 )
 
@@ -12,7 +11,7 @@ import (
 // real clients fail nothing while the loss holds, nor the real clients after it; clear's share
 // is the member it reads through (not judged).
 func TestQuorumLossOnNacos(t *testing.T) {
-	base := func() worldRun { return memberRun(t, experiment.Nacos, "quorum-loss", "n1", "n2") }
+	base := func() worldRun { return memberRun(t, nacosName, "quorum-loss", "n1", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the survivor refuses a registration", func(w *worldRun) { w.answers = func(_, op string) bool { return op != "register" } },
 			"n3 (cut-off) at 8 s: register answers"},
@@ -30,7 +29,7 @@ func TestQuorumLossOnNacos(t *testing.T) {
 // TestMemberCutOffOnNacos: every member lists and registers, the cut one (n2) as the others;
 // no caller fails while the cut holds or after its heal.
 func TestMemberCutOffOnNacos(t *testing.T) {
-	base := func() worldRun { return memberRun(t, experiment.Nacos, "member-cut-off", "n2") }
+	base := func() worldRun { return memberRun(t, nacosName, "member-cut-off", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the cut-off member refuses a read", func(w *worldRun) { w.answers = func(m, op string) bool { return m != "n2" || op != "list" } },
 			"n2 (cut-off) at 8 s: list answers"},

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
@@ -16,11 +15,11 @@ import (
 // the cut until 0.5 s after the heal, the list keeps its 3 instances through the loss.
 func packetRun(t *testing.T) (rig.Registry, synth) {
 	t.Helper()
-	reg, err := rig.RegistryFor(experiment.Nacos)
+	reg, err := rig.RegistryFor(nacosName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := builtinOn(t, experiment.Nacos, "registry-packet-loss")
+	x := builtinOn(t, nacosName, "registry-packet-loss")
 	events := history.Events{{At: 3 * time.Second, Kind: history.PacketDropClients, Phase: history.Inject, Origin: 1},
 		{At: 21 * time.Second, Kind: history.PacketDropClients, Phase: history.Heal, Origin: 1}}
 	return reg, synth{x: x, events: events,
@@ -84,7 +83,7 @@ func TestRegistryPacketLossJudgeOnNacosRules(t *testing.T) {
 // reads through (not judged), and every caller serves again after the heal.
 func TestMemberPacketLossOnNacos(t *testing.T) {
 	base := func() worldRun {
-		w := memberRun(t, experiment.Nacos, "member-packet-loss", "n2")
+		w := memberRun(t, nacosName, "member-packet-loss", "n2")
 		w.answers = nil // no members probe: the harness's probe is not cut by the drop
 		return w
 	}

@@ -14,7 +14,7 @@ import (
 // the server keeps listing the 3 instances through 18 s of silence.
 func nacosRun(t *testing.T) (rig.Registry, synth) {
 	t.Helper()
-	reg, err := rig.RegistryFor(experiment.Nacos)
+	reg, err := rig.RegistryFor(nacosName)
 	if err != nil {
 		t.Fatal(err)
 	}

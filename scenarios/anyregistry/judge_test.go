@@ -54,7 +54,7 @@ func builtinX(t *testing.T, name string) experiment.Experiment {
 	t.Helper()
 	for _, x := range Builtins() {
 		if x.Name == name {
-			reg, err := rig.RegistryFor(experiment.Etcd)
+			reg, err := rig.RegistryFor(etcdName)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func builtinX(t *testing.T, name string) experiment.Experiment {
 
 func judgeSynth(t *testing.T, s synth) *report.Result {
 	t.Helper()
-	reg, err := rig.RegistryFor(experiment.Etcd)
+	reg, err := rig.RegistryFor(etcdName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestRefreshInFlightAtTheCut(t *testing.T) {
 		s.fail = func(c string, at time.Duration) bool {
 			return c == "clear" && at >= 3350*time.Millisecond && at < 21500*time.Millisecond
 		}
-		reg, err := rig.RegistryFor(experiment.Etcd)
+		reg, err := rig.RegistryFor(etcdName)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ func TestOtherWorldsRefusePackets(t *testing.T) {
 	sec := func(n int) experiment.Duration { return experiment.Duration(time.Duration(n) * time.Second) }
 	steps := []experiment.Step{{At: sec(3), For: sec(18), Fault: experiment.Unreachable, How: experiment.Drop},
 		{At: sec(3), For: sec(18), Fault: experiment.MemberUnreachable}}
-	for _, name := range []experiment.Registry{experiment.Etcd, experiment.Eureka, experiment.ZooKeeper} {
+	for _, name := range []experiment.Registry{etcdName, eurekaName, zookeeperName} {
 		reg, err := rig.RegistryFor(name)
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package etcd
 import (
 	"strings"
 
-	"sdchaos/experiment"
 	"sdchaos/fakeservice"
 	"sdchaos/rig"
 )
@@ -23,7 +22,7 @@ const (
 // naming the rig's endpoints and the instances' prefixes.
 func (r *Etcd) NewExecClient(cfg rig.ExecConfig) *rig.ExecClient {
 	cfg.World = []string{
-		rig.EnvRegistry + "=" + string(experiment.Etcd),
+		rig.EnvRegistry + "=" + string(Name),
 		rig.EnvEndpoints + "=" + strings.Join(r.Endpoints(), ","),
 		EnvPrefix + "=" + r.KeyPrefix(),
 		EnvGRPCTarget + "=" + fakeservice.GRPCTarget(r.Svc.Service),

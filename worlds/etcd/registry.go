@@ -14,7 +14,10 @@ import (
 	"sdchaos/rig"
 )
 
-func init() { rig.RegisterRegistry(etcdRegistry{}) }
+// Name is the world's --registry value.
+const Name experiment.Registry = "etcd"
+
+func init() { rig.RegisterDefaultRegistry(etcdRegistry{}) }
 
 // etcdRegistry runs experiments written as data on the etcd world: a real
 // 3-member etcd cluster (each member its own process), instances
@@ -31,7 +34,7 @@ const (
 )
 
 // Name returns "etcd".
-func (etcdRegistry) Name() experiment.Registry { return experiment.Etcd }
+func (etcdRegistry) Name() experiment.Registry { return Name }
 
 // Describe names the server.
 func (etcdRegistry) Describe() string {

@@ -10,6 +10,9 @@ import (
 	"sdchaos/worlds/eureka/eurekareal"
 )
 
+// Name is the world's --registry value.
+const Name experiment.Registry = "eureka"
+
 func init() { rig.RegisterRegistry(eurekaRegistry{}) }
 
 // eurekaRegistry runs experiments written as data on real Netflix Eureka:
@@ -29,7 +32,7 @@ const eurekaApp = "WORKER"
 const eurekaVersions = "Netflix Eureka 2.0.6 in Spring Cloud Netflix 5.0.3"
 
 // Name returns "eureka".
-func (eurekaRegistry) Name() experiment.Registry { return experiment.Eureka }
+func (eurekaRegistry) Name() experiment.Registry { return Name }
 
 // Describe names the server.
 func (eurekaRegistry) Describe() string {

@@ -25,7 +25,7 @@ func neutral(steps ...experiment.Step) experiment.Experiment {
 // not whole seconds of at least 3 s, a delay before a re-registration, a
 // client of another world, a user's program.
 func TestEurekaRegistryCan(t *testing.T) {
-	reg, err := rig.RegistryFor(experiment.Eureka)
+	reg, err := rig.RegistryFor(Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestEurekaConfigFromTTL(t *testing.T) {
 
 // TestEurekaExpandsAllToTheJavaClient: client: all is the Java client.
 func TestEurekaExpandsAllToTheJavaClient(t *testing.T) {
-	reg, _ := rig.RegistryFor(experiment.Eureka)
+	reg, _ := rig.RegistryFor(Name)
 	x := neutral()
 	x.Callers = append(x.Callers, experiment.Caller{Name: "real", Kind: experiment.RealClient, Client: rig.AllClients})
 	got := rig.ExpandClients(reg, x).Callers

@@ -8,6 +8,9 @@ import (
 	"sdchaos/rig"
 )
 
+// Name is the world's --registry value.
+const Name experiment.Registry = "nacos"
+
 func init() { rig.RegisterRegistry(nacosRegistry{}) }
 
 // nacosRegistry runs experiments written as data on the real Nacos world: one real Nacos
@@ -34,7 +37,7 @@ const (
 const nacosSettle = 2 * ClientKeepAlive
 
 // Name returns "nacos".
-func (nacosRegistry) Name() experiment.Registry { return experiment.Nacos }
+func (nacosRegistry) Name() experiment.Registry { return Name }
 
 // Describe names the server, and the cluster a member experiment runs on.
 func (nacosRegistry) Describe() string {

@@ -11,6 +11,9 @@ import (
 	"sdchaos/rig"
 )
 
+// Name is the world's --registry value.
+const Name experiment.Registry = "zookeeper"
+
 func init() { rig.RegisterRegistry(zkRegistry{}) }
 
 // zkRegistry runs experiments written as data on the ZooKeeper world: a
@@ -21,7 +24,7 @@ func init() { rig.RegisterRegistry(zkRegistry{}) }
 type zkRegistry struct{}
 
 // Name returns "zookeeper".
-func (zkRegistry) Name() experiment.Registry { return experiment.ZooKeeper }
+func (zkRegistry) Name() experiment.Registry { return Name }
 
 // Describe names the server.
 func (zkRegistry) Describe() string {
