@@ -143,3 +143,22 @@ func TestWhatRanNamesTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedCauseShownOnce: checks in a row with the same verdict and cause
+// show the cause once, after the last, naming how many it explains.
+func TestSharedCauseShownOnce(t *testing.T) {
+	r := report.NewResult("demo")
+	r.AddCheck(report.AtMost("a", 0, "").Because("the same reason").Judge(0),
+		report.AtMost("b", 0, "").Because("the same reason").Judge(0))
+	for i := range r.Checks {
+		r.Checks[i].Verdict, r.Checks[i].Cause = report.Differs, "the same reason"
+	}
+	r.Finish()
+	page := render(t, Run{Result: r})
+	if n := strings.Count(page, "the same reason"); n != 1 {
+		t.Errorf("the shared cause is shown %d times, want once", n)
+	}
+	if !strings.Contains(page, "(the 2 checks above) the same reason") {
+		t.Error("the shared cause does not say it explains the 2 checks above")
+	}
+}

@@ -76,6 +76,11 @@ type checkRow struct {
 	// Agrees is the interval of measurements that agree with the figure
 	// ("" when the article gives none).
 	Agrees string
+	// ShowCause says that the cause row follows this check: checks in a
+	// row with the same verdict and cause show it once, after the last.
+	ShowCause bool
+	// Shared is how many checks in a row the cause row stands for (1: this one).
+	Shared int
 }
 
 // runRow is one of repeated runs.
@@ -101,6 +106,7 @@ func newRunView(r Run) runView {
 	for _, c := range res.Checks {
 		v.Checks = append(v.Checks, newCheckRow(c))
 	}
+	shareCauses(v.Checks)
 	v.Tables, v.Gates = res.Tables, res.Gates
 	for _, s := range res.Runs {
 		v.Runs = append(v.Runs, runRow{RunSummary: s, Wall: fmt.Sprintf("%.1f s", s.WallS), Links: r.RunLinks[s.Seed]})
@@ -132,6 +138,25 @@ func anyStats(cs []report.Check) bool {
 		}
 	}
 	return false
+}
+
+// shareCauses shows a cause once for checks in a row with the same
+// verdict and cause: after the last of them, saying how many it explains.
+func shareCauses(rows []checkRow) {
+	run := 0
+	for i := range rows {
+		if rows[i].Cause == "" {
+			run = 0
+			continue
+		}
+		run++
+		rows[i].Shared = run
+		next := i + 1
+		rows[i].ShowCause = next == len(rows) || rows[next].Cause != rows[i].Cause || rows[next].Verdict != rows[i].Verdict
+		if rows[i].ShowCause {
+			run = 0
+		}
+	}
 }
 
 func newCheckRow(c report.Check) checkRow {
