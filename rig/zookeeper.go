@@ -66,6 +66,12 @@ func StartZooKeeper(ctx context.Context, env *Env, o ZooKeeperOptions) (*ZooKeep
 		z.Close()
 		return nil, err
 	}
+	w, err := zookeeper.DescribeEnsemble(ctx, z.Ensemble, env.Printf)
+	if err != nil {
+		z.Close()
+		return nil, err
+	}
+	env.Describe(w)
 	if err := z.register(ctx, o); err != nil {
 		z.Close()
 		return nil, err
