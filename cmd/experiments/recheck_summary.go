@@ -124,7 +124,7 @@ func refreshSweepFile(path string, judged map[string]*report.Result) error {
 // completeSummary makes dir's summary (an `all --out` run's summary.json
 // and summary.md) list every run stored in dir, in the index's order: a
 // run another command stored there (a run of its own, 'run --out') gains
-// a row from its report, its args the command that made it. Rows of runs
+// a row from its report, with no args. Rows of runs
 // not stored (one that could not run) stay, after them; the notes under
 // the table are kept. A directory without a summary is left as it is.
 func completeSummary(dir string, runs []storedRun) error {
@@ -166,10 +166,9 @@ func summaryInIndexOrder(have []summaryRow, runs []storedRun) []summaryRow {
 	for _, r := range runs {
 		row, ok := byName[r.name]
 		if !ok {
-			row = summaryRow{Name: r.name, Scenario: scenarioOf(r.res, r.name)}
-			if r.res.Meta != nil && len(r.res.Meta.Command) > 1 {
-				row.Args = slices.Clone(r.res.Meta.Command[1:])
-			}
+			// Its args stay empty: it was not one of the summary's runs, and the
+			// command that made it (its page gives it) is no scenario's flags.
+			row = summaryRow{Name: r.name, Scenario: scenarioOf(r.res, r.name), Args: []string{}}
 			fill(&row, r.res)
 		}
 		delete(byName, r.name)
