@@ -125,7 +125,7 @@ func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Ban
 // a quorum (etcd raft): the member alone serves neither; the majority
 // serves both once it has a leader.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
-	if role == experiment.CutOff {
+	if role == experiment.CutOff || role == experiment.Survivor {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the member alone has none"}, true
 	}
 	if f == experiment.QuorumLoss {

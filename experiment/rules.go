@@ -15,9 +15,12 @@ type Role string
 
 // The roles a probe reports on.
 const (
-	// CutOff is the member cut off from its peers, or the survivor of a
-	// quorum loss: alive and reachable by clients, alone.
+	// CutOff is the member cut off from its peers: alive and reachable by
+	// clients, alone.
 	CutOff Role = "cut-off"
+	// Survivor is the member left alive by a quorum loss: reachable by
+	// clients, alone, with nothing cut off.
+	Survivor Role = "survivor"
 	// Majority is a member on the side that kept a majority.
 	Majority Role = "majority"
 )

@@ -122,3 +122,43 @@ func TestCheckRowFigure(t *testing.T) {
 		t.Error("a missing number is not shown as —")
 	}
 }
+
+// TestWhatRanNamesTheServer: a run page names the server and every
+// component its metadata stores, and gives the etcd version only where
+// etcd ran.
+func TestWhatRanNamesTheServer(t *testing.T) {
+	r := sample()
+	r.Meta = &history.Meta{Etcd: "v3.7.2", World: history.World{Server: "Nacos server 3.1.0",
+		Components: []history.Component{{Name: "nacos-client", Role: history.RoleClient, Coordinates: "com.alibaba.nacos:nacos-client", Version: "3.1.1", UsedBy: "Java callers"}}}}
+	page := render(t, Run{Result: r, Ran: r.Meta.Server})
+	for _, want := range []string{"<strong>Ran:</strong> Nacos server 3.1.0", "<td>Nacos server 3.1.0</td>", "nacos-client (client)", "3.1.1 (com.alibaba.nacos:nacos-client"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	r.Meta.World = history.World{}
+	for etcdRan, want := range map[bool]bool{false: false, true: true} {
+		if got := strings.Contains(render(t, Run{Result: r, EtcdRan: etcdRan}), "<th scope=\"row\">etcd</th><td>v3.7.2</td>"); got != want {
+			t.Errorf("etcd ran %v: the page gives etcd's version %v, want %v", etcdRan, got, want)
+		}
+	}
+}
+
+// TestSharedCauseShownOnce: checks in a row with the same verdict and cause
+// show the cause once, after the last, naming how many it explains.
+func TestSharedCauseShownOnce(t *testing.T) {
+	r := report.NewResult("demo")
+	r.AddCheck(report.AtMost("a", 0, "").Because("the same reason").Judge(0),
+		report.AtMost("b", 0, "").Because("the same reason").Judge(0))
+	for i := range r.Checks {
+		r.Checks[i].Verdict, r.Checks[i].Cause = report.Differs, "the same reason"
+	}
+	r.Finish()
+	page := render(t, Run{Result: r})
+	if n := strings.Count(page, "the same reason"); n != 1 {
+		t.Errorf("the shared cause is shown %d times, want once", n)
+	}
+	if !strings.Contains(page, "(the 2 checks above) the same reason") {
+		t.Error("the shared cause does not say it explains the 2 checks above")
+	}
+}

@@ -35,6 +35,14 @@ type Run struct {
 	RunLinks map[int64][]Link
 	// Up are the pages above this one (the index, a sweep).
 	Up []Link
+	// Ran names what the run ran, in one line under its title: the
+	// metadata's server line, or, for a result written before runs named
+	// their server, what the scenario's parameters say ("" when nothing).
+	Ran string
+	// EtcdRan says that etcd members ran in the run: only then does "what
+	// ran" give the metadata's etcd version (the harness embeds etcd's
+	// module in every run, whatever registry ran).
+	EtcdRan bool
 }
 
 // WriteRun writes the page of a run.
@@ -68,6 +76,11 @@ type checkRow struct {
 	// Agrees is the interval of measurements that agree with the figure
 	// ("" when the article gives none).
 	Agrees string
+	// ShowCause says that the cause row follows this check: checks in a
+	// row with the same verdict and cause show it once, after the last.
+	ShowCause bool
+	// Shared is how many checks in a row the cause row stands for (1: this one).
+	Shared int
 }
 
 // runRow is one of repeated runs.
@@ -93,6 +106,7 @@ func newRunView(r Run) runView {
 	for _, c := range res.Checks {
 		v.Checks = append(v.Checks, newCheckRow(c))
 	}
+	shareCauses(v.Checks)
 	v.Tables, v.Gates = res.Tables, res.Gates
 	for _, s := range res.Runs {
 		v.Runs = append(v.Runs, runRow{RunSummary: s, Wall: fmt.Sprintf("%.1f s", s.WallS), Links: r.RunLinks[s.Seed]})
@@ -112,7 +126,7 @@ func newRunView(r Run) runView {
 		}
 		v.Params = append(v.Params, [2]string{k, val})
 	}
-	v.Meta, v.Timeline = metaRows(res), timeline(res)
+	v.Meta, v.Timeline = metaRows(res, r.Ran, r.EtcdRan), timeline(res)
 	v.CheckCount = fmt.Sprintf("%d checks", len(res.Checks))
 	return v
 }
@@ -124,6 +138,25 @@ func anyStats(cs []report.Check) bool {
 		}
 	}
 	return false
+}
+
+// shareCauses shows a cause once for checks in a row with the same
+// verdict and cause: after the last of them, saying how many it explains.
+func shareCauses(rows []checkRow) {
+	run := 0
+	for i := range rows {
+		if rows[i].Cause == "" {
+			run = 0
+			continue
+		}
+		run++
+		rows[i].Shared = run
+		next := i + 1
+		rows[i].ShowCause = next == len(rows) || rows[next].Cause != rows[i].Cause || rows[next].Verdict != rows[i].Verdict
+		if rows[i].ShowCause {
+			run = 0
+		}
+	}
 }
 
 func newCheckRow(c report.Check) checkRow {
@@ -162,15 +195,24 @@ func timeline(r *report.Result) string {
 	return ""
 }
 
-// metaRows is what produced the result, as name and value.
-func metaRows(r *report.Result) [][2]string {
+// metaRows is what produced the result, as name and value: the server and
+// every component the metadata names (ran where it names none), and the
+// etcd version only where etcd ran.
+func metaRows(r *report.Result, ran string, etcdRan bool) [][2]string {
 	rows := [][2]string{{"seed", fmt.Sprint(r.Seed)}}
 	m := r.Meta
 	if m == nil {
 		return rows
 	}
+	rows = append(rows, serverRow(m, ran))
+	for _, c := range m.Components {
+		rows = append(rows, componentRow(c))
+	}
+	rows = append(rows, [2]string{"harness revision", m.Harness}, [2]string{"Go", m.Go})
+	if etcdRan && len(m.Components) == 0 {
+		rows = append(rows, [2]string{"etcd", m.Etcd})
+	}
 	rows = append(rows,
-		[2]string{"harness revision", m.Harness}, [2]string{"Go", m.Go}, [2]string{"etcd", m.Etcd},
 		[2]string{"machine", fmt.Sprintf("%s/%s, %d CPUs", m.OS, m.Arch, m.CPUs)},
 		[2]string{"started", m.Start.UTC().Format("2006-01-02 15:04:05 MST")},
 		[2]string{"made by the command", strings.Join(m.Command, " ")})
@@ -178,6 +220,28 @@ func metaRows(r *report.Result) [][2]string {
 		rows = append(rows, [2]string{"judged again", fmt.Sprintf("%s by harness %s, from the saved histories", m.Rejudged.At.Format("2006-01-02 15:04 MST"), m.Rejudged.Harness)})
 	}
 	return rows
+}
+
+// serverRow names the registry server: the metadata's line, else ran with
+// a note that the result names none.
+func serverRow(m *history.Meta, ran string) [2]string {
+	switch {
+	case m.Server != "":
+		return [2]string{"server", m.Server}
+	case ran != "":
+		return [2]string{"server", ran + " (this result was written before runs recorded their server and components)"}
+	}
+	return [2]string{"server", "not recorded: this result was written before runs recorded their server and components (its title says what ran)"}
+}
+
+// componentRow is one component: its name and role, its version, where it
+// comes from and who ran it.
+func componentRow(c history.Component) [2]string {
+	v := fmt.Sprintf("%s (%s; ran by %s; read from %s)", c.Version, c.Coordinates, c.UsedBy, c.Source)
+	if c.Republication != "" {
+		v += "; " + c.Republication
+	}
+	return [2]string{fmt.Sprintf("%s (%s)", c.Name, c.Role), v}
 }
 
 // yesNoWord is the article's figure of a yes/no check in the check's own

@@ -27,7 +27,9 @@ import (
 // (the run's), wall_s or timeline_s (the run's wall time and timeline),
 // param:<flag> (a numeric parameter of the run). An optional "×k" multiplies the stored value (ms from s,
 // % from a share). The quoted number must be the stored one rounded to the
-// decimals it shows; a verdict must be the word before the comment. The
+// decimals it shows; a verdict must be the word before the comment. A run
+// whose verdict is outside or invalid is no evidence: only its verdict may
+// be quoted. The
 // test below reads every page that uses them, so a regenerated results/
 // that moves a number fails until the page says what the run printed.
 var docRef = regexp.MustCompile(`([-−]?[0-9][0-9  ,]*(?:\.[0-9]+)?|[A-Za-z]+)\s*(?:%|ms|s|min|MiB|KiB)?\**\s*<!--r ([^ ]+) ([^>]*?)-->`)
@@ -80,6 +82,10 @@ func TestTeachingPagesQuoteWhatTheRunsPrinted(t *testing.T) {
 			}
 			if err := quoteMatches(m[1], res, strings.TrimSpace(m[3])); err != nil {
 				t.Errorf("%s: %q <!--r %s %s-->: %v", filepath.Base(page), m[1], m[2], m[3], err)
+			}
+			if (res.Verdict == report.Outside || res.Verdict == report.Invalid) && strings.TrimSpace(m[3]) != "verdict" {
+				t.Errorf("%s: %q <!--r %s %s--> quotes a run whose verdict is %s: an outside or invalid run is no evidence (quote its verdict, not its numbers)",
+					filepath.Base(page), m[1], m[2], m[3], res.Verdict)
 			}
 			n++
 		}

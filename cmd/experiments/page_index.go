@@ -126,8 +126,15 @@ func indexSet(dir string) (htmlreport.Set, error) {
 	for _, r := range runs {
 		all = append(all, r.res)
 	}
-	if len(runs) > 0 {
+	if below := setResults(dir); len(runs) > 0 && len(below) > 0 {
+		every := append(slices.Clone(all), below...)
+		set.Verdict = worstVerdict(every)
+		set.VerdictText = fmt.Sprintf("in all, %s — in this directory %s; in the sets below (their runs and sweep points) %s",
+			countLine(every), countLine(all), countLine(below))
+	} else if len(runs) > 0 {
 		set.Verdict, set.VerdictText = worstVerdict(all), countLine(all)
+	}
+	if len(runs) > 0 {
 		set.Lead = []string{"Every run stored here, by the document it reproduces: its verdict, how many checks reproduced the article, differed from it (with a stated cause), fell outside their band or could not be judged; each name opens the run's full page."}
 	}
 	set.Sections = append(set.Sections, sourceSections(runs)...)
@@ -195,7 +202,7 @@ func runRowCells(r storedRun) []htmlreport.Cell {
 		}
 	}
 	if len(r.res.Runs) > 1 {
-		what += fmt.Sprintf(" (%d runs)", requestedRuns(r.res.Runs))
+		what += " (" + plural(requestedRuns(r.res.Runs), "run") + ")"
 	}
 	return []htmlreport.Cell{{Text: r.name, Href: r.name + pageExt}, {Text: section}, {Text: what},
 		{Verdict: r.res.Verdict}, {Text: checkCounts(r.res)}, {Text: secondsOrNone(r.res.TimelineSeconds)},
@@ -273,6 +280,34 @@ func subsetSection(dir string) (htmlreport.Section, bool) {
 		return htmlreport.Section{}, false
 	}
 	return htmlreport.Section{ID: "sets", Title: "Sets of runs: repeated runs, other back-ends, sweeps", Grids: []htmlreport.Grid{g}}, true
+}
+
+// setResults are the results of the sets below dir that its sets section
+// lists: the runs of every directory of results with an index, and every
+// sweep's points.
+func setResults(dir string) []*report.Result {
+	var out []*report.Result
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == dir {
+			return nil
+		}
+		if exists(filepath.Join(path, indexPage)) && filepath.Base(path) != pointsDir("") {
+			runs, _ := storedRuns(path)
+			for _, r := range runs {
+				out = append(out, r.res)
+			}
+		}
+		sweeps, _ := filepath.Glob(filepath.Join(path, "*.sweep-*.json"))
+		for _, f := range sweeps {
+			if sr, err := loadSweep(f); err == nil {
+				for _, p := range sr.Points {
+					out = append(out, &report.Result{Verdict: p.Verdict})
+				}
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // sweepRowCells is a sweep's row in an index (false when its page is missing).

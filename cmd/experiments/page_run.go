@@ -76,7 +76,9 @@ func writeSeedPages(dir string, rr *repeated) error {
 func runPage(dir, name string, res *report.Result, files map[string][]byte) htmlreport.Run {
 	base, variant, _ := strings.Cut(seedPart.ReplaceAllString(name, ""), "--")
 	page := htmlreport.Run{Result: res, Name: name}
-	if spec, err := lookup(scenarioOf(res, base)); err == nil {
+	spec, err := lookup(scenarioOf(res, base))
+	page.Ran, page.EtcdRan = ranLine(spec, err == nil, res)
+	if err == nil {
 		page.Source, page.Summary, page.Help = spec.Article, spec.Summary, strings.TrimSpace(spec.Help)
 		page.Why = variantWhy(spec, variant)
 		page.Command = rerunCommand(spec, res, runNet(dir, name, res))

@@ -61,6 +61,9 @@ func sweepSet(dir string, sr *sweepResult) htmlreport.Set {
 		vs = append(vs, &report.Result{Verdict: p.Verdict})
 	}
 	set.Verdict, set.VerdictText = worstVerdict(vs), fmt.Sprintf("the worst of its %s' verdicts (%s)", plural(len(vs), "point"), verdictCounts(vs))
+	if set.Verdict == report.Outside || set.Verdict == report.Invalid {
+		set.VerdictText += "; a point that is outside or invalid is no evidence of how the numbers move: its page names the checks that did not hold"
+	}
 	fig := htmlreport.Section{ID: "figure", Title: "Figure"}
 	files := map[string][]byte{}
 	for _, ext := range []string{".svg", ".png"} {

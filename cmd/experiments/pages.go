@@ -16,7 +16,9 @@ import (
 // JSON, figures and saved histories, without running or judging anything:
 // <name>.html beside each result, <scenario>.sweep-<param>.html beside each
 // sweep (its points' pages in points/), index.html in each directory of
-// results, and DIR/index.html, the front door that links them all.
+// results, and DIR/index.html, the front door that links them all. A
+// directory's summary (summary.md, summary.json) gains a row for every run
+// stored there that it lacks, so that it lists what the index lists.
 func pages(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return scenarios.Usagef("pages: want one argument, a directory written with --out (or results/)")
@@ -73,6 +75,9 @@ func pagesOf(root, dir string) ([]string, error) {
 			return nil, err
 		}
 		written = append(written, filepath.Join(dir, r.name+pageExt))
+	}
+	if err := completeSummary(dir, runs); err != nil {
+		return nil, err
 	}
 	sweeps, _ := filepath.Glob(filepath.Join(dir, "*.sweep-*.json"))
 	for _, f := range sweeps {

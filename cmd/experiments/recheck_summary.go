@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sdchaos/report"
@@ -47,16 +48,7 @@ func refreshSummary(dir string, judged map[string]*report.Result) error {
 	if err := writeSummary(dir, summaryTable(s.Runs), s.Runs); err != nil {
 		return err
 	}
-	if notes == "" {
-		return nil
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "summary.md"), os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = f.WriteString(notes)
-	return err
+	return appendNotes(dir, notes)
 }
 
 // summaryNotes returns what follows the table in a summary.md (notes a
@@ -127,4 +119,79 @@ func refreshSweepFile(path string, judged map[string]*report.Result) error {
 		}
 	}
 	return nil
+}
+
+// completeSummary makes dir's summary (an `all --out` run's summary.json
+// and summary.md) list every run stored in dir, in the index's order: a
+// run another command stored there (a run of its own, 'run --out') gains
+// a row from its report, with no args. Rows of runs
+// not stored (one that could not run) stay, after them; the notes under
+// the table are kept. A directory without a summary is left as it is.
+func completeSummary(dir string, runs []storedRun) error {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var s struct {
+		Runs []summaryRow `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("reading %s: %w", filepath.Join(dir, "summary.json"), err)
+	}
+	rows := summaryInIndexOrder(s.Runs, runs)
+	if slices.EqualFunc(rows, s.Runs, func(a, b summaryRow) bool { return a.Name == b.Name }) {
+		return nil
+	}
+	notes, err := summaryNotes(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		return err
+	}
+	if err := writeSummary(dir, summaryTable(rows), rows); err != nil {
+		return err
+	}
+	return appendNotes(dir, notes)
+}
+
+// summaryInIndexOrder is a summary's rows for runs, in their order (a new
+// row for a run the summary lacks), then the summary's other rows.
+func summaryInIndexOrder(have []summaryRow, runs []storedRun) []summaryRow {
+	byName := map[string]summaryRow{}
+	for _, r := range have {
+		byName[r.Name] = r
+	}
+	var out []summaryRow
+	for _, r := range runs {
+		row, ok := byName[r.name]
+		if !ok {
+			// Its args stay empty: it was not one of the summary's runs, and the
+			// command that made it (its page gives it) is no scenario's flags.
+			row = summaryRow{Name: r.name, Scenario: scenarioOf(r.res, r.name), Args: []string{}}
+			fill(&row, r.res)
+		}
+		delete(byName, r.name)
+		out = append(out, row)
+	}
+	for _, r := range have {
+		if _, left := byName[r.Name]; left {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// appendNotes appends notes (what followed a summary's table) to dir's summary.md.
+func appendNotes(dir, notes string) error {
+	if notes == "" {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "summary.md"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString("\n" + strings.TrimLeft(notes, "\n"))
+	return err
 }

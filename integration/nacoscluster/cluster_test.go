@@ -66,13 +66,14 @@ func TestClusterFaultsOnOneRealNacosCluster(t *testing.T) {
 	}
 	// the probe checks of each role: 2 probes × 2 ops × the members asked in it; member-cut-off
 	// asks the cut-off member and the two others, quorum-loss the survivor
-	cutOff, majority := 0, 0
+	cutOff, survivor, majority := 0, 0, 0
 	for _, c := range res.Checks {
 		cutOff += strings.Count(c.Name, " (cut-off) at ")
+		survivor += strings.Count(c.Name, " (survivor) at ")
 		majority += strings.Count(c.Name, " (majority) at ")
 	}
-	if cutOff != 4+4 || majority != 8 {
-		t.Errorf("probe checks: %d of the cut-off role, %d of the majority, want 8 and 8: %s", cutOff, majority, scentest.Names(&res))
+	if cutOff != 4 || survivor != 4 || majority != 8 {
+		t.Errorf("probe checks: %d of the cut-off role, %d of the survivor, %d of the majority, want 4, 4 and 8: %s", cutOff, survivor, majority, scentest.Names(&res))
 	}
 	h := readHistory(t, filepath.Join(dir, name+".history.jsonl.gz"))
 	if h != nil {

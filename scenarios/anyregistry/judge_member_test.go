@@ -130,7 +130,7 @@ func TestQuorumLossOnEtcd(t *testing.T) {
 	}
 	testMembers(t, base, []memberCase{
 		{"the survivor serves a read alone", func(w *worldRun) { w.answers = func(string, string) bool { return true } },
-			"n3 (cut-off) at 8 s: list answers"},
+			"n3 (survivor) at 8 s: list answers"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 10*time.Second, 11*time.Second) },
 			"keep: failures while the registry was unreachable"},
 		{"clear never fails", func(w *worldRun) { w.fail = nil }, "clear: first failure after the registry became unreachable"},
@@ -167,7 +167,7 @@ func TestQuorumLossOnEureka(t *testing.T) {
 	base := func() worldRun { return memberRun(t, eurekaName, "quorum-loss", "n1", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the survivor refuses a registration", func(w *worldRun) { w.answers = func(_, op string) bool { return op != "register" } },
-			"n3 (cut-off) at 8 s: register answers"},
+			"n3 (survivor) at 8 s: register answers"},
 		{"clear fails", func(w *worldRun) { w.fail = failing("clear", 4400*time.Millisecond, 21500*time.Millisecond) },
 			"clear: failures while quorum-loss held"},
 		{"the Java client fails", func(w *worldRun) { w.fail = failing(eurekareal.JavaClient, 9*time.Second, 10*time.Second) },

@@ -85,13 +85,13 @@ func (r *run) memberCheck(w window, p probeRun, op history.Op) {
 	r.res.AddCheck(e.JudgeText(report.B2F(got), text))
 }
 
-// roleOf is a member's role in a member fault: the member cut off (or the
-// survivor of a quorum loss), or a member of the majority; a killed
-// member is not asked.
+// roleOf is a member's role in a member fault: the survivor of a quorum
+// loss, the member cut off, or a member of the majority; a killed member
+// is not asked.
 func roleOf(w window, member string) (experiment.Role, bool) {
 	hit := slices.Contains(w.targets, member)
 	if w.step.Fault == experiment.QuorumLoss {
-		return experiment.CutOff, !hit
+		return experiment.Survivor, !hit
 	}
 	if hit {
 		return experiment.CutOff, true

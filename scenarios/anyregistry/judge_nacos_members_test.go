@@ -14,9 +14,9 @@ func TestQuorumLossOnNacos(t *testing.T) {
 	base := func() worldRun { return memberRun(t, nacosName, "quorum-loss", "n1", "n2") }
 	testMembers(t, base, []memberCase{
 		{"the survivor refuses a registration", func(w *worldRun) { w.answers = func(_, op string) bool { return op != "register" } },
-			"n3 (cut-off) at 8 s: register answers"},
+			"n3 (survivor) at 8 s: register answers"},
 		{"the survivor refuses a read", func(w *worldRun) { w.answers = func(_, op string) bool { return op != "list" } },
-			"n3 (cut-off) at 15 s: list answers"},
+			"n3 (survivor) at 15 s: list answers"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 9*time.Second, 10*time.Second) },
 			"keep: failures while quorum-loss held"},
 		{"go-sdk fails", func(w *worldRun) { w.fail = failing(nacos.NacosGoSDK, 9*time.Second, 12*time.Second) },

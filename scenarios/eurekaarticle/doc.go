@@ -1,9 +1,12 @@
 // Package eurekaarticle is the room of the Eureka article ("failover:
-// client cache, peer replication, self-preservation"). Eureka cannot run
-// here, so every scenario runs the source-faithful model of package eureka:
-// clusters of 3 server processes on loopback with peer replication, workers
-// that register and renew, and schedulers whose discovery clients fetch and
-// fail over. Model time runs --time-scale times faster than real time.
+// client cache, peer replication, self-preservation"). By default
+// (--eureka model) every scenario runs the source-faithful model of package
+// eureka: clusters of 3 server processes on loopback with peer replication,
+// workers that register and renew, and schedulers whose discovery clients
+// fetch and fail over; with --eureka real the servers are real Netflix
+// Eureka servers (Spring Cloud Netflix, each a JVM built by Maven on first
+// use, package eurekareal) and the schedulers' clients Netflix's Java
+// DiscoveryClient. Model time runs --time-scale times faster than real time.
 //
 // Its scenarios: eureka-failover (test 4.1, kill -9 of the schedulers'
 // server), self-preservation (test 4.2, every worker partitioned from the

@@ -48,8 +48,8 @@ func (r Rules) copiesRule() string {
 }
 
 // MemberServes: every live member answers a list and registers (Distro, AP), alone or cut off
-// as well as with its peers; a quorum loss has no majority side (its survivor is the cut-off
-// role); a standalone server has no members.
+// as well as with its peers; a quorum loss has no majority side (its survivor is the
+// Survivor role); a standalone server has no members.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, op experiment.ProbeOp, _ time.Duration) (experiment.Band, bool) {
 	if r.Members < 2 || (f == experiment.QuorumLoss && role == experiment.Majority) || f == experiment.MemberUnreachable {
 		// member-unreachable drops the clients' packets only: the members probe, from the

@@ -24,8 +24,8 @@ func TestMemberRules(t *testing.T) {
 		op   experiment.ProbeOp
 		ok   bool
 	}{
-		{cluster, experiment.QuorumLoss, experiment.CutOff, experiment.List, true},
-		{cluster, experiment.QuorumLoss, experiment.CutOff, experiment.Register, true},
+		{cluster, experiment.QuorumLoss, experiment.Survivor, experiment.List, true},
+		{cluster, experiment.QuorumLoss, experiment.Survivor, experiment.Register, true},
 		{cluster, experiment.QuorumLoss, experiment.Majority, experiment.List, false},
 		{cluster, experiment.CutOffMember, experiment.CutOff, experiment.Register, true},
 		{cluster, experiment.CutOffMember, experiment.Majority, experiment.List, true},

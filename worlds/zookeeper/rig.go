@@ -20,7 +20,7 @@ type ZooKeeperOptions struct {
 	Ensemble Config
 	Attach   *AttachConfig
 	// Instances is how many instances register; Session the session
-	// timeout they ask for (the lease: zookeeper.ArticleSessionTimeout when 0).
+	// timeout they ask for (the lease: ArticleSessionTimeout when 0).
 	Instances int
 	Session   time.Duration
 	// Service names the instances' service ("svc" when empty).
@@ -66,6 +66,12 @@ func StartZooKeeper(ctx context.Context, env *rig.Env, o ZooKeeperOptions) (*Zoo
 		z.Close()
 		return nil, err
 	}
+	w, err := DescribeEnsemble(ctx, z.Ensemble, env.Printf)
+	if err != nil {
+		z.Close()
+		return nil, err
+	}
+	env.Describe(w)
 	if err := z.register(ctx, o); err != nil {
 		z.Close()
 		return nil, err

@@ -207,7 +207,7 @@ func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Ban
 // SIGKILLed sees the socket close and goes LOOKING at once.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, op experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
 	switch {
-	case f == experiment.QuorumLoss && role == experiment.CutOff:
+	case f == experiment.QuorumLoss && role == experiment.Survivor:
 		return r.survivorServes(since), true
 	case f == experiment.CutOffMember && role == experiment.CutOff:
 		return r.cutOffServes(op, since), true

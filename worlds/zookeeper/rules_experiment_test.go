@@ -23,8 +23,8 @@ func TestRulesMemberServes(t *testing.T) {
 		want  band
 		ok    bool
 	}{
-		{"quorum loss: the survivor refuses", "", experiment.QuorumLoss, experiment.CutOff, experiment.List, 2 * time.Second, band{0, 0}, true},
-		{"quorum loss: right at the kill", "", experiment.QuorumLoss, experiment.CutOff, experiment.List, 500 * time.Millisecond, band{0, 1}, true},
+		{"quorum loss: the survivor refuses", "", experiment.QuorumLoss, experiment.Survivor, experiment.List, 2 * time.Second, band{0, 0}, true},
+		{"quorum loss: right at the kill", "", experiment.QuorumLoss, experiment.Survivor, experiment.List, 500 * time.Millisecond, band{0, 1}, true},
 		{"quorum loss: no majority side", "", experiment.QuorumLoss, experiment.Majority, experiment.List, 2 * time.Second, band{}, false},
 		{"cut follower reads early", experiment.Follower, experiment.CutOffMember, experiment.CutOff, experiment.List, 2 * time.Second, band{1, 1}, true},
 		{"cut follower near its timeout", experiment.Follower, experiment.CutOffMember, experiment.CutOff, experiment.List, 8 * time.Second, band{0, 1}, true},

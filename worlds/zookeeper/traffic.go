@@ -115,6 +115,11 @@ func (z *ZooKeeper) StartJavaClients(ctx context.Context, cs []JavaClient, callT
 		}
 	}
 	z.JavaReady = time.Since(t0)
+	jw, err := DescribeJavaCallers(ctx, z.env.Printf)
+	if err != nil {
+		return nil, err
+	}
+	z.env.Describe(jw)
 	z.env.Printf("zookeeper: %d Java callers ready %.1f s after their launch", len(jcs), z.JavaReady.Seconds())
 	return out, nil
 }

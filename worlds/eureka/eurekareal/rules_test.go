@@ -153,8 +153,8 @@ func TestRulesMemberServes(t *testing.T) {
 		op   experiment.ProbeOp
 		ok   bool
 	}{
-		{experiment.QuorumLoss, experiment.CutOff, experiment.List, true},
-		{experiment.QuorumLoss, experiment.CutOff, experiment.Register, true},
+		{experiment.QuorumLoss, experiment.Survivor, experiment.List, true},
+		{experiment.QuorumLoss, experiment.Survivor, experiment.Register, true},
 		{experiment.QuorumLoss, experiment.Majority, experiment.List, false},
 		{experiment.CutOffMember, experiment.CutOff, experiment.Register, true},
 		{experiment.CutOffMember, experiment.Majority, experiment.List, true},
