@@ -149,9 +149,11 @@ func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 	}
 }
 
-// logRefreshErrors logs, from a saved history, each policy caller's failed refreshes by error:
+// logRefreshErrors logs, from a saved history, each policy caller's failed refreshes by error,
+// and the registry's own failed listings (read on the members directly, past the client links):
 // how many, the first and the last, so that a check outside its band says what the caller's
-// client answered.
+// client answered, and whether the ensemble itself served then (a quorum link's reset once left
+// no member serving for initLimit ticks: zookeeper.dialLearner).
 func logRefreshErrors(t *testing.T, file string) {
 	t.Helper()
 	f, err := os.Open(file)
@@ -172,7 +174,7 @@ func logRefreshErrors(t *testing.T, file string) {
 	seen := map[string]*span{}
 	var keys []string
 	for _, op := range h.Ops {
-		if op.Kind != history.OpRefresh || op.Outcome == history.OK {
+		if (op.Kind != history.OpRefresh && op.Kind != history.OpListed) || op.Outcome == history.OK {
 			continue
 		}
 		k := op.Caller + ": " + op.Err
@@ -184,6 +186,6 @@ func logRefreshErrors(t *testing.T, file string) {
 		seen[k].last = op.Start
 	}
 	for _, k := range keys {
-		t.Logf("failed refresh %s — %d times, %.1f–%.1f s", k, seen[k].n, seen[k].first.Seconds(), seen[k].last.Seconds())
+		t.Logf("failed %s — %d times, %.1f–%.1f s", k, seen[k].n, seen[k].first.Seconds(), seen[k].last.Seconds())
 	}
 }

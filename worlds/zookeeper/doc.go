@@ -25,7 +25,9 @@
 // member reach each peer through links of its own (PeerLink: a fault cuts a
 // member off from its peers while its clients still reach it), the election
 // links rewriting a member's first message so that no peer dials back
-// around them (initmsg.go). Client is a Go client of the run (a policy
+// around them (initmsg.go), the quorum links dialing a leader with the
+// learner's own tries (dialLearner: the link has accepted the learner's
+// connect, so a refused dial must not end it sooner than ZooKeeper would). Client is a Go client of the run (a policy
 // caller's, a probe pinned to one member); RegisterOnce registers as a new
 // instance does.
 //

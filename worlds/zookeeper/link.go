@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -45,4 +46,26 @@ func (d *cutDialer) heal() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.cut = false
+}
+
+// dialLearner opens a quorum link's connection to the leader's quorum port
+// as the learner itself would (LearnerConnectTries tries,
+// LearnerConnectRetryDelay apart, within timeout). The link accepted the
+// learner's connect before dialing: were a refused dial answered by the
+// link's reset, the learner would read a reset on a connection it thinks
+// open and give up at once, without the tries ZooKeeper gives it
+// (Learner.java:413-457). It returns the last dial's error, wrapped.
+func dialLearner(network, addr string, timeout time.Duration) (net.Conn, error) {
+	deadline := time.Now().Add(timeout)
+	var err error
+	for try := 1; ; try++ {
+		var c net.Conn
+		if c, err = net.DialTimeout(network, addr, time.Until(deadline)); err == nil {
+			return c, nil
+		}
+		if try == LearnerConnectTries || time.Until(deadline) <= LearnerConnectRetryDelay {
+			return nil, fmt.Errorf("connecting to the leader at %s (try %d of %d): %w", addr, try, LearnerConnectTries, err)
+		}
+		time.Sleep(LearnerConnectRetryDelay)
+	}
 }

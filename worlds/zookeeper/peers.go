@@ -10,8 +10,10 @@ import (
 // PeerLink is the way one member reaches one peer when the ensemble runs
 // with peer links (Config.PeerLinks): a proxy for the peer's quorum port and
 // one for its election port, both on 127.0.0.1, which member From's zoo.cfg
-// names as peer To's ports. The election proxy rewrites the member's first
-// message so the peer dials back through its own link (initmsg.go).
+// names as peer To's ports. The quorum proxy dials the leader with the
+// learner's own tries (dialLearner); the election proxy rewrites the
+// member's first message so the peer dials back through its own link
+// (initmsg.go).
 type PeerLink struct {
 	From, To string
 	// QuorumPort and ElectionPort are where the proxies listen.
@@ -64,7 +66,7 @@ func newPeerLink(alloc *ports.Allocator, from, to string, peer ServerPorts) (Pee
 	if l.ElectionPort, err = alloc.Take(fmt.Sprintf("zookeeper %s→%s election link", from, to)); err != nil {
 		return l, err
 	}
-	if l.Quorum, err = linkproxy.New(ports.Addr(l.QuorumPort), ports.Addr(peer.Quorum)); err != nil {
+	if l.Quorum, err = linkproxy.NewDial(ports.Addr(l.QuorumPort), ports.Addr(peer.Quorum), dialLearner); err != nil {
 		return l, fmt.Errorf("zookeeper %s→%s quorum link: %w", from, to, err)
 	}
 	if l.Election, err = linkproxy.NewDial(ports.Addr(l.ElectionPort), ports.Addr(peer.Election), dialRewriting); err != nil {

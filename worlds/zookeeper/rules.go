@@ -69,6 +69,22 @@ const (
 	ExpirationNum, ExpirationDen = 4, 3
 )
 
+// A learner's connection to its new leader (server/quorum/Learner.java).
+const (
+	// LearnerConnectTries and LearnerConnectRetryDelay: a follower that has
+	// decided on a leader connects to the leader's quorum port up to 5 times
+	// (LeaderConnector.connectToLeader, Learner.java:413), 100 ms apart
+	// (zookeeper.leaderConnectDelayDuringRetryMs, Learner.java:122, 457),
+	// within initLimit ticks; only then does it give up (Follower.java:127)
+	// and vote again. The leader binds that port only once it has decided
+	// too (new Leader, QuorumPeer.java:1567, Leader.java:346), which may be
+	// after a follower decided: the first tries may be refused. Until a
+	// quorum has connected, the leader waits initLimit ticks for their
+	// epochs (ElectionBound) and no member serves.
+	LearnerConnectTries      = 5
+	LearnerConnectRetryDelay = 100 * time.Millisecond
+)
+
 // Leader election (server/quorum/FastLeaderElection.java).
 const (
 	// FinalizeWait is how long a peer waits, once it has a quorum for its vote,
