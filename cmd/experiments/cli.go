@@ -27,9 +27,11 @@ var commands = []command{
 	{"help", `experiments help [<scenario>|<command>]
                                    setup, timeline, flags and what counts as reproduced of a
                                    scenario; the usage of a command`},
+	{"registries", `experiments registries           list the worlds an experiment may run on (--registry NAME):
+                                   what runs in each and the real clients it offers`},
 	{"run", `experiments run FILE... [--registry NAME] [flags]
                                    run an experiment written as data (YAML or JSON; see
-                                   docs/experiments.md) on etcd, nacos, eureka or zookeeper;
+                                   docs/experiments.md) on any world (experiments registries);
                                    several (files or built-ins' names) run one after another
                                    on one started world, judged as one run`},
 	{"matrix", `experiments matrix [--registries a,b] [--out DIR] [--markdown] EXPERIMENT...

@@ -130,6 +130,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runFile(ctx, args[1:], stdout, stderr)
 	case "matrix":
 		return matrix(ctx, args[1:], stdout, stderr)
+	case "registries":
+		return registries(stdout, args[1:])
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return help(stdout, args[1])

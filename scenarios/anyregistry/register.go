@@ -4,10 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"strings"
 
 	"sdchaos/experiment"
-	"sdchaos/rig"
 	"sdchaos/scenarios"
 )
 
@@ -69,7 +67,8 @@ func help(x experiment.Experiment) string {
 	if err != nil {
 		return err.Error()
 	}
-	return fmt.Sprintf("An experiment written as data (scenarios/anyregistry/builtin/%s.yaml); run it on any world with --registry %s.\n\n%s\n"+
-		"Bands: each world's own rules (rig.Registry.Rules: cluster.Rules for etcd, nacos.Rules for nacos, eurekareal.Rules for eureka, zookeeper.Rules for zookeeper), "+
-		"named with their source in every check's basis.", x.Name, strings.Join(rig.RegistryNames(), "|"), b)
+	return fmt.Sprintf("An experiment written as data (scenarios/anyregistry/builtin/%s.yaml); run it on any world with --registry NAME "+
+		"(experiments registries lists them).\n\n%s\n"+
+		"Bands: each world's own rules (rig.Registry.Rules, in the world's folder under worlds/), "+
+		"named with their source in every check's basis.", x.Name, b)
 }
