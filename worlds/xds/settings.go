@@ -24,7 +24,9 @@ var watchFailNames = map[WatchFailPolicy]string{KeepLast: "keep", ClearEndpoints
 func (p WatchFailPolicy) String() string { return nameOf(watchFailNames, p) }
 
 // ParseWatchFailPolicy parses "keep" or "clear".
-func ParseWatchFailPolicy(s string) (WatchFailPolicy, error) { return parseName(watchFailNames, s, "watch-fail policy") }
+func ParseWatchFailPolicy(s string) (WatchFailPolicy, error) {
+	return parseName(watchFailNames, s, "watch-fail policy")
+}
 
 // StartSnapshot is what a (re)started control plane serves before it
 // follows the registry.
@@ -52,7 +54,9 @@ var startNames = map[StartSnapshot]string{FromRegistry: "registry", EmptySnapsho
 func (s StartSnapshot) String() string { return nameOf(startNames, s) }
 
 // ParseStartSnapshot parses "registry", "empty", "partial" or "none".
-func ParseStartSnapshot(s string) (StartSnapshot, error) { return parseName(startNames, s, "start snapshot") }
+func ParseStartSnapshot(s string) (StartSnapshot, error) {
+	return parseName(startNames, s, "start snapshot")
+}
 
 func nameOf[K comparable](names map[K]string, k K) string {
 	if n, ok := names[k]; ok {
