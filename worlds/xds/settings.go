@@ -58,11 +58,11 @@ func ParseStartSnapshot(s string) (StartSnapshot, error) {
 	return parseName(startNames, s, "start snapshot")
 }
 
-func nameOf[K comparable](names map[K]string, k K) string {
+func nameOf[K ~int](names map[K]string, k K) string {
 	if n, ok := names[k]; ok {
 		return n
 	}
-	return fmt.Sprintf("unknown(%v)", any(k))
+	return fmt.Sprintf("unknown(%d)", int(k))
 }
 
 func parseName[K comparable](names map[K]string, s, what string) (K, error) {

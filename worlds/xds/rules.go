@@ -1,0 +1,104 @@
+package xds
+
+import (
+	"math"
+	"time"
+
+	"github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+)
+
+// WatchExpiry is gRPC-Go's does-not-exist timer: a subscribed resource that
+// no response names within it is reported as not existing. Basis: grpc-go
+// v1.84.0 internal/xds/clients/xdsclient/xdsclient.go,
+// defaultWatchExpiryTimeout = 15 * time.Second (also
+// internal/xds/xdsclient/clientimpl.go); gRFC A57. The timer starts only when
+// the request is written on a stream (ads_stream.go startWatchTimersLocked,
+// state Started → Requested) and is stopped and reset when the stream fails
+// (ads_stream.go onError), so a client that starts while the control plane
+// is down waits for the stream, then 15 s.
+const WatchExpiry = 15 * time.Second
+
+// The ADS stream's retry back-off: grpc-go backoff/backoff.go DefaultConfig
+// (BaseDelay 1 s, Multiplier 1.6, Jitter 0.2, MaxDelay 120 s), used by
+// internal/xds/clients/xdsclient/xdsclient.go defaultExponentialBackoff;
+// reset once a stream receives a message (ads_stream.go runner).
+const (
+	BackoffBase       = time.Second
+	BackoffMultiplier = 1.6
+	BackoffJitter     = 0.2
+	BackoffMax        = 120 * time.Second
+)
+
+// backoffDelay is the k-th retry delay before jitter.
+func backoffDelay(k int) time.Duration {
+	d := float64(BackoffBase) * math.Pow(BackoffMultiplier, float64(k))
+	return time.Duration(math.Min(d, float64(BackoffMax)))
+}
+
+// ReconnectWithin bounds how long after a control plane that was down for
+// `down` comes back a client's ADS stream is up again: the longest retry
+// delay that can be under way then (the attempts' delays at their
+// shortest, 1 − jitter, add up past `down` at attempt k; that attempt waits
+// at most 1 + jitter times its delay), twice over, since the xDS channel's
+// own connection back-off (the same DefaultConfig) runs under the stream's.
+func ReconnectWithin(down time.Duration) time.Duration {
+	var elapsed time.Duration
+	k := -1
+	for elapsed <= down {
+		k++
+		elapsed += time.Duration((1 - BackoffJitter) * float64(backoffDelay(k)))
+	}
+	return 2 * time.Duration((1+BackoffJitter)*float64(backoffDelay(k)))
+}
+
+// KeepsResourcesOnDisconnect is gRFC A57's rule: a client keeps the
+// resources it has when its stream to the control plane fails, and serves
+// with them for as long as the control plane is gone (the resources the
+// world's snapshots carry have no TTL). Basis: grpc-go v1.84.0
+// internal/xds/clients/xdsclient/authority.go handleADSStreamFailure (a
+// cached resource's watchers get only an AmbientError) and ads_stream.go
+// onError (only resources still in the Requested state are reset).
+const KeepsResourcesOnDisconnect = true
+
+// DeletedWhenOmitted reports whether a client drops a resource it holds of
+// type typeURL when a state-of-the-world response leaves it out. Only
+// listeners and clusters need every resource in every response, and gRFC
+// A53's ignore_resource_deletion server feature keeps them. Basis: grpc-go
+// internal/xds/xdsclient/resource_types.go (AllResourcesRequiredInSotW:
+// true for V3ListenerURL and V3ClusterURL only), authority.go
+// handleADSResourceUpdate (ServerFeatureIgnoreResourceDeletion);
+// go-control-plane v0.14.0 pkg/cache/v3/resource.go
+// ResourceRequiresFullStateInSotw (ClusterType, ListenerType).
+func DeletedWhenOmitted(typeURL string, ignoreResourceDeletion bool) bool {
+	full := typeURL == resource.ListenerType || typeURL == resource.ClusterType
+	return full && !ignoreResourceDeletion
+}
+
+// ServesAfterRestart reports whether a client that held a working
+// configuration still reaches instances once a control plane restarted
+// with start has answered it (before it follows the registry), and why.
+func ServesAfterRestart(start StartSnapshot, ignoreResourceDeletion bool) (bool, string) {
+	switch start {
+	case FromRegistry:
+		return true, "the snapshot lists the registry's instances"
+	case NoSnapshot:
+		return true, "go-control-plane holds a request while no snapshot is set (pkg/cache/v3/simple.go CreateWatch); " +
+			"received resources start no expiry timer (A57), so the client keeps its cache"
+	case PartialSnapshot:
+		return false, "an empty ClusterLoadAssignment is an update, not a deletion: the client has no endpoint, " +
+			"ignore_resource_deletion or not"
+	case EmptySnapshot:
+		if ignoreResourceDeletion {
+			return true, "A53: the omitted listener and cluster are kept; routes and endpoints are never deleted by omission"
+		}
+		return false, "A53: the omitted listener and cluster are deleted (resource-not-found), so the channel fails"
+	}
+	return false, "unknown start snapshot"
+}
+
+// ServesWhileRegistryLost reports whether clients keep reaching live
+// instances while the control plane has lost the registry, by its policy:
+// KeepLast serves the last snapshot (go-control-plane answers only when
+// SetSnapshot changes the version, pkg/cache/v3/simple.go SetSnapshot);
+// ClearEndpoints pushes an empty load assignment.
+func ServesWhileRegistryLost(p WatchFailPolicy) bool { return p == KeepLast }
