@@ -55,7 +55,7 @@ func serveControlPlane(ctx context.Context, a controlPlaneArgs) error {
 		return fmt.Errorf("start snapshot: %w", err)
 	}
 	srv := grpc.NewServer()
-	discoverygrpc.RegisterAggregatedDiscoveryServiceServer(srv, serverv3.NewServer(ctx, cache, nil))
+	discoverygrpc.RegisterAggregatedDiscoveryServiceServer(srv, serverv3.NewServer(ctx, cache, snaps.callbacks()))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	defer srv.Stop()

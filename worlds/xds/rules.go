@@ -36,11 +36,15 @@ func backoffDelay(k int) time.Duration {
 }
 
 // ReconnectWithin bounds how long after a control plane that was down for
-// `down` comes back a client's ADS stream is up again: the longest retry
-// delay that can be under way then (the attempts' delays at their
-// shortest, 1 − jitter, add up past `down` at attempt k; that attempt waits
-// at most 1 + jitter times its delay), twice over, since the xDS channel's
-// own connection back-off (the same DefaultConfig) runs under the stream's.
+// `down` comes back a client's ADS stream is up again. Two back-offs with
+// the same DefaultConfig run one under the other: the xDS channel's
+// connection attempts and the ADS stream's retries, and a stream is made
+// only on a READY channel (grpc-go internal/xds/clients/grpctransport
+// NewStream is not wait-for-ready). Attempt k is under way when the
+// shortest delays (1 − jitter) of attempts 0…k add up past `down`; the
+// channel connects within the longest delay of attempt k (1 + jitter), and
+// at most one stream attempt (spaced ≥ 0.8 × 1.6 × delay k apart) can fail
+// meanwhile, so the stream is up within the longest delays of k and k+1.
 func ReconnectWithin(down time.Duration) time.Duration {
 	var elapsed time.Duration
 	k := -1
@@ -48,7 +52,7 @@ func ReconnectWithin(down time.Duration) time.Duration {
 		k++
 		elapsed += time.Duration((1 - BackoffJitter) * float64(backoffDelay(k)))
 	}
-	return 2 * time.Duration((1+BackoffJitter)*float64(backoffDelay(k)))
+	return time.Duration((1 + BackoffJitter) * float64(backoffDelay(k)+backoffDelay(k+1)))
 }
 
 // KeepsResourcesOnDisconnect is gRFC A57's rule: a client keeps the

@@ -53,10 +53,10 @@ func TestReconnectWithin(t *testing.T) {
 		down     time.Duration
 		min, max time.Duration
 	}{
-		// attempts at shortest: 0.8, 1.28, 2.05, 3.28, 5.24 s: 10 s is passed at the 5th
-		// retry (k = 4, 6.55 s delay): at most 1.2 × 6.55 × 2 = 15.7 s.
-		{0, 2 * time.Second, 3 * time.Second},
-		{10 * time.Second, 15 * time.Second, 16 * time.Second},
+		// attempts at shortest: 0.8, 1.28, 2.05, 3.28, 5.24 s: 10 s is passed at
+		// k = 4 (6.55 s): at most 1.2 × (6.55 + 10.49) = 20.4 s.
+		{0, 3 * time.Second, 3200 * time.Millisecond},
+		{10 * time.Second, 20 * time.Second, 21 * time.Second},
 		{time.Hour, 288 * time.Second, 288 * time.Second},
 	}
 	for _, tc := range tests {

@@ -9,7 +9,9 @@ import (
 	"sync"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	discoverygrpc "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
+	serverv3 "github.com/envoyproxy/go-control-plane/pkg/server/v3"
 )
 
 // allNodes gives every client the same snapshot: go-control-plane keys
@@ -39,6 +41,8 @@ type snapshotter struct {
 	served  served
 	set1    bool
 	version string
+	// streams counts the open ADS streams; responses the responses sent.
+	streams, responses int
 }
 
 // served is the content and endpoints of a snapshot.
@@ -129,11 +133,37 @@ type Status struct {
 	// Following says whether it follows the registry; RegistryOK whether
 	// its last view succeeded.
 	Following, RegistryOK bool
+	// Streams is the number of open ADS streams; Responses how many
+	// responses it has sent.
+	Streams, Responses int
 }
 
 func (s *snapshotter) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return Status{Version: s.version, Content: s.served.content, Endpoints: len(s.served.eps),
-		Following: s.following, RegistryOK: s.failed == nil}
+		Following: s.following, RegistryOK: s.failed == nil, Streams: s.streams, Responses: s.responses}
+}
+
+// callbacks count the ADS streams and responses for Status.
+func (s *snapshotter) callbacks() serverv3.Callbacks {
+	count := func(n *int, d int) {
+		s.mu.Lock()
+		*n += d
+		s.mu.Unlock()
+	}
+	return serverv3.CallbackFuncs{
+		StreamOpenFunc: func(_ context.Context, id int64, typ string) error {
+			count(&s.streams, 1)
+			log.Printf("ADS stream %d opened (%s)", id, typ)
+			return nil
+		},
+		StreamClosedFunc: func(id int64, node *corev3.Node) {
+			count(&s.streams, -1)
+			log.Printf("ADS stream %d of %s closed", id, node.GetId())
+		},
+		StreamResponseFunc: func(context.Context, int64, *discoverygrpc.DiscoveryRequest, *discoverygrpc.DiscoveryResponse) {
+			count(&s.responses, 1)
+		},
+	}
 }
