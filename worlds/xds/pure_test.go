@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/netip"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -241,4 +242,20 @@ func TestTally(t *testing.T) {
 	if tl.OK != 2 || tl.Fail != 1 || !reflect.DeepEqual(tl.TargetList(), []string{"a", "b"}) {
 		t.Errorf("tally %+v", tl)
 	}
+}
+
+func TestVersionsOf(t *testing.T) {
+	deps := []*debug.Module{{Path: ModuleControlPlane, Version: "v0.14.0"}, {Path: ModuleEnvoyAPI, Version: "v1.40.0"},
+		{Path: ModuleGRPC, Version: "v1.0.0", Replace: &debug.Module{Path: ModuleGRPC, Version: "v1.84.0"}}}
+	v, err := versionsOf(deps)
+	if err != nil || v != (Versions{ControlPlane: "v0.14.0", EnvoyAPI: "v1.40.0", GRPC: "v1.84.0"}) {
+		t.Errorf("versionsOf = %+v, %v", v, err)
+	}
+	if _, err := versionsOf(deps[:1]); err == nil {
+		t.Error("missing modules not reported")
+	}
+	// A test binary's build information lists no dependencies; the
+	// harness's command does (go version -m shows them).
+	got, err := BuildVersions()
+	t.Logf("this test binary: %s (%v)", got, err)
 }
