@@ -13,7 +13,9 @@ import (
 // around an instance that crashes meanwhile, and meet a control plane
 // restarted with an empty snapshot as A53 says: the client without
 // ignore_resource_deletion loses the listener and cluster, the one with it
-// keeps serving. Then a partial snapshot (no endpoints) fails both.
+// keeps serving. Then a partial snapshot (no endpoints) fails both, and a
+// control plane that answers nothing (no snapshot) for longer than the
+// 15 s watch expiry leaves both serving: received resources start no timer.
 func TestControlPlaneOutageAndEmptyRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real etcd cluster, a control plane and two xDS clients: skipped under -short")
@@ -26,7 +28,8 @@ func TestControlPlaneOutageAndEmptyRestart(t *testing.T) {
 
 	down := w.outage(t, all)
 	w.emptyRestart(t, down)
-	w.partialRestart(t)
+	w.quickRestart(t, PartialSnapshot, 3*time.Second)
+	w.quickRestart(t, NoSnapshot, WatchExpiry+3*time.Second)
 	w.closeAndCheckNothingLeft(t)
 }
 
@@ -68,7 +71,7 @@ func (w *testWorld) emptyRestart(t *testing.T, down time.Duration) {
 	back := w.waitStreams(t, 2, band)
 	t.Logf("both clients' ADS streams up %.1f s after the restart (band %.1f s from the back-off after %.1f s down)",
 		back.Sub(restarted).Seconds(), band.Seconds(), down.Seconds())
-	time.Sleep(3 * time.Second)
+	time.Sleep(4 * time.Second)
 	from, to := back.Add(time.Second), time.Now().Add(-testCallTimeout)
 	judgeRestart(t, w.plain, EmptySnapshot, false, from, to, w.addrs(0, 1))
 	judgeRestart(t, w.ignores, EmptySnapshot, true, from, to, w.addrs(0, 1))
@@ -80,22 +83,23 @@ func (w *testWorld) emptyRestart(t *testing.T, down time.Duration) {
 	t.Logf("both clients serving over j1, j2 within %.1f s of following the registry", ok.Add(testCallTimeout).Sub(followed).Seconds())
 }
 
-// partialRestart kills the control plane and restarts it at once with
-// listener, route and cluster but no endpoint.
-func (w *testWorld) partialRestart(t *testing.T) {
+// quickRestart kills the control plane and restarts it at once with
+// start, held until told to follow; it judges the clients' calls over
+// observe from when both streams are up, then makes it follow.
+func (w *testWorld) quickRestart(t *testing.T, start StartSnapshot, observe time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	killed := time.Now()
 	w.cp.Kill()
-	if err := w.cp.Restart(ctx, PartialSnapshot, 0); err != nil {
+	if err := w.cp.Restart(ctx, start, 0); err != nil {
 		t.Fatal(err)
 	}
 	back := w.waitStreams(t, 2, ReconnectWithin(time.Since(killed))+time.Second)
-	time.Sleep(3 * time.Second)
-	from, to := back.Add(time.Second), time.Now().Add(-testCallTimeout)
-	judgeRestart(t, w.plain, PartialSnapshot, false, from, to, w.addrs(0, 1))
-	judgeRestart(t, w.ignores, PartialSnapshot, true, from, to, w.addrs(0, 1))
+	time.Sleep(observe + testCallTimeout)
+	from, to := back.Add(time.Second), back.Add(observe)
+	judgeRestart(t, w.plain, start, false, from, to, w.addrs(0, 1))
+	judgeRestart(t, w.ignores, start, true, from, to, w.addrs(0, 1))
 	if err := w.cp.Follow(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +111,7 @@ func judgeRestart(t *testing.T, c *Client, start StartSnapshot, ignore bool, fro
 	t.Helper()
 	want, why := ServesAfterRestart(start, ignore)
 	tl := TallyOf(c.Calls(from, to))
-	t.Logf("%s after a %s restart: %d ok over %v, %d failed (%s); rule: serves %v (%s)",
+	t.Logf("%s after a restart with snapshot %q: %d ok over %v, %d failed (%s); rule: serves %v (%s)",
 		c.Spec.Name, start, tl.OK, tl.TargetList(), tl.Fail, firstErr(c, from, to), want, why)
 	err := fails(c, from, to)
 	if want {
