@@ -19,6 +19,7 @@ import (
 // xDS clients: one with ignore_resource_deletion, one without.
 type testWorld struct {
 	sup            *childproc.Supervisor
+	alloc          *ports.Allocator
 	etcd           *cluster.Cluster
 	group          *fakeservice.Group
 	cp             *ControlPlane
@@ -37,43 +38,58 @@ const (
 
 func startWorld(t *testing.T) *testWorld {
 	t.Helper()
+	w := startRegistry(t, testPortBase)
+	w.cp = w.startControlPlane(t, "xds-cp", DefaultControlPlaneSettings("api"))
+	w.plain = w.startClient(t, "xds-client-plain", w.cp, false)
+	w.ignores = w.startClient(t, "xds-client-ignore", w.cp, true)
+	return w
+}
+
+// startRegistry starts the etcd cluster and the instances on ports from base.
+func startRegistry(t *testing.T, base int) *testWorld {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	w := &testWorld{}
+	w := &testWorld{alloc: ports.New(base, "the test's port base")}
 	var err error
 	if w.sup, err = childproc.NewSupervisor(nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.sup.Close() })
-	alloc := ports.New(testPortBase, "testPortBase")
-	if w.etcd, err = cluster.Start(ctx, w.sup, alloc, cluster.DefaultConfig()); err != nil {
+	if w.etcd, err = cluster.Start(ctx, w.sup, w.alloc, cluster.DefaultConfig()); err != nil {
 		t.Fatal(err)
 	}
 	cfg := fakeservice.Config{Service: "api", TTL: 5 * time.Second, Renew: time.Second, CallTimeout: time.Second, GRPC: true}
-	if w.group, err = fakeservice.StartGroup(ctx, cfg, 3, alloc, w.etcd.Endpoints()); err != nil {
+	if w.group, err = fakeservice.StartGroup(ctx, cfg, 3, w.alloc, w.etcd.Endpoints()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.group.Close)
 	if w.dir, err = w.sup.TempDir("sdchaos-xds-*", os.Getenv(keepEnv) == "1"); err != nil {
 		t.Fatal(err)
 	}
-	port, err := alloc.Take("xds control plane")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.cp, err = StartControlPlane(ctx, w.sup, "xds-cp", w.dir, port, w.etcd.Endpoints(), DefaultControlPlaneSettings("api")); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("control plane ready in %s", w.cp.ReadyIn.Round(time.Millisecond))
-	w.plain = w.startClient(t, "xds-client-plain", false)
-	w.ignores = w.startClient(t, "xds-client-ignore", true)
 	return w
 }
 
-func (w *testWorld) startClient(t *testing.T, name string, ignore bool) *Client {
+func (w *testWorld) startControlPlane(t *testing.T, name string, set ControlPlaneSettings) *ControlPlane {
+	t.Helper()
+	port, err := w.alloc.Take(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cp, err := StartControlPlane(ctx, w.sup, name, w.dir, port, w.etcd.Endpoints(), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("control plane %s ready in %s", name, cp.ReadyIn.Round(time.Millisecond))
+	return cp
+}
+
+func (w *testWorld) startClient(t *testing.T, name string, cp *ControlPlane, ignore bool) *Client {
 	t.Helper()
 	c, err := StartClient(w.sup, w.dir, ClientSpec{Name: name, Service: "api", Rate: testRate, CallTimeout: testCallTimeout,
-		Bootstrap: Bootstrap{Server: w.cp.Addr, NodeID: name, IgnoreResourceDeletion: ignore}})
+		Bootstrap: Bootstrap{Server: cp.Addr, NodeID: name, IgnoreResourceDeletion: ignore}})
 	if err != nil {
 		t.Fatal(err)
 	}
