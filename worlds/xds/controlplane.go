@@ -28,21 +28,31 @@ type ControlPlane struct {
 // controlReady bounds the wait for a started control plane's first answer.
 const controlReady = 20 * time.Second
 
-// StartControlPlane starts a control plane named name on 127.0.0.1:port
-// over the etcd endpoints, logging into dir, and waits until it answers.
-func StartControlPlane(ctx context.Context, sup *childproc.Supervisor, name, dir string, port int, etcd []string, set ControlPlaneSettings) (*ControlPlane, error) {
+// NewControlPlane describes a control plane named name on 127.0.0.1:port
+// over the etcd endpoints, logging into dir, without starting it (its
+// address can be handed to clients first).
+func NewControlPlane(sup *childproc.Supervisor, name, dir string, port int, etcd []string, set ControlPlaneSettings) (*ControlPlane, error) {
 	if err := set.Validate(); err != nil {
 		return nil, err
 	}
-	cp := &ControlPlane{sup: sup, args: controlPlaneArgs{Port: port, Etcd: etcd, Set: set},
-		Name: name, Addr: ports.Addr(port), LogPath: filepath.Join(dir, name+".log")}
-	if err := cp.start(ctx); err != nil {
+	return &ControlPlane{sup: sup, args: controlPlaneArgs{Port: port, Etcd: etcd, Set: set},
+		Name: name, Addr: ports.Addr(port), LogPath: filepath.Join(dir, name+".log")}, nil
+}
+
+// StartControlPlane is NewControlPlane and Start.
+func StartControlPlane(ctx context.Context, sup *childproc.Supervisor, name, dir string, port int, etcd []string, set ControlPlaneSettings) (*ControlPlane, error) {
+	cp, err := NewControlPlane(sup, name, dir, port, etcd, set)
+	if err != nil {
+		return nil, err
+	}
+	if err := cp.Start(ctx); err != nil {
 		return nil, err
 	}
 	return cp, nil
 }
 
-func (cp *ControlPlane) start(ctx context.Context) error {
+// Start starts the control plane's process and waits until it answers.
+func (cp *ControlPlane) Start(ctx context.Context) error {
 	t0 := time.Now()
 	ch, err := cp.sup.Start(childproc.Spec{Name: cp.Name, Command: controlPlaneCommand,
 		Args: cp.args.argv(), LogPath: cp.LogPath, Control: true})
@@ -81,7 +91,7 @@ func (cp *ControlPlane) Restart(ctx context.Context, start StartSnapshot, hold t
 		return fmt.Errorf("restarting control plane %s: still running", cp.Name)
 	}
 	cp.args.Set.Start, cp.args.Set.Hold = start, hold
-	return cp.start(ctx)
+	return cp.Start(ctx)
 }
 
 // Child returns its current process.

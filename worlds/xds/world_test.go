@@ -96,7 +96,15 @@ func (w *testWorld) startClient(t *testing.T, name string, cp *ControlPlane, ign
 	return c
 }
 
-func (w *testWorld) clients() []*Client { return []*Client{w.plain, w.ignores} }
+func (w *testWorld) clients() []*Client {
+	var out []*Client
+	for _, c := range []*Client{w.plain, w.ignores} {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // addrs returns the gRPC addresses of the instances at the given indexes.
 func (w *testWorld) addrs(idx ...int) []string {
