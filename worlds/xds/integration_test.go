@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/ports"
 )
 
 // TestControlPlaneOutageAndEmptyRestart runs the world's real parts: the
@@ -138,5 +139,8 @@ func (w *testWorld) closeAndCheckNothingLeft(t *testing.T) {
 		if childproc.Alive(pid) {
 			t.Errorf("process %d outlived the supervisor", pid)
 		}
+	}
+	if left, err := ports.Listening(testPortBase, testPortBase+50); err != nil || len(left) != 0 {
+		t.Errorf("ports still listened on after the run: %v (%v)", left, err)
 	}
 }
