@@ -106,3 +106,26 @@ func ServesAfterRestart(start StartSnapshot, ignoreResourceDeletion bool) (bool,
 // SetSnapshot changes the version, pkg/cache/v3/simple.go SetSnapshot);
 // ClearEndpoints pushes an empty load assignment.
 func ServesWhileRegistryLost(p WatchFailPolicy) bool { return p == KeepLast }
+
+// go-control-plane v0.14.0's snapshot semantics the world relies on.
+const (
+	// HoldsWithoutSnapshot: a request from a node that has no snapshot is
+	// held open unanswered until SetSnapshot (pkg/cache/v3/simple.go
+	// CreateWatch: "if !exists { return createWatch(watch) }"), so a
+	// control plane restarted with NoSnapshot starts no client timer for
+	// resources the client already has.
+	HoldsWithoutSnapshot = true
+	// ResendsOnNewStream: a request on a new stream is answered with every
+	// subscribed resource of the snapshot even at the client's version,
+	// since a new state-of-the-world subscription has returned nothing
+	// (pkg/server/stream/v3/subscription.go NewSotwSubscription, no initial
+	// versions; simple.go CreateWatch responds for a subscribed resource not
+	// yet returned). The EDS not re-sent on reconnect of
+	// envoyproxy/envoy#22418 is not this control plane's behaviour.
+	ResendsOnNewStream = true
+	// OmittedMeansDeletedForLDSAndCDS: a snapshot without the listener or
+	// the cluster answers the client's named request with no such resource
+	// (simple.go respond, the subscribed names filter the snapshot), which
+	// gRPC-Go reads as a deletion (DeletedWhenOmitted).
+	OmittedMeansDeletedForLDSAndCDS = true
+)
