@@ -125,7 +125,7 @@ const (
 	ResendsOnNewStream = true
 	// OmittedMeansDeletedForLDSAndCDS: a snapshot without the listener or
 	// the cluster answers the client's named request with no such resource
-	// (simple.go respond, the subscribed names filter the snapshot), which
+	// (simple.go createResponse keeps the requested names it has), which
 	// gRPC-Go reads as a deletion (DeletedWhenOmitted).
 	OmittedMeansDeletedForLDSAndCDS = true
 )
