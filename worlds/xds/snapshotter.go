@@ -37,9 +37,9 @@ type snapshotter struct {
 	// last is the last view that succeeded; failed the current failure.
 	last   []netip.AddrPort
 	failed error
-	// served is what the cache holds (set: whether any snapshot was set).
+	// served is what the cache holds; haveSnap whether any was set.
 	served  served
-	set1    bool
+	haveSnap    bool
 	version string
 	// streams counts the open ADS streams; responses the responses sent.
 	streams, responses int
@@ -106,7 +106,7 @@ func (s *snapshotter) applyLocked() error {
 }
 
 func (s *snapshotter) serveLocked(want served) error {
-	if s.set1 && s.served.equal(want) {
+	if s.haveSnap && s.served.equal(want) {
 		return nil
 	}
 	s.seq++
@@ -118,7 +118,7 @@ func (s *snapshotter) serveLocked(want served) error {
 	if err := s.cache.SetSnapshot(context.Background(), snapshotKey, snap); err != nil {
 		return fmt.Errorf("setting snapshot %s: %w", version, err)
 	}
-	s.served, s.set1, s.version = want, true, version
+	s.served, s.haveSnap, s.version = want, true, version
 	log.Printf("snapshot %s: %s, %d endpoints %v", version, want.content, len(want.eps), want.eps)
 	return nil
 }
