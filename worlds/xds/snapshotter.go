@@ -38,9 +38,9 @@ type snapshotter struct {
 	last   []netip.AddrPort
 	failed error
 	// served is what the cache holds; haveSnap whether any was set.
-	served  served
-	haveSnap    bool
-	version string
+	served   served
+	haveSnap bool
+	version  string
 	// streams counts the open ADS streams; responses the responses sent.
 	streams, responses int
 }
