@@ -36,7 +36,7 @@ func TestRegistryQuorumLossByWatchFailPolicy(t *testing.T) {
 	killed := killMajority(t, w.etcd)
 	// A control plane notices within one poll and one read deadline; its
 	// clients within a push on a live stream (allow a second).
-	noticed := killed.Add(keep.Poll + keep.ReadTimeout + time.Second)
+	noticed := killed.Add(RegistryLossNoticedWithin(keep) + time.Second)
 	time.Sleep(time.Until(noticed.Add(5*time.Second + testCallTimeout)))
 	from, to := noticed, noticed.Add(5*time.Second)
 	for p, c := range clients {
@@ -53,12 +53,15 @@ func TestRegistryQuorumLossByWatchFailPolicy(t *testing.T) {
 			t.Errorf("control plane %s: status %+v (%v), want the registry lost", cps[p].Name, st, err)
 		}
 	}
-	if first, ok := firstFailure(clients[ClearEndpoints], killed); ok {
-		t.Logf("%s: first failed call %.1f s after the kill", clients[ClearEndpoints].Spec.Name, first.Sub(killed).Seconds())
+	first, ok := firstFailure(clients[ClearEndpoints], killed)
+	if !ok || first.Sub(killed) > RegistryLossNoticedWithin(clear)+time.Second {
+		t.Errorf("%s: first failed call %.1f s after the kill (found %v), want within %s + 1 s", clients[ClearEndpoints].Spec.Name,
+			first.Sub(killed).Seconds(), ok, RegistryLossNoticedWithin(clear))
 	}
+	t.Logf("%s: first failed call %.1f s after the kill", clients[ClearEndpoints].Spec.Name, first.Sub(killed).Seconds())
 	healed := restartAll(t, w.etcd)
-	ok := waitAll(t, []*Client{clients[KeepLast], clients[ClearEndpoints]}, all, 30*time.Second)
-	t.Logf("both clients serving every instance within %.1f s of the members' restart", ok.Add(testCallTimeout).Sub(healed).Seconds())
+	back := waitAll(t, []*Client{clients[KeepLast], clients[ClearEndpoints]}, all, 30*time.Second)
+	t.Logf("both clients serving every instance within %.1f s of the members' restart", back.Add(testCallTimeout).Sub(healed).Seconds())
 }
 
 // firstFailure returns when the first failed call after t0 started.

@@ -129,3 +129,12 @@ const (
 	// gRPC-Go reads as a deletion (DeletedWhenOmitted).
 	OmittedMeansDeletedForLDSAndCDS = true
 )
+
+// RegistryLossNoticedWithin bounds how long after the registry loses its
+// quorum the control plane acts on its watch-fail policy: its liveness
+// read runs every Poll and fails at the latest after ReadTimeout (the
+// watch, opened with WithRequireLeader, may close sooner). These are the
+// control plane's own settings (ControlPlaneSettings), not a registry rule.
+func RegistryLossNoticedWithin(set ControlPlaneSettings) time.Duration {
+	return set.Poll + set.ReadTimeout
+}
