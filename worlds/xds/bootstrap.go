@@ -17,8 +17,12 @@ type Bootstrap struct {
 	Server string
 	// NodeID names the client to the control plane.
 	NodeID string
-	// IgnoreResourceDeletion adds the ignore_resource_deletion server feature.
+	// IgnoreResourceDeletion adds the ignore_resource_deletion server
+	// feature (to every server).
 	IgnoreResourceDeletion bool
+	// Fallback lists lower-priority control planes, in order (gRFC A71; see
+	// FallsBackOnlyWhenUncached).
+	Fallback []string
 }
 
 type bootstrapServer struct {
@@ -42,9 +46,9 @@ func (b Bootstrap) JSON() ([]byte, error) {
 	if b.IgnoreResourceDeletion {
 		features = append(features, ServerFeatureIgnoreResourceDeletion)
 	}
-	f := bootstrapFile{
-		Servers: []bootstrapServer{{URI: b.Server, Creds: []map[string]any{{"type": "insecure"}}, Features: features}},
-		Node:    map[string]any{"id": b.NodeID},
+	f := bootstrapFile{Node: map[string]any{"id": b.NodeID}}
+	for _, uri := range append([]string{b.Server}, b.Fallback...) {
+		f.Servers = append(f.Servers, bootstrapServer{URI: uri, Creds: []map[string]any{{"type": "insecure"}}, Features: features})
 	}
 	out, err := json.Marshal(f)
 	if err != nil {

@@ -102,6 +102,11 @@ func TestBootstrapJSON(t *testing.T) {
 			t.Errorf("ignore %v: bootstrap %s", tc.ignore, b)
 		}
 	}
+	b, err := Bootstrap{Server: "127.0.0.1:1", NodeID: "c1", Fallback: []string{"127.0.0.1:2"}}.JSON()
+	var f bootstrapFile
+	if err != nil || json.Unmarshal(b, &f) != nil || len(f.Servers) != 2 || f.Servers[1].URI != "127.0.0.1:2" {
+		t.Errorf("bootstrap with a fallback: %s (%v)", b, err)
+	}
 	if _, err := (Bootstrap{NodeID: "c1"}).JSON(); err == nil {
 		t.Error("a bootstrap without a server was written")
 	}

@@ -138,3 +138,14 @@ const (
 func RegistryLossNoticedWithin(set ControlPlaneSettings) time.Duration {
 	return set.Poll + set.ReadTimeout
 }
+
+// FallsBackOnlyWhenUncached is gRFC A71's rule for a bootstrap with several
+// control planes: a client turns to the next one only when its stream to
+// the current one fails before any response and it watches a resource it
+// has not cached; with everything cached it keeps its cache (A57) and stays.
+// It goes back to a higher-priority control plane on that one's first
+// response and closes the lower ones. Basis: grpc-go v1.84.0
+// internal/xds/clients/xdsclient/authority.go handleADSStreamFailure
+// (watcherExistsForUncachedResource, fallbackToServer) and
+// handleRevertingToPrimaryOnUpdate.
+const FallsBackOnlyWhenUncached = true
