@@ -96,7 +96,7 @@ func TestTinySweep(t *testing.T) {
 	if err := xml.NewDecoder(bytes.NewReader(svg)).Decode(new(struct{})); err != nil {
 		t.Errorf("the sweep's SVG is not XML: %v", err)
 	}
-	for _, want := range []string{"false removals, simulation", "false removals, real registry", "theory", "median (95 % interval)", "--ttls (s)"} {
+	for _, want := range []string{"false removals, simulation", "false removals, real registry", "theory", "median of 6 runs (95 % interval)", "median of 6 runs", "--ttls (s)"} {
 		if !bytes.Contains(svg, []byte(">"+want+"<")) {
 			t.Errorf("the sweep's plot lacks %q", want)
 		}
