@@ -104,6 +104,11 @@ type Bar struct {
 	Values []float64
 	Lo, Hi []float64
 	Color  color.Color
+	// Labels, when given, are written upwards above each bar (its count,
+	// so that a bar of 0 or of 1 in 1,200 can be read), and from the axis
+	// where a value is NaN (a category the series has no value for: "not
+	// run"), in grey.
+	Labels []string
 }
 
 // Bars returns a grouped bar chart: one cluster per category, one bar per
@@ -124,6 +129,7 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 	}
 	n := float64(len(series))
 	width := 0.8 / n
+	var labels []Text
 	for si, s := range series {
 		if s.Color == nil {
 			s.Color = Color(si)
@@ -131,10 +137,13 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 		var first *plotter.Polygon
 		var bars Points
 		for ci := range categories {
+			x := float64(ci) - 0.4 + width*(float64(si)+0.5)
+			if ci < len(s.Labels) {
+				labels = append(labels, barLabel(s, ci, x))
+			}
 			if ci >= len(s.Values) || !finite(s.Values[ci]) {
 				continue
 			}
-			x := float64(ci) - 0.4 + width*(float64(si)+0.5)
 			poly, err := plotter.NewPolygon(plotter.XYs{{X: x - width*0.45, Y: 0}, {X: x + width*0.45, Y: 0},
 				{X: x + width*0.45, Y: s.Values[ci]}, {X: x - width*0.45, Y: s.Values[ci]}})
 			if err != nil {
@@ -163,5 +172,20 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 	p.NominalX(categories...)
 	p.X.Min, p.X.Max = -0.6, float64(len(categories))-0.4
 	FloorY(p)
+	if err := AddTexts(p, labels...); err != nil {
+		return nil, fmt.Errorf("%s: %w", title, err)
+	}
 	return p, nil
+}
+
+// barLabel is series s's label of category ci at x: above its bar, or
+// from the axis in grey where it has no value.
+func barLabel(s Bar, ci int, x float64) Text {
+	t := Text{X: x, Y: 0, Label: s.Labels[ci], Color: Black, Rotate: true}
+	if ci < len(s.Values) && finite(s.Values[ci]) {
+		t.Y = s.Values[ci]
+	} else {
+		t.Color = Grey
+	}
+	return t
 }

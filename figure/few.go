@@ -19,9 +19,12 @@ type Text struct {
 	Color color.Color
 	// Rotate draws the label upwards (90°), its start at the point.
 	Rotate bool
+	// Beside writes the label to the right of the point instead, level
+	// with it (clear of a line through the point's second).
+	Beside bool
 }
 
-// AddTexts draws each text on p, 2 points above its place.
+// AddTexts draws each text on p, 2 points above its place (or beside it).
 func AddTexts(p *plot.Plot, ts ...Text) error {
 	for _, t := range ts {
 		if !finite(t.X, t.Y) || t.Label == "" {
@@ -36,8 +39,11 @@ func AddTexts(p *plot.Plot, ts ...Text) error {
 			sty.Color = color.Gray{Y: 0x30}
 		}
 		l.Offset = vg.Point{Y: vg.Points(2)}
-		if t.Rotate {
+		switch {
+		case t.Rotate:
 			sty.Rotation, sty.XAlign, sty.YAlign = 1.5707963267948966, text.XLeft, text.YCenter
+		case t.Beside:
+			sty.XAlign, sty.YAlign, l.Offset = text.XLeft, text.YBottom, vg.Point{X: vg.Points(6), Y: vg.Points(1)}
 		}
 		l.TextStyle = []text.Style{sty}
 		p.Add(l)
@@ -54,8 +60,8 @@ const fewShare = 0.06
 const maxFewLabels = 6
 
 // markFewFailures marks each second whose failed count is too small to see
-// against ymax (0 < n < fewShare·ymax) with a diamond in the failed colour
-// over the second's middle, and writes its count above it ("1 failed"),
+// against ymax (0 < n < fewShare·ymax) with a triangle in the failed colour
+// over the second's middle, and writes its count beside it ("1 failed"),
 // so that a lone failure among 40 ok a second shows.
 func markFewFailures(p *plot.Plot, fail []int, ymax float64) error {
 	var pts Points
@@ -66,7 +72,7 @@ func markFewFailures(p *plot.Plot, fail []int, ymax float64) error {
 		}
 		x := float64(i) + 0.5
 		pts.X, pts.Y = append(pts.X, x), append(pts.Y, float64(n))
-		texts = append(texts, Text{X: x, Y: float64(n), Label: fmt.Sprintf("%d failed", n), Color: Fail})
+		texts = append(texts, Text{X: x, Y: float64(n), Label: fmt.Sprintf("%d failed", n), Color: Fail, Beside: true})
 	}
 	if len(pts.X) == 0 {
 		return nil
@@ -77,9 +83,6 @@ func markFewFailures(p *plot.Plot, fail []int, ymax float64) error {
 	}
 	if len(texts) > maxFewLabels {
 		return nil
-	}
-	for i := range texts {
-		texts[i].Y += 0.035 * ymax // above the marker
 	}
 	return AddTexts(p, texts...)
 }
