@@ -34,7 +34,10 @@ type Line struct {
 	Points bool
 	// PointRadius is the dots' radius in points (0: 2).
 	PointRadius float64
-	Area        bool
+	// PointShape draws the points in another glyph than a dot (an open
+	// square, a ring: markers that nest where lines coincide).
+	PointShape draw.GlyphDrawer
+	Area       bool
 }
 
 // AddLines adds each line to p, with a legend entry for every named one.
@@ -82,7 +85,7 @@ func addLine(p *plot.Plot, l Line) error {
 			if err != nil {
 				return err
 			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: l.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+			sc.GlyphStyle = draw.GlyphStyle{Color: l.Color, Radius: vg.Points(2), Shape: cmp.Or[draw.GlyphDrawer](l.PointShape, draw.CircleGlyph{})}
 			if l.PointRadius > 0 {
 				sc.GlyphStyle.Radius = vg.Points(l.PointRadius)
 			}
