@@ -30,6 +30,10 @@ type Plot struct {
 	Panels        []*plot.Plot
 	Cols          int
 	Width, Height vg.Length
+	// RowHeights, one per row top to bottom, share Height between the
+	// rows in their proportions (a tall operations chart over a short
+	// panel); nil shares it equally.
+	RowHeights []vg.Length
 }
 
 // One returns a figure of a single panel.
