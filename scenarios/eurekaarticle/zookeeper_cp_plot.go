@@ -14,7 +14,6 @@ import (
 	"sdchaos/figure"
 	"sdchaos/history"
 	"sdchaos/report"
-	"sdchaos/rig"
 )
 
 // Plots draws one figure: what each member answered, ask by ask, around
@@ -77,7 +76,7 @@ func (s *zkCP) zoomPanel(h *history.History, m cpMeasure, ws []figure.Window, ms
 	var survivors, said []string
 	span := cpSpan{}
 	for _, cm := range m.members {
-		r := cm.refused[rig.ZKMode]
+		r := cm.refused[cpOps[0]] // cpOps names the member's own state (srvr) first
 		if cm.victim || !r.span.ok {
 			continue
 		}
