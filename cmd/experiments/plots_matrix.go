@@ -15,7 +15,10 @@ import (
 // .png) from the runs stored beside its matrix.json, as the command
 // matrix.json names them would with --stored, writing nothing else; a
 // directory without matrix.json draws none.
-func plotMatrix(dir string) ([]string, error) {
+func plotMatrix(dir string) ([]string, error) { return plotMatrixTo(dir, dir) }
+
+// plotMatrixTo draws the figures of the matrix stored in dir into out.
+func plotMatrixTo(dir, out string) ([]string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, matrixJSON))
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -37,7 +40,7 @@ func plotMatrix(dir string) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", matrixJSON, err)
 	}
 	o.out, o.stored = dir, true
-	var out []string
+	var written []string
 	for _, name := range o.names {
 		x, spec, err := matrixExperiment(name)
 		if err != nil {
@@ -47,11 +50,11 @@ func plotMatrix(dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeMatrixFigure(dir, x, runs); err != nil {
+		if err := writeMatrixFigure(out, x, runs); err != nil {
 			return nil, err
 		}
-		base := filepath.Join(dir, x.Name+".matrix")
-		out = append(out, base+".svg", base+".png")
+		base := filepath.Join(out, x.Name+".matrix")
+		written = append(written, base+".svg", base+".png")
 	}
-	return out, nil
+	return written, nil
 }
