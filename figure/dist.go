@@ -112,7 +112,9 @@ type Bar struct {
 }
 
 // Bars returns a grouped bar chart: one cluster per category, one bar per
-// series within it, with error bars where given. A NaN value draws no bar.
+// series within it, with error bars where given. A NaN value draws no bar;
+// a bar of 0 is a thick line of its colour on the axis, and every series
+// is in the legend, with bars or without.
 func Bars(title, yLabel string, categories []string, series ...Bar) (*plot.Plot, error) {
 	return BarsOver(title, yLabel, categories, nil, series...)
 }
@@ -154,12 +156,21 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 			if first == nil {
 				first = poly
 			}
+			if s.Values[ci] == 0 { // a bar of 0 has no height: its colour as a thick line on the axis
+				if err := AddLines(p, Line{X: []float64{x - width*0.45, x + width*0.45}, Y: []float64{0, 0}, Color: s.Color, Width: 3}); err != nil {
+					return nil, err
+				}
+			}
 			if ci < len(s.Lo) && ci < len(s.Hi) {
 				bars.X, bars.Y = append(bars.X, x), append(bars.Y, s.Values[ci])
 				bars.YLo, bars.YHi = append(bars.YLo, s.Lo[ci]), append(bars.YHi, s.Hi[ci])
 			}
 		}
-		if first != nil && s.Name != "" {
+		if first == nil { // no bar: the legend still names its colour
+			first, _ = plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+			first.Color, first.LineStyle = s.Color, lineStyle(Black, 0.5)
+		}
+		if s.Name != "" {
 			p.Legend.Add(s.Name, first)
 		}
 		if len(bars.X) > 0 {
