@@ -35,7 +35,15 @@ func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 	f := &plots[0]
 	f.Panels = append(f.Panels, p)
 	figure.ShareX(f.Panels...)
-	f.Height = vg.Inch*2.3*vg.Length(len(f.Panels)-1) + figure.RowsHeight(rows)
+	f.RowHeights = nil
+	for range f.Panels[:len(f.Panels)-1] {
+		f.RowHeights = append(f.RowHeights, vg.Inch*2.3)
+	}
+	f.RowHeights = append(f.RowHeights, figure.RowsHeight(rows))
+	f.Height = 0
+	for _, h := range f.RowHeights {
+		f.Height += h
+	}
 	return plots, nil
 }
 
@@ -55,10 +63,7 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 			rows = append(rows, figure.Row{Label: n, Line: l})
 		}
 	}
-	title := s.listTitle(m.data.Instances)
-	if len(rows) == 1 {
-		title = strings.Replace(title, "each client that changed", "each client that changed (none did)", 1)
-	}
+	title := s.listTitle(m.data.Instances, len(rows) > 1)
 	p, err := figure.Rows(title, "second of the run", ws, ms, float64(max(m.data.Instances, 1)), rows...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("nacos-incident: %w", err)
@@ -68,10 +73,13 @@ func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.
 }
 
 // listTitle names the list panel and what its rows span.
-func (s *nacosIncident) listTitle(instances int) string {
+func (s *nacosIncident) listTitle(instances int, clients bool) string {
 	what := "every client link blackholed"
 	if s.Fault == faultEmpty {
 		what = "every instance deregistered"
+	}
+	if !clients {
+		return fmt.Sprintf("What the Nacos server listed (%s; 0–%d instances); no client's own list changed", what, instances)
 	}
 	return fmt.Sprintf("What the Nacos server and each client that changed listed (%s; a row each, 0–%d instances)", what, instances)
 }
