@@ -104,10 +104,17 @@ type Bar struct {
 	Values []float64
 	Lo, Hi []float64
 	Color  color.Color
+	// Labels, when given, are written upwards above each bar (its count,
+	// so that a bar of 0 or of 1 in 1,200 can be read), and from the axis
+	// where a value is NaN (a category the series has no value for: "not
+	// run"), in grey.
+	Labels []string
 }
 
 // Bars returns a grouped bar chart: one cluster per category, one bar per
-// series within it, with error bars where given. A NaN value draws no bar.
+// series within it, with error bars where given. A NaN value draws no bar;
+// a bar of 0 is a thick line of its colour on the axis, and every series
+// is in the legend, with bars or without.
 func Bars(title, yLabel string, categories []string, series ...Bar) (*plot.Plot, error) {
 	return BarsOver(title, yLabel, categories, nil, series...)
 }
@@ -124,6 +131,7 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 	}
 	n := float64(len(series))
 	width := 0.8 / n
+	var labels []Text
 	for si, s := range series {
 		if s.Color == nil {
 			s.Color = Color(si)
@@ -131,10 +139,13 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 		var first *plotter.Polygon
 		var bars Points
 		for ci := range categories {
+			x := float64(ci) - 0.4 + width*(float64(si)+0.5)
+			if ci < len(s.Labels) {
+				labels = append(labels, barLabel(s, ci, x))
+			}
 			if ci >= len(s.Values) || !finite(s.Values[ci]) {
 				continue
 			}
-			x := float64(ci) - 0.4 + width*(float64(si)+0.5)
 			poly, err := plotter.NewPolygon(plotter.XYs{{X: x - width*0.45, Y: 0}, {X: x + width*0.45, Y: 0},
 				{X: x + width*0.45, Y: s.Values[ci]}, {X: x - width*0.45, Y: s.Values[ci]}})
 			if err != nil {
@@ -145,12 +156,21 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 			if first == nil {
 				first = poly
 			}
+			if s.Values[ci] == 0 { // a bar of 0 has no height: its colour as a thick line on the axis
+				if err := AddLines(p, Line{X: []float64{x - width*0.45, x + width*0.45}, Y: []float64{0, 0}, Color: s.Color, Width: 3}); err != nil {
+					return nil, err
+				}
+			}
 			if ci < len(s.Lo) && ci < len(s.Hi) {
 				bars.X, bars.Y = append(bars.X, x), append(bars.Y, s.Values[ci])
 				bars.YLo, bars.YHi = append(bars.YLo, s.Lo[ci]), append(bars.YHi, s.Hi[ci])
 			}
 		}
-		if first != nil && s.Name != "" {
+		if first == nil { // no bar: the legend still names its colour
+			first, _ = plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+			first.Color, first.LineStyle = s.Color, lineStyle(Black, 0.5)
+		}
+		if s.Name != "" {
 			p.Legend.Add(s.Name, first)
 		}
 		if len(bars.X) > 0 {
@@ -163,5 +183,20 @@ func BarsOver(title, yLabel string, categories []string, bands []Band, series ..
 	p.NominalX(categories...)
 	p.X.Min, p.X.Max = -0.6, float64(len(categories))-0.4
 	FloorY(p)
+	if err := AddTexts(p, labels...); err != nil {
+		return nil, fmt.Errorf("%s: %w", title, err)
+	}
 	return p, nil
+}
+
+// barLabel is series s's label of category ci at x: above its bar, or
+// from the axis in grey where it has no value.
+func barLabel(s Bar, ci int, x float64) Text {
+	t := Text{X: x, Y: 0, Label: s.Labels[ci], Color: Black, Rotate: true}
+	if ci < len(s.Values) && finite(s.Values[ci]) {
+		t.Y = s.Values[ci]
+	} else {
+		t.Color = Grey
+	}
+	return t
 }

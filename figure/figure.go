@@ -30,6 +30,10 @@ type Plot struct {
 	Panels        []*plot.Plot
 	Cols          int
 	Width, Height vg.Length
+	// RowHeights, one per row top to bottom, share Height between the
+	// rows in their proportions (a tall operations chart over a short
+	// panel); nil shares it equally.
+	RowHeights []vg.Length
 }
 
 // One returns a figure of a single panel.
@@ -134,7 +138,45 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			out = append(out, t)
 		}
 	}
+	labelEnds(out, lo, hi)
 	return out
+}
+
+// labelEnds labels a 2 or 5 tick at either end of a log axis that lies
+// half a decade or more beyond the last labelled one (0.014 to 0.1: the
+// 0.02 tick), so that values drawn there can be read.
+func labelEnds(ticks []plot.Tick, lo, hi float64) {
+	first, last := -1, -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			last = i
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	apart := func(a, b float64) bool { return math.Abs(math.Log10(a/b)) >= 0.5-1e-9 }
+	for i := 0; i < first; i++ { // the lowest 2 or 5 far enough below the first label
+		if roundMinor(ticks[i].Value) && apart(ticks[i].Value, ticks[first].Value) {
+			ticks[i].Label = tickLabel(ticks[i].Value)
+			break
+		}
+	}
+	for i := len(ticks) - 1; i > last; i-- { // the highest far enough above the last
+		if roundMinor(ticks[i].Value) && apart(ticks[i].Value, ticks[last].Value) {
+			ticks[i].Label = tickLabel(ticks[i].Value)
+			break
+		}
+	}
+}
+
+// roundMinor reports whether v is 2 or 5 times a power of ten.
+func roundMinor(v float64) bool {
+	m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+	return math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6
 }
 
 // tidyTicks label about six round values (1, 2 or 5 times a power of

@@ -110,10 +110,36 @@ func (f Plot) draw(dc draw.Canvas) (err error) {
 	tiles := draw.Tiles{Rows: f.rows(), Cols: f.cols(), PadX: vg.Points(14), PadY: vg.Points(10),
 		PadTop: vg.Points(6), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
 	cans := plot.Align(grid, tiles, dc)
+	f.reshapeRows(cans, tiles, dc)
 	for i, p := range f.Panels {
 		drawPanel(p, cans[i/f.cols()][i%f.cols()], legendW)
 	}
 	return nil
+}
+
+// reshapeRows gives the rows of cans the heights of f.RowHeights, in
+// proportion, keeping the horizontal extents plot.Align chose (they align
+// the panels' data areas and do not depend on the heights).
+func (f Plot) reshapeRows(cans [][]draw.Canvas, t draw.Tiles, dc draw.Canvas) {
+	if len(f.RowHeights) != len(cans) {
+		return
+	}
+	var sum vg.Length
+	for _, h := range f.RowHeights {
+		sum += max(h, 0)
+	}
+	avail := dc.Max.Y - dc.Min.Y - t.PadTop - t.PadBottom - t.PadY*vg.Length(len(cans)-1)
+	if sum <= 0 || avail <= 0 {
+		return
+	}
+	top := dc.Max.Y - t.PadTop
+	for j, row := range cans {
+		h := avail * max(f.RowHeights[j], 0) / sum
+		for i := range row {
+			row[i].Max.Y, row[i].Min.Y = top, top-h
+		}
+		top -= h + t.PadY
+	}
 }
 
 // legendWidth is the width of p's legend plus the gap before it (0 when

@@ -34,7 +34,10 @@ type Line struct {
 	Points bool
 	// PointRadius is the dots' radius in points (0: 2).
 	PointRadius float64
-	Area        bool
+	// PointShape draws the points in another glyph than a dot (an open
+	// square, a ring: markers that nest where lines coincide).
+	PointShape draw.GlyphDrawer
+	Area       bool
 }
 
 // AddLines adds each line to p, with a legend entry for every named one.
@@ -82,7 +85,7 @@ func addLine(p *plot.Plot, l Line) error {
 			if err != nil {
 				return err
 			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: l.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+			sc.GlyphStyle = draw.GlyphStyle{Color: l.Color, Radius: vg.Points(2), Shape: cmp.Or[draw.GlyphDrawer](l.PointShape, draw.CircleGlyph{})}
 			if l.PointRadius > 0 {
 				sc.GlyphStyle.Radius = vg.Points(l.PointRadius)
 			}
@@ -225,7 +228,8 @@ type Caller struct {
 // that a second with as many of each shows both; failed includes timed out,
 // which is also drawn, as a grey hatched area under the failed line —
 // grey as the unknown ops of an operations chart — when there is any), with the fault windows shaded and the marks drawn on every
-// panel.
+// panel. A second with too few failures to see on the shared y scale is
+// marked with a triangle and its count (markFewFailures).
 func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, error) {
 	f := Plot{Name: name}
 	ymax := 0.0
@@ -249,8 +253,11 @@ func PerSecond(name string, callers []Caller, ws []Window, ms []Mark) (Plot, err
 	for _, p := range f.Panels { // one y scale for every caller
 		ymax = math.Max(ymax, p.Y.Max)
 	}
-	for _, p := range f.Panels {
+	for i, p := range f.Panels {
 		p.Y.Max = ymax
+		if err := markFewFailures(p, callers[i].Series.Fail, ymax); err != nil {
+			return f, err
+		}
 	}
 	ShareX(f.Panels...)
 	if len(callers) > 1 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"sdchaos/experiment"
@@ -33,15 +34,17 @@ func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) er
 	for i, r := range runs {
 		b := figure.Bar{Name: string(r.registry), Color: figure.Color(i)}
 		for _, c := range callers {
-			b.Values = append(b.Values, failedShare(r, c))
+			b.Values, b.Labels = append(b.Values, failedShare(r, c)), append(b.Labels, failedLabel(r, c))
 		}
 		bars = append(bars, b)
 	}
-	p, err := figure.Bars(x.Name+": calls failed per client set-up and registry", "failed share of its calls (%)", callers, bars...)
+	p, err := figure.Bars(x.Name+": calls failed per client set-up and registry (each bar: failed / sent)", "failed share of its calls (%)", callers, bars...)
 	if err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
-	p.Y.Min, p.Y.Max = 0, 100
+	// room above 100 % for a full bar's count; ticks to 100 only
+	p.Y.Min, p.Y.Max = 0, 130
+	p.Y.Tick.Marker = percentTicks{}
 	f := figure.One("matrix", p)
 	// Each client set-up's label needs about 1.6 in: wider than the default
 	// 9 in when the worlds together have many.
@@ -73,6 +76,42 @@ func failedShare(r matrixRun, subject string) float64 {
 	}
 	okN, fail := s.Total()
 	return report.Pct(fail, okN+fail)
+}
+
+// failedLabel is the count written on subject's bar of run r: "failed /
+// sent"; where there is no bar, why: "no such client" (the world has no
+// such client set-up: "—" in the table), "cannot run" or "not run" (the
+// world did not run the experiment).
+func failedLabel(r matrixRun, subject string) string {
+	switch {
+	case r.cannot != "":
+		return "cannot run"
+	case r.result == nil:
+		return "not run"
+	}
+	s, ok := r.result.Series[subject]
+	if !ok {
+		return "no such client"
+	}
+	okN, fail := s.Total()
+	return fmt.Sprintf("%s / %s", figure.Thousands(int64(fail)), figure.Thousands(int64(okN+fail)))
+}
+
+// percentTicks label 0 to 100 % every 20, minor ticks every 5: an axis
+// drawn past 100 for the bars' labels shows no share above it.
+type percentTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for v := 0.0; v <= 100; v += 5 {
+		t := plot.Tick{Value: v}
+		if int(v)%20 == 0 {
+			t.Label = fmt.Sprint(v)
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // writePlot renders f as <dir>/<base>.svg and .png.

@@ -32,8 +32,9 @@ func attachPlots(rr *repeated) error {
 // plotDir is `experiments plot DIR`: it draws the plots of every saved
 // history in DIR again (the first of a repeated run's) and writes them
 // beside the reports as <name>.<plot>.svg and .png, and every sweep's
-// figure from the sweep's JSON (<scenario>.sweep-<param>.json), without
-// running anything.
+// figure from the sweep's JSON (<scenario>.sweep-<param>.json), and a
+// matrix's figures from its matrix.json and stored runs, without running
+// anything.
 func plotDir(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return scenarios.Usagef("plot: want one argument, a directory written with --out")
@@ -45,6 +46,13 @@ func plotDir(args []string, stdout io.Writer) error {
 	groups, err := historyGroups(args[0])
 	if err != nil && len(sweeps) == 0 {
 		return fmt.Errorf("plot: %w (nor a sweep's JSON)", err)
+	}
+	matrices, err := plotMatrix(args[0])
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	for _, f := range matrices {
+		fmt.Fprintln(stdout, f)
 	}
 	for _, name := range sortedKeys(groups) {
 		files := groups[name]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"strings"
@@ -10,12 +11,17 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"sdchaos/figure"
+	"sdchaos/report"
 	"sdchaos/scenarios"
 )
 
 // figure draws one panel per curve, or per group of curves (Curve.Group):
-// the medians with their 95 % intervals as error bars, the theory as a
-// dashed line, and (for a panel of one curve) the check's band shaded.
+// each point's value (one run's, or the median of its runs with the 95 %
+// interval as an error bar where there were runs enough for one), unjoined,
+// the theory as a dashed step at each point, and (for a panel of one
+// curve) the check's band shaded. Nothing joins two points: the values
+// between them were not measured (ttl-false-removal's count is a
+// staircase in the ttl, not a slope).
 func (sr *sweepResult) figure() (figure.Plot, error) {
 	xs, names := sr.xs()
 	f := figure.Plot{Name: sr.baseName(), Cols: 1}
@@ -81,7 +87,7 @@ func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) 
 	if c.Group != "" {
 		title = c.Group
 	}
-	ylabel := "median of the runs"
+	ylabel := sr.runsWord(g).axis
 	if c.Unit != "" {
 		ylabel += " (" + c.Unit + ")"
 	}
@@ -115,21 +121,21 @@ func (sr *sweepResult) panel(g []scenarios.Curve, xs []float64, names []string) 
 	return p, nil
 }
 
-// curveSize is how wide a curve's line and how large its dots are drawn.
+// curveSize is how large a curve's dots are drawn.
 type curveSize struct {
-	alone         bool // the only curve of its panel
-	width, radius float64
+	alone  bool // the only curve of its panel
+	radius float64
 }
 
 // nested sizes the i-th of n curves of a panel: where curves coincide (two
-// strategies that both never fail), each is drawn narrower and with
-// smaller dots over the one before, so that all of them show.
+// strategies that both never fail), each is drawn with smaller dots over
+// the one before, so that all of them show.
 func nested(i, n int) curveSize {
 	if n == 1 {
-		return curveSize{alone: true, width: 1, radius: 3}
+		return curveSize{alone: true, radius: 3}
 	}
 	k := float64(n - 1 - i)
-	return curveSize{width: 1 + k*math.Min(1.6, 5/float64(n-1)), radius: 3 + k*math.Min(1.5, 4.5/float64(n-1))}
+	return curveSize{radius: 3 + k*math.Min(1.5, 4.5/float64(n-1))}
 }
 
 // anyPositive reports whether some curve of g has a positive median.
@@ -144,7 +150,7 @@ func (sr *sweepResult) anyPositive(g []scenarios.Curve) bool {
 }
 
 // addCurve draws one curve in colour: its band when alone in its panel,
-// the line through its medians, its theory and its points with error bars.
+// its theory and its points with error bars, none of them joined.
 func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color, sz curveSize, logY bool, xs []float64) error {
 	alone := sz.alone
 	med, lo, hi, theory, blo, bhi := sr.series(c.Name)
@@ -157,7 +163,7 @@ func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color
 		floor := 0.1 * minPositive(append(append(append([]float64(nil), med...), theory...), bhi...))
 		med, theory, blo = positiveOnly(med), atLeast(theory, floor), atLeast(blo, floor)
 	}
-	legend := "median (95 % interval)"
+	legend := sr.runsWord([]scenarios.Curve{c}).legend
 	if !alone {
 		legend = strings.TrimPrefix(c.Name, c.Group+", ")
 	}
@@ -166,19 +172,79 @@ func (sr *sweepResult) addCurve(p *plot.Plot, c scenarios.Curve, col color.Color
 			return err
 		}
 	}
-	if err := figure.AddLines(p, figure.Line{X: xs, Y: med, Color: col, Width: sz.width}); err != nil {
-		return err
-	}
 	if !allNaN(theory) {
 		name := "theory"
 		if !alone {
 			name = legend + ": theory"
 		}
-		if err := figure.AddLines(p, figure.Line{Name: name, X: xs, Y: theory, Color: col, Dashes: figure.Dashed, Width: 1.2}); err != nil {
+		if err := addTheorySteps(p, name, xs, theory, col); err != nil {
 			return err
 		}
 	}
+	lo, hi = sr.intervalsOnly(c.Name, lo, hi)
 	return figure.AddPoints(p, figure.Points{Name: legend, X: xs, Y: med, YLo: lo, YHi: hi, Color: col, Radius: sz.radius})
+}
+
+// addTheorySteps draws the theory at each point as a dashed step from
+// halfway to the previous point to halfway to the next (as the band), the
+// steps not joined: the theory is known at the points only.
+func addTheorySteps(p *plot.Plot, name string, xs, theory []float64, col color.Color) error {
+	_, logX := p.X.Scale.(plot.LogScale)
+	for i := range xs {
+		if !finite(theory[i]) {
+			continue
+		}
+		x0, x1 := stepEdges(xs, i, logX)
+		l := figure.Line{Name: name, X: []float64{x0, x1}, Y: []float64{theory[i], theory[i]}, Color: col, Dashes: figure.Dashed, Width: 1.2}
+		if err := figure.AddLines(p, l); err != nil {
+			return err
+		}
+		name = "" // one legend entry
+	}
+	return nil
+}
+
+// intervalsOnly keeps a curve's 95 % interval at the points measured by
+// enough runs for one (report.MinRunsForInterval), NaN elsewhere.
+func (sr *sweepResult) intervalsOnly(name string, lo, hi []float64) ([]float64, []float64) {
+	outLo, outHi := make([]float64, len(lo)), make([]float64, len(hi))
+	for i, p := range sr.Points {
+		outLo[i], outHi[i] = math.NaN(), math.NaN()
+		if p.value(name).N >= report.MinRunsForInterval {
+			outLo[i], outHi[i] = lo[i], hi[i]
+		}
+	}
+	return outLo, outHi
+}
+
+// runsText is what a panel's axis and a curve's legend say was drawn.
+type runsText struct{ axis, legend string }
+
+// runsWord says what the points of curves g are: one run's value, the
+// median of n runs (with its interval from report.MinRunsForInterval on),
+// or medians of differing numbers of runs.
+func (sr *sweepResult) runsWord(g []scenarios.Curve) runsText {
+	lo, hi := math.MaxInt, 0
+	for _, c := range g {
+		for _, p := range sr.Points {
+			if n := p.value(c.Name).N; n > 0 {
+				lo, hi = min(lo, n), max(hi, n)
+			}
+		}
+	}
+	switch {
+	case hi == 0:
+		return runsText{"no valid run", "no valid run"}
+	case hi == 1:
+		return runsText{"one run a point", "one run a point"}
+	case lo == hi && lo >= report.MinRunsForInterval:
+		return runsText{fmt.Sprintf("median of %d runs", lo), fmt.Sprintf("median of %d runs (95 %% interval)", lo)}
+	case lo == hi:
+		return runsText{fmt.Sprintf("median of %d runs", lo), fmt.Sprintf("median of %d runs (too few for an interval)", lo)}
+	case hi >= report.MinRunsForInterval:
+		return runsText{fmt.Sprintf("median of %d–%d runs", lo, hi), fmt.Sprintf("median of %d–%d runs (95 %% interval from %d)", lo, hi, report.MinRunsForInterval)}
+	}
+	return runsText{fmt.Sprintf("median of %d–%d runs", lo, hi), fmt.Sprintf("median of %d–%d runs (too few for an interval)", lo, hi)}
 }
 
 // notDrawn notes a log axis's hidden zeros in a panel's title.

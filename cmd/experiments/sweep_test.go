@@ -96,7 +96,7 @@ func TestTinySweep(t *testing.T) {
 	if err := xml.NewDecoder(bytes.NewReader(svg)).Decode(new(struct{})); err != nil {
 		t.Errorf("the sweep's SVG is not XML: %v", err)
 	}
-	for _, want := range []string{"false removals, simulation", "false removals, real registry", "theory", "median (95 % interval)", "--ttls (s)"} {
+	for _, want := range []string{"false removals, simulation", "false removals, real registry", "theory", "median of 6 runs (95 % interval)", "median of 6 runs", "--ttls (s)"} {
 		if !bytes.Contains(svg, []byte(">"+want+"<")) {
 			t.Errorf("the sweep's plot lacks %q", want)
 		}
@@ -138,7 +138,7 @@ func TestPlotsOfTheSavedResults(t *testing.T) {
 	}
 	n := 0
 	for _, dir := range dirs {
-		n += storedHistoryPlots(t, dir) + storedSweepPlots(t, dir)
+		n += storedHistoryPlots(t, dir) + storedSweepPlots(t, dir) + storedMatrixPlots(t, dir)
 	}
 	if n == 0 {
 		t.Error("no saved history gave a plot")
@@ -197,6 +197,22 @@ func storedSweepPlots(t *testing.T, dir string) int {
 		sameFigure(t, filepath.Join(dir, svg), filepath.Join(tmp, svg))
 	}
 	return len(sweeps)
+}
+
+// storedMatrixPlots draws the figures of the matrix stored in dir (none
+// without a matrix.json) and compares each with the stored one.
+func storedMatrixPlots(t *testing.T, dir string) int {
+	tmp := t.TempDir()
+	written, err := plotMatrixTo(dir, tmp)
+	if err != nil {
+		t.Errorf("%s: %v", dir, err)
+	}
+	for _, f := range written {
+		if strings.HasSuffix(f, ".svg") {
+			sameFigure(t, filepath.Join(dir, filepath.Base(f)), f)
+		}
+	}
+	return len(written)
 }
 
 // sameFigure fails when the stored figure is not the one just drawn.

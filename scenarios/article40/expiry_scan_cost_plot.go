@@ -21,7 +21,6 @@ func (s *expiryScanCost) Plots(h *history.History) ([]figure.Plot, error) {
 	}
 	p := figure.NewPanel(fmt.Sprintf("Cost of one expiry pass vs registry size (%d due per pass; median of %d passes)", s.Due, s.Passes),
 		"instances N (log)", "one pass (ms, log)")
-	p.Title.Text += "; dots: medians, dashed: fits"
 	figure.LogX(p)
 	figure.LogY(p)
 	type arm struct {
@@ -31,12 +30,15 @@ func (s *expiryScanCost) Plots(h *history.History) ([]figure.Plot, error) {
 		slope float64
 		band  func([]float64) (float64, float64)
 		color color.Color
+		mark  figure.Points // the medians' marker: the heap's an open square round the control's dot, which it meets
 	}
 	arms := []arm{
 		{"full scan", func(c sizeCost) strategyCost { return c.scan }, m.scanFit, m.scanSlope,
-			func(f []float64) (float64, float64) { return scanSlopeBand(f, s.Due) }, figure.Blue},
-		{"min-heap", func(c sizeCost) strategyCost { return c.heap }, m.heapFit, m.heapSlope, heapSlopeBand, figure.Orange},
-		{"control: walk, nothing due", func(c sizeCost) strategyCost { return c.walk }, m.walkFit, m.walkSlope, walkSlopeBand, figure.Green},
+			func(f []float64) (float64, float64) { return scanSlopeBand(f, s.Due) }, figure.Blue, figure.Points{Radius: 3}},
+		{"min-heap", func(c sizeCost) strategyCost { return c.heap }, m.heapFit, m.heapSlope, heapSlopeBand, figure.Orange,
+			figure.Points{Shape: figure.OpenSquare{}, Radius: 5}},
+		{"control: walk, nothing due", func(c sizeCost) strategyCost { return c.walk }, m.walkFit, m.walkSlope, walkSlopeBand, figure.Green,
+			figure.Points{Radius: 2.5}},
 	}
 	for _, a := range arms {
 		xs, ys := costSeries(m.sizes, a.pick)
@@ -48,7 +50,9 @@ func (s *expiryScanCost) Plots(h *history.History) ([]figure.Plot, error) {
 				return nil, err
 			}
 		}
-		if err := figure.AddPoints(p, figure.Points{X: xs, Y: ys, Color: a.color}); err != nil {
+		mark := a.mark
+		mark.Name, mark.X, mark.Y, mark.Color = a.name+": median pass", xs, ys, a.color
+		if err := figure.AddPoints(p, mark); err != nil {
 			return nil, err
 		}
 	}

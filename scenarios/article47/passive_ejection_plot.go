@@ -11,10 +11,12 @@ import (
 
 // Plots draws each caller's ok and failed requests per second with the
 // registry's outage and the instance's crash shaded: without ejection one
-// request in N keeps failing, with it only the call that ejects.
+// request in N keeps failing, with it only the call that ejects (marked
+// with its count: one in 40 is a pixel high). Callers that counted the
+// same every second (eject and the real clients) share a panel.
 func (s *passiveEjection) Plots(h *history.History) ([]figure.Plot, error) {
 	m, _ := s.measure(h)
-	return scenarios.PerSecondPlot("passive-ejection", h, m.series, append([]report.Row{
+	return scenarios.PerSecondPlotAlike("passive-ejection", h, m.series, append([]report.Row{
 		{Key: "none", Label: fmt.Sprintf("(a) no passive ejection — %g requests/s over %d instances", s.Call.Rate, s.Svc.Instances)},
 		{Key: "eject", Label: fmt.Sprintf("(b) eject an instance locally for %s after a failed call", s.Eject)}},
 		append(realRows(s.Real.On, 'c'), userRows(s.Client)...)...)...)

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"sdchaos/figure"
 	"sdchaos/history"
@@ -111,44 +112,59 @@ func refusedWindows(h eurekamodel.History, x spAxis) []figure.Window {
 	return out
 }
 
-// onColors and offColors are the servers' colours of each cluster, the
-// same in every panel.
-var (
-	onColors  = []color.Color{figure.Blue, figure.Sky, figure.Green}
-	offColors = []color.Color{figure.Vermilion, figure.Orange, figure.Purple}
-)
+// spClusters are the two clusters' colours and line styles, the same in
+// every panel: "on" solid blue, "off" dashed vermilion.
+var spClusters = map[string]struct {
+	color  color.Color
+	dashes []vg.Length
+}{clusterOn: {figure.Blue, nil}, clusterOff: {figure.Vermilion, figure.Dashed}}
+
+// serverMark is the i-th server's marker in its cluster's colour: a dot,
+// an open square, a ring, each larger than the last, so that where the
+// servers of a cluster agree (they mostly do) every marker still shows
+// round the next.
+func serverMark(l figure.Line, i int) figure.Line {
+	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, figure.OpenSquare{}, draw.RingGlyph{}}
+	l.Points, l.PointShape, l.PointRadius = true, shapes[i%len(shapes)], 2.2+1.5*float64(i%len(shapes))
+	return l
+}
+
+// serverLine is one server's line in its cluster's colour and style, all
+// of one width: where a cluster's servers agree the lines coincide and
+// their markers (serverMark) tell them apart.
+func serverLine(cluster, name string, i int) figure.Line {
+	c := spClusters[cluster]
+	return serverMark(figure.Line{Name: name, Color: c.color, Dashes: c.dashes, Width: 1.2}, i)
+}
 
 // sizePanel draws every server's registry size after each eviction run:
-// both clusters, so the faults of both are shaded; a cluster's servers
-// (solid "on", dashed "off") in colours of their own, each narrower than
-// the one before, so that servers that agree all show.
+// both clusters, so the faults of both are shaded; "on" solid blue, "off"
+// dashed vermilion, each server of a cluster with its own marker.
 func (s *selfPreservation) sizePanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for _, c := range []struct {
-		hs     map[string]eurekamodel.History
-		colors []color.Color
-		dash   []vg.Length
-	}{{m.data.On, onColors, nil}, {m.data.Off, offColors, figure.Dashed}} {
-		var cluster []figure.Line
+		name string
+		hs   map[string]eurekamodel.History
+	}{{clusterOn, m.data.On}, {clusterOff, m.data.Off}} {
 		for i, name := range sortedNames(c.hs) {
-			l := figure.Line{Name: name, Color: c.colors[i%len(c.colors)], Dashes: c.dash}
+			l := serverLine(c.name, name, i)
 			for _, r := range c.hs[name].Evictions {
 				l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(r.Size-len(r.Evicted)))
 			}
-			cluster = append(cluster, l)
+			lines = append(lines, l)
 		}
-		lines = append(lines, figure.Nest(cluster)...) // a cluster's servers mostly agree: each narrower over the last
 	}
 	return figure.TimeSeries(fmt.Sprintf("Workers listed by each server after its eviction run (%d workers per cluster)", s.eu.Workers),
 		spXLabel, "workers listed", ws, ms, lines...)
 }
 
 // evictedPanel draws how many workers each eviction run of the "off"
-// cluster evicted (at most size − (int)(size × 0.85)).
+// cluster evicted (at most size − (int)(size × 0.85)), each server as in
+// the size panel.
 func evictedPanel(m spMeasure, ws []figure.Window, ms []figure.Mark, x spAxis) (*plot.Plot, error) {
 	var lines []figure.Line
 	for i, name := range sortedNames(m.data.Off) {
-		l := figure.Line{Name: name, Color: offColors[i%len(offColors)], Points: true, PointRadius: 4.5 - 1.2*float64(i), Width: 0.8}
+		l := serverLine(clusterOff, name, i)
 		for _, r := range m.data.Off[name].Evictions {
 			l.X, l.Y = append(l.X, x.at(r.At)), append(l.Y, float64(len(r.Evicted)))
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -16,8 +17,9 @@ import (
 )
 
 // Plots draws one figure: what each member answered, ask by ask, around
-// the fault; and every client's failed calls per second, ZooKeeper's and
-// real Eureka's (both faults at the same second of their runs).
+// the fault; the survivors' asks again, zoomed to their refusals; and
+// every client's failed calls per second, ZooKeeper's and real Eureka's
+// (both faults at the same second of their runs).
 func (s *zkCP) Plots(h *history.History) ([]figure.Plot, error) {
 	m, ok, err := s.measure(h)
 	switch {
@@ -38,13 +40,106 @@ func (s *zkCP) Plots(h *history.History) ([]figure.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
+	zoom, zoomLanes, err := s.zoomPanel(h, m, ws, ms)
+	if err != nil {
+		return nil, err
+	}
 	p2, err := s.failedPanel(h, m, ws, ms)
 	if err != nil {
 		return nil, err
 	}
 	f := figure.Stack("zookeeper-cp", p1, p2)
-	f.Height = figure.LanesHeight(lanes) + vg.Inch*3.2
+	f.RowHeights = []vg.Length{figure.LanesHeight(lanes), vg.Inch * 3}
+	if zoom != nil {
+		f = figure.Stack("zookeeper-cp", p1, zoom, p2)
+		f.RowHeights = []vg.Length{figure.LanesHeight(lanes), figure.LanesHeight(zoomLanes), vg.Inch * 3}
+	}
+	for _, h := range f.RowHeights {
+		f.Height += h
+	}
 	return []figure.Plot{f}, nil
+}
+
+// notServingKind shades, in the zoomed panel, the span in which no
+// survivor served.
+const notServingKind history.EventKind = "not-serving"
+
+// zoomPadBefore and zoomPadAfter are how far the zoomed panel reaches
+// before the first refusal and after the last.
+const zoomPadBefore, zoomPadAfter = time.Second, 1500 * time.Millisecond
+
+// zoomPanel draws the survivors' asks around their refusals, zoomed in:
+// on the run's axis a refusal of 0.6 s (the lesson's headline) is a pixel
+// wide. The span in which no survivor served is shaded. It returns nil
+// when no survivor refused anything.
+func (s *zkCP) zoomPanel(h *history.History, m cpMeasure, ws []figure.Window, ms []figure.Mark) (*plot.Plot, []figure.Lane, error) {
+	var survivors, said []string
+	span := cpSpan{}
+	for _, cm := range m.members {
+		r := cm.refused[cpOps[0]] // cpOps names the member's own state (srvr) first
+		if cm.victim || !r.span.ok {
+			continue
+		}
+		survivors, said = append(survivors, cm.name), append(said, fmt.Sprintf("%s not serving %s", cm.name, fmtS(r.span.length())))
+		span = unionSpan(span, r.span)
+	}
+	if !span.ok {
+		return nil, nil, nil
+	}
+	from, to := max(m.faultAt+span.from-zoomPadBefore, 0), min(m.faultAt+span.to+zoomPadAfter, h.Timeline)
+	lanes := figure.LanesOf(clipOps(h.Ops, from, to), memberRank(survivors))
+	if len(lanes) == 0 {
+		return nil, nil, nil
+	}
+	for i := range lanes {
+		lanes[i].Name = strings.TrimPrefix(lanes[i].Name, "probe/")
+	}
+	if m.none.ok {
+		ws = append(slices.Clone(ws), figure.Window{From: (m.faultAt + m.none.from).Seconds(), To: (m.faultAt + m.none.to).Seconds(),
+			Kind: notServingKind, Label: "no survivor serving (srvr): " + fmtS(m.none.length())})
+	}
+	title := fmt.Sprintf("Zoomed to %s–%s s: the survivors' asks (%s)", num1(from), num1(to), strings.Join(said, "; "))
+	p, err := figure.Lanes(title, lanes, ws, marksWithin(ms, from, to))
+	if err != nil {
+		return nil, nil, err
+	}
+	p.X.Min, p.X.Max = from.Seconds(), to.Seconds()
+	return p, lanes, nil
+}
+
+// unionSpan is the smallest span that holds a and b.
+func unionSpan(a, b cpSpan) cpSpan {
+	switch {
+	case !a.ok:
+		return b
+	case !b.ok:
+		return a
+	}
+	return cpSpan{from: min(a.from, b.from), to: max(a.to, b.to), ok: true}
+}
+
+// clipOps returns the ops that overlap [from, to], each cut to it.
+func clipOps(ops []history.Op, from, to time.Duration) []history.Op {
+	var out []history.Op
+	for _, o := range ops {
+		if o.End < from || o.Start > to {
+			continue
+		}
+		o.Start, o.End = max(o.Start, from), min(o.End, to)
+		out = append(out, o)
+	}
+	return out
+}
+
+// marksWithin keeps the marks in [from, to].
+func marksWithin(ms []figure.Mark, from, to time.Duration) []figure.Mark {
+	var out []figure.Mark
+	for _, mk := range ms {
+		if mk.At >= from.Seconds() && mk.At <= to.Seconds() {
+			out = append(out, mk)
+		}
+	}
+	return out
 }
 
 // memberRank keeps the member watch's asks, by member then operation.

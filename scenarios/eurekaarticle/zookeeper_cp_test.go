@@ -1,9 +1,11 @@
 package eurekaarticle
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"sdchaos/figure/figuretest"
 	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/worlds/zookeeper"
@@ -135,4 +137,25 @@ func verdictOf(res *report.Result, name string) report.Verdict {
 		}
 	}
 	return ""
+}
+
+// TestZooKeeperCPPlotZoomsOnTheRefusal: the survivors' refusal of a
+// second or two is a few pixels on the run's axis; the figure draws their asks
+// again in a panel zoomed to it, the span no survivor served shaded and
+// each survivor's time not serving in its title.
+func TestZooKeeperCPPlotZoomsOnTheRefusal(t *testing.T) {
+	good := cpCase{fault: cpKillLeader, refuse: [2]time.Duration{2 * time.Second, 2500 * time.Millisecond}, failed: clearFails}
+	plots, err := cpConfig(cpKillLeader).Plots(cpHistory(t, good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := figuretest.One(t, figuretest.Render(t, plots), "zookeeper-cp")
+	if len(plots[0].Panels) != 3 {
+		t.Fatalf("%d panels, want the run's asks, the zoom and the failed calls", len(plots[0].Panels))
+	}
+	title := plots[0].Panels[1].Title.Text
+	if !strings.HasPrefix(title, "Zoomed to ") || !strings.Contains(title, "zk1 not serving 2.0 s") {
+		t.Errorf("the zoomed panel's title %q does not say how long the survivors were not serving", title)
+	}
+	d.Has(t, "no survivor serving (srvr): 2.0 s")
 }

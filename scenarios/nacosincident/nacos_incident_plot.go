@@ -28,51 +28,60 @@ func (s *nacosIncident) Plots(h *history.History) ([]figure.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.listPanel(h, m)
+	p, rows, err := s.listPanel(h, m)
 	if err != nil {
 		return nil, err
 	}
 	f := &plots[0]
 	f.Panels = append(f.Panels, p)
 	figure.ShareX(f.Panels...)
-	f.Height = vg.Inch * 2.3 * vg.Length(len(f.Panels))
+	f.RowHeights = nil
+	for range f.Panels[:len(f.Panels)-1] {
+		f.RowHeights = append(f.RowHeights, vg.Inch*2.3)
+	}
+	f.RowHeights = append(f.RowHeights, figure.RowsHeight(rows))
+	f.Height = 0
+	for _, h := range f.RowHeights {
+		f.Height += h
+	}
 	return plots, nil
 }
 
 // listPanel is the server's listed count (a step every 20 ms reading) and
-// each changing client's list (a step at each change its listener saw):
-// the lines mostly coincide, so each is drawn narrower over the last, the
-// server's (black) widest.
-func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.Plot, error) {
+// each changing client's list (a step at each change its listener saw),
+// each in a row of its own from 0 to the instances registered: they
+// mostly agree, and on one axis they lay on top of each other. It returns
+// the panel and its number of rows.
+func (s *nacosIncident) listPanel(h *history.History, m incidentMeasure) (*plot.Plot, int, error) {
 	end := h.Timeline.Seconds()
 	ws, ms := figure.RunWindows(h.Events, end)
 	ms = append(ms, ejectMarks(m.data.ServerLog, h.Timeline)...)
-	lines := []figure.Line{serverLine(m.data.Server, m.data.SamplePeriod, end)}
+	rows := []figure.Row{{Label: "server", Line: serverLine(m.data.Server, m.data.SamplePeriod, end)}}
 	for i, n := range m.names {
 		if l, ok := clientLine(n, m.clients[n].lists, end); ok {
-			l.Color = figure.Color(i)
-			lines = append(lines, l)
+			l.Color, l.Width = figure.Color(i), 2
+			rows = append(rows, figure.Row{Label: n, Line: l})
 		}
 	}
-	title := s.listTitle()
-	if len(lines) == 1 {
-		title += " (none did)"
-	}
-	p, err := figure.TimeSeries(title, "second of the run", "instances listed", ws, ms, figure.Nest(lines)...)
+	title := s.listTitle(m.data.Instances, len(rows) > 1)
+	p, err := figure.Rows(title, "second of the run", ws, ms, float64(max(m.data.Instances, 1)), rows...)
 	if err != nil {
-		return nil, fmt.Errorf("nacos-incident: %w", err)
+		return nil, 0, fmt.Errorf("nacos-incident: %w", err)
 	}
 	p.X.Min, p.X.Max = 0, end
-	p.Y.Max = math.Max(p.Y.Max, float64(m.data.Instances)+0.5)
-	return p, nil
+	return p, len(rows), nil
 }
 
-func (s *nacosIncident) listTitle() string {
+// listTitle names the list panel and what its rows span.
+func (s *nacosIncident) listTitle(instances int, clients bool) string {
 	what := "every client link blackholed"
 	if s.Fault == faultEmpty {
 		what = "every instance deregistered"
 	}
-	return fmt.Sprintf("What the Nacos server listed (%s), and every client whose own list changed", what)
+	if !clients {
+		return fmt.Sprintf("What the Nacos server listed (%s; 0–%d instances); no client's own list changed", what, instances)
+	}
+	return fmt.Sprintf("What the Nacos server and each client that changed listed (%s; a row each, 0–%d instances)", what, instances)
 }
 
 // ejectMarks marks the server's ejections of silent connections (grouped
@@ -89,7 +98,7 @@ func ejectMarks(evs []serverEvent, end time.Duration) []figure.Mark {
 
 // serverLine is the server's readings from time zero (a failed reading is a gap).
 func serverLine(samples []listSample, every time.Duration, end float64) figure.Line {
-	l := figure.Line{Name: fmt.Sprintf("server (admin API, read every %s)", every), Color: figure.Black, Step: true}
+	l := figure.Line{Name: fmt.Sprintf("server (admin API, read every %s)", every), Color: figure.Black, Step: true, Width: 2}
 	for _, smp := range samples {
 		if smp.At < 0 || smp.At.Seconds() > end {
 			continue

@@ -515,7 +515,7 @@ func TestNacosIncidentPlot(t *testing.T) {
 	d.Has(t, "identical: spring, spring-fallback, go-sdk — 40 ok / 0 failed every second",
 		"plain: nacos-client, push-empty protection off (its default)", "plain-protect: nacos-client, push-empty protection on",
 		"go-java-default: nacos-sdk-go in Java's defaults (an empty list replaces its cache)",
-		"What the Nacos server listed (every client link blackholed), and every client whose own list changed",
+		"What the Nacos server and each client that changed listed (every client link blackholed; a row each, 0–3 instances)",
 		"server (admin API, read every 20ms)", "plain's client", "go-java-default's client",
 		"server: 2 connections ejected (the probe went unanswered)", "server: 1 connection ejected (the probe went unanswered)")
 	d.AtLeastShaded(t, 10) // five panels: the window and its bar
