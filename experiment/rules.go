@@ -64,12 +64,17 @@ type Outage struct {
 	Spread time.Duration
 }
 
-// Rules are a registry's own rules, as the registry-neutral experiments'
-// judges need them. Each method says what the registry predicts, its
-// source in the band's basis; ok is false where the registry has no rule
-// for the case (the check is then reported, not judged, and the report
-// says why).
-type Rules interface {
+// Rules are a world's own rules, as the registry-neutral experiments'
+// judges need them. Each question a judge asks is a small interface of its
+// own below (as Jepsen's optional protocols): a world answers the ones it
+// has a rule for, citing its source in the band's basis, and the judge
+// reports "not judged", with what it counted, for the rest. Adding a
+// neutral check adds one interface; no world has to change.
+type Rules any
+
+// RefreshRule bounds when a policy caller's list refresh fails once the
+// registry became unreachable.
+type RefreshRule interface {
 	// RefreshFails bounds when a policy caller's list refresh fails once
 	// the registry became unreachable (made as how), from the cut to the
 	// refresh's failure, with the refresh interval and its deadline, for
@@ -77,39 +82,78 @@ type Rules interface {
 	// how long a refresh still in flight at the cut, which then failed,
 	// had been running).
 	RefreshFails(how How, refresh, timeout time.Duration) (lo, hi time.Duration, basis string)
+}
+
+// ClientOutageRule predicts a real client's failures while the registry is
+// unreachable.
+type ClientOutageRule interface {
 	// ClientWhileUnreachable is the share (%) of a real client's calls that
 	// fail while the registry is unreachable (made as how) for d and every
-	// instance lives.
+	// instance lives; ok is false where there is no rule for the client.
 	ClientWhileUnreachable(client string, how How, d time.Duration) (Band, bool)
+}
+
+// ClientCrashRule predicts a real client's failures once an instance died
+// while the registry was unreachable.
+type ClientCrashRule interface {
 	// ClientAfterCrash is how many of a real client's calls fail once one
 	// of n instances crashed while the registry is unreachable, over a
 	// window of w at rate calls per second.
 	ClientAfterCrash(client string, n int, rate float64, w time.Duration) (Band, bool)
+}
+
+// RecoveryRule bounds how long a caller may fail after a heal.
+type RecoveryRule interface {
 	// Recovery is how long after the heal of o a caller may still fail
 	// before its list is whole again (a policy caller refreshing every
 	// refresh, or a real client), and why. Where o.Cut may outlast the
 	// instances' registrations (RemovesSilent), the bound covers their
 	// registering again.
 	Recovery(c Caller, o Outage, refresh time.Duration) (time.Duration, string)
+}
+
+// SilentRemovalRule says whether the registry removes live instances it
+// cannot hear.
+type SilentRemovalRule interface {
 	// RemovesSilent says whether the registry removes a live instance
 	// while it is unreachable (made as how) for d (0: never, 1: always,
 	// 0–1: either), and why.
 	RemovesSilent(how How, d time.Duration) Band
+}
+
+// MemberServesRule says what a member answers during a member fault.
+type MemberServesRule interface {
 	// MemberServes says whether a member in role answers op since after
 	// fault began (1 yes, 0 no, 0–1 either), and why.
 	MemberServes(fault FaultKind, role Role, op ProbeOp, since time.Duration) (Band, bool)
+}
+
+// RelistRule bounds how long instances take to be listed again.
+type RelistRule interface {
 	// Relisted is how long after the registry returns every one of n
 	// instances is listed again, when they come back at once (spread 0)
 	// or over spread.
 	Relisted(n int, spread time.Duration) (time.Duration, string)
+}
+
+// RejoinRule says how instances register again once the registry returns.
+type RejoinRule interface {
 	// RejoinWindow is how instances that lost their registration register
 	// again once the registry returns (made unreachable as how): each at a
 	// random time within span of its return, no time of which is likelier
 	// than 1/spreadOver (0: all may come at once), and why.
 	RejoinWindow(how How, spread time.Duration) (span, spreadOver time.Duration, basis string)
+}
+
+// MemberReadsRule says how the clients' reads fare during a member fault.
+type MemberReadsRule interface {
 	// MemberReads is how the clients' reads of the instance list fare
 	// while member fault f holds (every instance alive), and why.
 	MemberReads(f FaultKind) (Reads, string)
+}
+
+// MemberRemovesRule says whether a member fault empties the registry's list.
+type MemberRemovesRule interface {
 	// MemberRemoves says whether the registry's list (as the world reads it
 	// on its members) lists no instance while member fault f holds for d,
 	// every instance alive (0 never, 1 always, 0–1 either); ok is false

@@ -31,7 +31,7 @@ func (r *run) afterCrash(c experiment.Caller, from, crash, to time.Duration) {
 			From(fmt.Sprintf("round robin over %d instances, the dead one still listed: 1/%d of the %d calls (±2 at the crash's instant)", k, k, n))
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 	case c.Kind == experiment.RealClient:
-		b, ok := r.rules.ClientAfterCrash(c.Client, k, rig.RateOf(c), to-crash)
+		b, ok := r.clientAfterCrash(c.Client, k, rig.RateOf(c), to-crash)
 		if !ok {
 			r.res.Conclude(fmt.Sprintf("%s failed %s calls after the crash (no rule here: not judged).", c.Name, text))
 			return

@@ -60,7 +60,7 @@ func TestZooKeeperSessionsExpiredJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bound, _ := reg.Rules(builtinOn(t, zookeeperName, "registry-unreachable")).Recovery(experiment.Caller{Kind: experiment.RealClient, Client: "curator-servicecache"},
+	bound, _ := reg.Rules(builtinOn(t, zookeeperName, "registry-unreachable")).(experiment.RecoveryRule).Recovery(experiment.Caller{Kind: experiment.RealClient, Client: "curator-servicecache"},
 		experiment.Outage{How: experiment.Blackhole, Cut: 18 * time.Second}, time.Second)
 	tests := []struct {
 		name  string

@@ -26,7 +26,7 @@ func memberHow(f experiment.FaultKind) experiment.How {
 // memberListChecks judge what the registry listed (its OpListed samples)
 // while a member fault held, by the world's MemberRemoves rule.
 func (r *run) memberListChecks(w window) {
-	b, ok := r.rules.MemberRemoves(w.step.Fault, w.to-w.from)
+	b, ok := r.memberRemoves(w.step.Fault, w.to-w.from)
 	emptied, seen := r.emptiedWithin(w.from, w.to)
 	name := fmt.Sprintf("the registry listed no instance while %s held", w.step.Fault)
 	if !ok {
@@ -46,8 +46,12 @@ func (r *run) memberListChecks(w window) {
 // the world says its reads of the list fare (MemberReads), and after the
 // heal.
 func (r *run) memberCallerChecks(w window) {
-	reads, basis := r.rules.MemberReads(w.step.Fault)
+	reads, basis, ok := r.memberReads(w.step.Fault)
 	how := memberHow(w.step.Fault)
+	if !ok {
+		r.notJudgedCallers(w, "how the clients' reads fare during it")
+		return
+	}
 	for _, c := range r.x.Callers {
 		if c.Kind == experiment.ExecClient {
 			continue
@@ -90,8 +94,8 @@ func (r *run) afterMemberHeal(c experiment.Caller, w window, how experiment.How)
 		return
 	}
 	o := r.outage(how, 0) // the instances reach a quorum throughout, or no leader expires anything
-	rec, _ := r.rules.Recovery(c, o, rig.RefreshOf(c))
-	if w.to+rec >= w.until {
+	rec, _, ok := r.recovery(c, o, rig.RefreshOf(c))
+	if ok && w.to+rec >= w.until {
 		n, failed := r.countOf(c.Name, w.to, w.until)
 		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run or the next fault: not judged).",
 			c.Name, failed, n, rec.Round(time.Second)))

@@ -69,7 +69,7 @@ func (r *run) memberCheck(w window, p probeRun, op history.Op) {
 		return // a killed member
 	}
 	po := experiment.ProbeOp(op.Target)
-	b, ok := r.rules.MemberServes(w.step.Fault, role, po, p.at-w.from)
+	b, ok := r.memberServes(w.step.Fault, role, po, p.at-w.from)
 	name := fmt.Sprintf("%s (%s) at %s: %s answers", op.Via, role, report.Num(p.at.Round(100*time.Millisecond).Seconds())+" s", po)
 	got := op.Outcome == history.OK
 	text := "answers"

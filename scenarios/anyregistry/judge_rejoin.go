@@ -22,7 +22,11 @@ const rejoinTail = 1e-4
 // instances that lost their registration came back.
 func (r *run) registryChecks(w window) {
 	emptied, seen := r.emptiedWithin(w.from, w.to)
-	b := r.rules.RemovesSilent(w.step.HowOf(), w.to-w.from)
+	b, ok := r.removesSilent(w.step.HowOf(), w.to-w.from)
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("The registry listed no instance while it was unreachable: %v (%s has no rule for it: not judged).", emptied, r.reg.Name()))
+		return
+	}
 	e := report.Yes("the registry listed no instance while it was unreachable", "listed none", "kept instances").About(SubjectRegistry).From(b.Basis)
 	e.Lo, e.Hi = b.Lo, b.Hi
 	if !seen {
@@ -101,7 +105,11 @@ func (r *run) registrations() []history.Op {
 // the way they come back (at once, or spread) allows.
 func (r *run) rejoinChecks(w window) {
 	n, crashed := r.aliveAt(w.to)
-	bound, why := r.rules.Relisted(n, r.x.Instances.Spread.D())
+	bound, why, ok := r.relistedBound(n, r.x.Instances.Spread.D())
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("%s has no rule for how soon the instances are listed again: not judged.", r.reg.Name()))
+		return
+	}
 	if crashed > 0 {
 		why += fmt.Sprintf("; %d of %d instances alive at the heal (%d crashed by a crash-instance step: they never come back)", n, r.x.Instances.Count, crashed)
 	}
@@ -127,7 +135,11 @@ type listMerger interface {
 // recorded registrations, or — for a world that records none — per change
 // of the registry's list, whose span the world's rules give.
 func (r *run) peakCheck(w window) {
-	span, over, basis := r.rules.RejoinWindow(w.step.HowOf(), r.x.Instances.Spread.D())
+	span, over, basis, ok := r.rejoinWindow(w.step.HowOf(), r.x.Instances.Spread.D())
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("%s has no rule for how the instances register again: their peak is not judged.", r.reg.Name()))
+		return
+	}
 	name, bucket := "re-registrations in the busiest 100 ms after the registry returned", rig.ListedEvery
 	c, what := r.peakRejoins(w.to, span), "registrations"
 	if !r.recordsRegistrations() {

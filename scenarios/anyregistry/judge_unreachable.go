@@ -48,7 +48,11 @@ func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, h
 		r.res.AddCheck(judgeCount(e, n, failed, text))
 		return
 	}
-	lo, hi, basis := r.rules.RefreshFails(how, rig.RefreshOf(c), rig.RefreshTimeout)
+	lo, hi, basis, ok := r.refreshFails(how, rig.RefreshOf(c), rig.RefreshTimeout)
+	if !ok {
+		r.res.Conclude(fmt.Sprintf("%s failed %s calls while the registry was unreachable (%s has no rule for when a refresh fails: not judged).", c.Name, text, r.reg.Name()))
+		return
+	}
 	if d := inFlightAt(r.h.Ops, c.Name+caller.RefreshSuffix, w.from); d > 0 {
 		lo = max(0, lo-d)
 		basis += fmt.Sprintf("; its refresh in flight at the cut began %s before it and fails that much sooner", d.Round(time.Millisecond))
@@ -74,7 +78,7 @@ func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, h
 func (r *run) clientDuringAs(c experiment.Caller, w window, end time.Duration, how experiment.How, while string) {
 	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	name := c.Name + ": failed share while " + while
-	b, ok := r.rules.ClientWhileUnreachable(c.Client, how, w.to-w.from)
+	b, ok := r.clientWhileUnreachable(c.Client, how, w.to-w.from)
 	if !ok {
 		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while %s (%s has no rule for this client here: not judged).", c.Name, failed, n, while, r.reg.Name()))
 		return
@@ -99,7 +103,12 @@ func (r *run) afterHealAs(c experiment.Caller, w window, o experiment.Outage, af
 	if c.Kind == experiment.ExecClient {
 		return
 	}
-	rec, why := r.rules.Recovery(c, o, rig.RefreshOf(c))
+	rec, why, ok := r.recovery(c, o, rig.RefreshOf(c))
+	if !ok {
+		n, failed := r.countOf(c.Name, w.to, w.until)
+		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after %s (%s has no rule for the recovery: not judged).", c.Name, failed, n, after, r.reg.Name()))
+		return
+	}
 	from := w.to + rec
 	e := report.Exactly(fmt.Sprintf("%s: failures after %s (from %s after)", c.Name, after, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")

@@ -219,5 +219,5 @@ func memberOf(ctx context.Context, c *cluster.Cluster, which experiment.Which) (
 // Rules are etcd's rules for x's instances on the harness's cluster.
 func (etcdRegistry) Rules(x experiment.Experiment) experiment.Rules {
 	svc := etcdService(x)
-	return cluster.Rules{Config: cluster.DefaultConfig(), TTL: svc.TTL, Renew: svc.Renew}
+	return Rules{Config: cluster.DefaultConfig(), TTL: svc.TTL, Renew: svc.Renew}
 }

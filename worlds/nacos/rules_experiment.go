@@ -201,4 +201,16 @@ func (Rules) ListMerge() (time.Duration, string) {
 		"of the first (PushDelayTask.merge) and runs ≤ %s after it (NacosDelayTaskExecuteEngine processInterval)", PushDelay, EngineInterval)
 }
 
-var _ experiment.Rules = Rules{}
+// The rules this world answers (every neutral judge's question).
+var (
+	_ experiment.RefreshRule       = Rules{}
+	_ experiment.ClientOutageRule  = Rules{}
+	_ experiment.ClientCrashRule   = Rules{}
+	_ experiment.RecoveryRule      = Rules{}
+	_ experiment.SilentRemovalRule = Rules{}
+	_ experiment.MemberServesRule  = Rules{}
+	_ experiment.RelistRule        = Rules{}
+	_ experiment.RejoinRule        = Rules{}
+	_ experiment.MemberReadsRule   = Rules{}
+	_ experiment.MemberRemovesRule = Rules{}
+)

@@ -50,7 +50,19 @@ type Rules struct {
 	Which   experiment.Which
 }
 
-var _ experiment.Rules = Rules{}
+// The rules this world answers (every neutral judge's question).
+var (
+	_ experiment.RefreshRule       = Rules{}
+	_ experiment.ClientOutageRule  = Rules{}
+	_ experiment.ClientCrashRule   = Rules{}
+	_ experiment.RecoveryRule      = Rules{}
+	_ experiment.SilentRemovalRule = Rules{}
+	_ experiment.MemberServesRule  = Rules{}
+	_ experiment.RelistRule        = Rules{}
+	_ experiment.RejoinRule        = Rules{}
+	_ experiment.MemberReadsRule   = Rules{}
+	_ experiment.MemberRemovesRule = Rules{}
+)
 
 // tick returns the ensemble's tickTime.
 func (r Rules) tick() time.Duration { return r.Config.withDefaults().TickTime }

@@ -213,7 +213,19 @@ func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 	return experiment.ReadsAnswer, basis
 }
 
-var _ experiment.Rules = Rules{}
+// The rules this world answers (every neutral judge's question).
+var (
+	_ experiment.RefreshRule       = Rules{}
+	_ experiment.ClientOutageRule  = Rules{}
+	_ experiment.ClientCrashRule   = Rules{}
+	_ experiment.RecoveryRule      = Rules{}
+	_ experiment.SilentRemovalRule = Rules{}
+	_ experiment.MemberServesRule  = Rules{}
+	_ experiment.RelistRule        = Rules{}
+	_ experiment.RejoinRule        = Rules{}
+	_ experiment.MemberReadsRule   = Rules{}
+	_ experiment.MemberRemovesRule = Rules{}
+)
 
 // MemberRemoves: no rule here for a member's client packets dropped (this
 // world does not make member-unreachable).

@@ -1,10 +1,11 @@
-package cluster
+package etcd
 
 import (
 	"fmt"
 
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/experiment"
 )
 
@@ -12,7 +13,7 @@ import (
 // them, for instances on leases of TTL renewed every Renew, on a cluster
 // of Config. Each band's basis names the rule and where it is in etcd.
 type Rules struct {
-	Config     Config
+	Config     cluster.Config
 	TTL, Renew time.Duration
 }
 
@@ -170,7 +171,19 @@ func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 		"one sent to the majority is answered; the client's balancer picks the member"
 }
 
-var _ experiment.Rules = Rules{}
+// The rules this world answers (every neutral judge's question).
+var (
+	_ experiment.RefreshRule       = Rules{}
+	_ experiment.ClientOutageRule  = Rules{}
+	_ experiment.ClientCrashRule   = Rules{}
+	_ experiment.RecoveryRule      = Rules{}
+	_ experiment.SilentRemovalRule = Rules{}
+	_ experiment.MemberServesRule  = Rules{}
+	_ experiment.RelistRule        = Rules{}
+	_ experiment.RejoinRule        = Rules{}
+	_ experiment.MemberReadsRule   = Rules{}
+	_ experiment.MemberRemovesRule = Rules{}
+)
 
 // MemberRemoves: no rule here for a member's client packets dropped (this
 // world does not make member-unreachable).

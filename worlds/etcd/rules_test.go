@@ -1,10 +1,11 @@
-package cluster
+package etcd
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/experiment"
 )
 
@@ -33,7 +34,7 @@ func TestRulesMemberReads(t *testing.T) {
 // renewal (Relisted: renew + 2 s, + spread) and the reader's lag; killed
 // members expire nothing.
 func TestRulesRecovery(t *testing.T) {
-	r := Rules{Config: DefaultConfig(), TTL: 20 * time.Second, Renew: 2 * time.Second}
+	r := Rules{Config: cluster.DefaultConfig(), TTL: 20 * time.Second, Renew: 2 * time.Second}
 	policy := experiment.Caller{Kind: experiment.PolicyCaller, Policy: experiment.Keep}
 	resolver := experiment.Caller{Kind: experiment.RealClient, Client: "grpc-round-robin"}
 	tests := []struct {
