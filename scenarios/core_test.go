@@ -70,7 +70,7 @@ func TestParse(t *testing.T) {
 
 func TestHelpFlagsLeaveOutWhatTheScenarioIgnores(t *testing.T) {
 	virtual := fakeSpec
-	virtual.World = VirtualWorld
+	virtual.Ground = VirtualClock
 	fs, _, _ := NewFlagSet(virtual)
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
@@ -109,28 +109,28 @@ func TestListFlagsRoundTrip(t *testing.T) {
 // that mean something there; the flags of every run stay on all of them.
 func TestWorldOffersTheFlagsItsRunUses(t *testing.T) {
 	tests := []struct {
-		world World
-		want  map[string]bool
+		ground Ground
+		want   map[string]bool
 	}{
-		{EtcdWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": true, "seed": true}},
-		{LoopbackWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": false, "external": false, "seed": true}},
-		{OwnMembersWorld, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": false, "seed": true}},
-		{VirtualWorld, map[string]bool{"duration": true, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
-		{NoWorld, map[string]bool{"duration": false, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
+		{EtcdMembers, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": true, "seed": true}},
+		{LoopbackServers, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": false, "external": false, "seed": true}},
+		{OwnMembers, map[string]bool{"duration": true, "port-base": true, "keep": true, "net": true, "external": false, "seed": true}},
+		{VirtualClock, map[string]bool{"duration": true, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
+		{Computation, map[string]bool{"duration": false, "port-base": false, "keep": false, "net": false, "external": false, "seed": true}},
 	}
 	for _, tt := range tests {
 		spec := fakeSpec
-		spec.World = tt.world
+		spec.Ground = tt.ground
 		fs, _, _ := NewFlagSet(spec)
 		for name, want := range tt.want {
-			if got := tt.world.Offers(name); got != want {
-				t.Errorf("%s offers %s = %v, want %v", tt.world, name, got, want)
+			if got := tt.ground.Offers(name); got != want {
+				t.Errorf("%s offers %s = %v, want %v", tt.ground, name, got, want)
 			}
 			if name == "external" {
 				name = "endpoints"
 			}
 			if bound := fs.Lookup(name) != nil; bound != want {
-				t.Errorf("%s: flag --%s bound = %v, want %v", tt.world, name, bound, want)
+				t.Errorf("%s: flag --%s bound = %v, want %v", tt.ground, name, bound, want)
 			}
 		}
 	}

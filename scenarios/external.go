@@ -15,7 +15,7 @@ import (
 )
 
 // ExternalFlags are the flags that point an etcd scenario at a cluster the
-// harness did not start (offered by the scenarios of EtcdWorld).
+// harness did not start (offered by the scenarios of EtcdMembers).
 type ExternalFlags struct {
 	// Endpoints, Members, CACert, Cert, Key, User and Nemesis are the flags'
 	// values as given; AllowRemote allows endpoints off the loopback range.

@@ -23,7 +23,7 @@ func NewFlagSet(spec Spec) (*flag.FlagSet, *Common, Config) {
 	}
 	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	offer := spec.World.Offers
+	offer := spec.Ground.Offers
 	fs.Int64Var(&common.Seed, "seed", common.Seed, "seed of the run's random source")
 	if offer("duration") {
 		fs.DurationVar(&common.Duration, "duration", common.Duration, "length of the measured timeline")

@@ -35,7 +35,7 @@ func TestNetFlag(t *testing.T) {
 	}
 	wantUsage(t, []string{"--net", "wifi"}, fakeSpec, `invalid value "wifi" for flag -net: want loopback or private`)
 	without := fakeSpec
-	without.World = LoopbackWorld
+	without.Ground = LoopbackServers
 	wantUsage(t, []string{"--net", "private"}, without, "flag provided but not defined: -net")
 	if netns.Inside() {
 		t.Skip("inside a private namespace: --net private is allowed here")

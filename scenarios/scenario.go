@@ -155,9 +155,9 @@ type Spec struct {
 	// ModelTime says that --duration and the scenario's durations are model
 	// time (the Eureka model runs faster than real time).
 	ModelTime bool
-	// World is what the scenario runs on; it decides which of the common
-	// flags the scenario offers (EtcdWorld, the zero value: all of them).
-	World World
+	// Ground is what the scenario runs on; it decides which of the common
+	// flags the scenario offers (EtcdMembers, the zero value: all of them).
+	Ground Ground
 	// FromFile marks the scenario that runs a user's experiment file
 	// (`experiments run FILE`): it is not listed among the scenarios.
 	FromFile bool

@@ -143,7 +143,7 @@ func takesFlag(s scenarios.Spec, name string) bool {
 func withCommon(s scenarios.Spec, common [][]string, args []string) []string {
 	out := append([]string(nil), args...)
 	for _, f := range common {
-		if s.World.Offers(strings.TrimPrefix(f[0], "--")) {
+		if s.Ground.Offers(strings.TrimPrefix(f[0], "--")) {
 			out = append(out, f...)
 		}
 	}

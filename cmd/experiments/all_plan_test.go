@@ -22,7 +22,7 @@ func TestAllPassesItsCommonFlags(t *testing.T) {
 			if got := slices.Contains(r.args, "--quiet"); got != quiet {
 				t.Errorf("%s (all --quiet=%v): args %v", r.name, quiet, r.args)
 			}
-			if listens := r.spec.World.Offers("port-base"); listens != containsPair(r.args, "--port-base", "9150") {
+			if listens := r.spec.Ground.Offers("port-base"); listens != containsPair(r.args, "--port-base", "9150") {
 				t.Errorf("%s: args %v, port base wanted: %v", r.name, r.args, listens)
 			}
 		}

@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"sdchaos/scenarios/scentest"
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 )
 
 // TestUserClient runs cache-on-failure with the example client of
@@ -23,7 +23,7 @@ func TestUserClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes and a client program")
 	}
-	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
+	defer machinelock.Take(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	bin := filepath.Join(t.TempDir(), "discovery-client")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/discovery-client").CombinedOutput(); err != nil {
 		t.Fatalf("building the example client: %v\n%s", err, out)

@@ -6,16 +6,17 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
+
 	"sdchaos/childproc"
 	"sdchaos/ports"
-	"sdchaos/scenarios/scentest"
 )
 
 // envRunMain makes the test binary behave as the experiments command, so
@@ -119,7 +120,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes")
 	}
-	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
+	defer machinelock.Take(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	tests := []struct {
 		scenario string
 		sig      syscall.Signal

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"testing"
+
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 
 	"sdchaos/history"
 	"sdchaos/netns"
 	"sdchaos/report"
-	"sdchaos/scenarios/scentest"
 )
 
 // TestPrivateNetRunsThePacketCut runs minority-partition with --net private
@@ -24,7 +25,7 @@ func TestPrivateNetRunsThePacketCut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real etcd processes in a private network namespace, about 40 s")
 	}
-	defer scentest.LockMachine(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
+	defer machinelock.Take(t)() // one real-etcd test at a time, machine-wide (a starved run measures the machine)
 	if err := netns.Supported(); err != nil {
 		t.Skipf("no private network namespace here: %v", err)
 	}

@@ -30,7 +30,7 @@ func ranLine(spec scenarios.Spec, found bool, res *report.Result) (line string, 
 		return "the harness's Go model of Netflix Eureka (package eureka); no real Eureka ran", false
 	case registry != "" && registry != "etcd":
 		return "", false // the title names the world
-	case found && spec.World == scenarios.EtcdWorld:
+	case found && spec.Ground == scenarios.EtcdMembers:
 		return etcdLine, true
 	}
 	return "", false

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"sdchaos/scenarios/scentest"
+	"sdchaos/internal/machinelock"
 )
 
 // packageLock takes the machine lock once for the whole package.
@@ -18,5 +18,5 @@ var packageLock sync.Once
 // once, the package waits once.
 func lockPackage(t *testing.T) {
 	t.Helper()
-	packageLock.Do(func() { _ = scentest.LockMachine(t) })
+	packageLock.Do(func() { _ = machinelock.Take(t) })
 }

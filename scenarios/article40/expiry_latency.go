@@ -46,7 +46,7 @@ is a map delete under a mutex with no timer: gone when the call returns, within 
 
 Article (ttl 2 s, scans every 1 s and 0.2 s, 20 runs): lazy 2.00/2.01/2.01 s; scan 1 s
 2.05/2.51/2.93 s; scan 0.2 s 2.03/2.11/2.20 s (min/median/max); deregister 59 µs; no heap run.`,
-		World: scenarios.NoWorld, // no timeline, no process, no etcd
+		Ground: scenarios.Computation, // no timeline, no process, no etcd
 		New: func() scenarios.Config {
 			return &expiryLatency{TTL: 2 * time.Second, Runs: 20, ScanSlow: time.Second, ScanFast: 200 * time.Millisecond}
 		},

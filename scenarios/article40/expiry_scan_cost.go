@@ -58,7 +58,7 @@ deadline slot, ≥ 0.4 ns):
 
 Article (Python, arm64 laptop; 10k, 100k, 1M, 100 due): scan 0.25, 2.58, 25.58 ms (slope 1.00);
 heap 0.156, 0.385, 0.822 ms (slope 0.36); 100 removed at every size.`,
-		World: scenarios.NoWorld, // no timeline, no process, no etcd
+		Ground: scenarios.Computation, // no timeline, no process, no etcd
 		New: func() scenarios.Config {
 			return &expiryScanCost{Sizes: scenarios.IntList{10_000, 30_000, 100_000, 300_000, 1_000_000}, Due: 100, Passes: 31}
 		},

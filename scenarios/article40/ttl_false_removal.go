@@ -48,7 +48,7 @@ removal re-registered at the instance's next delivered heartbeat unless the run 
 
 Article (1000 instances, 300 s, 1 s heartbeats, 10 % loss): ttl 1.5, 2, 3, 5 s → 2652, 2652,
 263, 3 false removals (theory 2700, 2700, 270, 2.7).`,
-		World: scenarios.VirtualWorld, // no process, no etcd: a virtual clock
+		Ground: scenarios.VirtualClock, // no process, no etcd: a virtual clock
 		New: func() scenarios.Config {
 			return &ttlFalseRemoval{Instances: 1000, RegistryInstances: 1000, Heartbeat: time.Second, Loss: 0.1,
 				TTLs: scenarios.SecondsList{1500 * time.Millisecond, 2 * time.Second, 3 * time.Second, 5 * time.Second}}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sdchaos/history"
+	"sdchaos/internal/machinelock"
 	"sdchaos/registry"
 	"sdchaos/report"
 	"sdchaos/scenarios"
@@ -64,7 +65,7 @@ func TestTTLFalseRemovalMillionInstancesHour(t *testing.T) {
 		t.Skip("1,000,000 instances × 3600 s: about 5–10 s of CPU on 2 cores")
 	}
 	// Both cores for several seconds: not beside another package's real-etcd run.
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	start := time.Now()
 	m := runRemoval(t, "--instances", "1000000", "--duration", "3600s").Metrics
 	// Its speed is measured by BenchmarkLossSim1Mx3600 in package registry, not here.

@@ -16,7 +16,7 @@ import (
 func init() {
 	scenarios.Register(scenarios.Spec{
 		ModelTime: true,
-		World:     scenarios.LoopbackWorld, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
+		Ground:    scenarios.LoopbackServers, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
 		Name:      "clock-skew",
 		Article:   "Eureka article 5.4",
 		Summary:   "one Eureka server's clock steps forward while every worker keeps renewing: false evictions with self-preservation on and off",

@@ -18,7 +18,7 @@ import (
 func init() {
 	scenarios.Register(scenarios.Spec{
 		ModelTime: true,
-		World:     scenarios.LoopbackWorld, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
+		Ground:    scenarios.LoopbackServers, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
 		Name:      "eureka-drill",
 		Article:   "Eureka article 4.3",
 		Summary:   "one Eureka server down, some workers really down, latency on the rest: task success per number of retries",

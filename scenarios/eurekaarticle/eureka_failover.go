@@ -16,7 +16,7 @@ import (
 func init() {
 	scenarios.Register(scenarios.Spec{
 		ModelTime: true,
-		World:     scenarios.LoopbackWorld, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
+		Ground:    scenarios.LoopbackServers, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
 		Name:      "eureka-failover",
 		Article:   "Eureka article 4.1",
 		Summary:   "kill -9 the Eureka server a scheduler is stuck to: time to switch, failed fetches, failed tasks, lost workers",

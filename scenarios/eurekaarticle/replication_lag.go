@@ -17,7 +17,7 @@ import (
 func init() {
 	scenarios.Register(scenarios.Spec{
 		ModelTime: true,
-		World:     scenarios.LoopbackWorld, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
+		Ground:    scenarios.LoopbackServers, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
 		Name:      "replication-lag",
 		Article:   "Eureka article 2.2",
 		Summary:   "register on one Eureka server: when each peer has it, and when a client fetching from a peer sees it",

@@ -16,7 +16,7 @@ import (
 func init() {
 	scenarios.Register(scenarios.Spec{
 		ModelTime: true,
-		World:     scenarios.LoopbackWorld, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
+		Ground:    scenarios.LoopbackServers, // no etcd member: the Eureka servers stay on 127.0.0.1, no packet fault applies
 		Name:      "self-preservation",
 		Article:   "Eureka article 4.2",
 		Summary:   "partition every worker from the Eureka servers: self-preservation on vs off, and a worker that really dies meanwhile",

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	scenarios.Register(scenarios.Spec{
-		World:   scenarios.OwnMembersWorld, // ZooKeeper members of its own; --net private for the packet variants
+		Ground:  scenarios.OwnMembers, // ZooKeeper members of its own; --net private for the packet variants
 		Name:    "zookeeper-cp",
 		Article: "Eureka article 1 (CP vs AP)",
 		Summary: "kill or cut off a ZooKeeper member: what each member refuses and what Curator and Spring clients get, beside real Eureka losing a server",

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sdchaos/internal/machinelock"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
@@ -32,7 +33,7 @@ func TestStormSamplingAgreesOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.(*reregistrationStorm).alsoHTTP = true
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	c.PortBase = testPortBase
 	env := scenarios.NewEnv(c, nil, nil)
 	defer env.Close()

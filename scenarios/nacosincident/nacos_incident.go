@@ -28,7 +28,7 @@ func init() {
 			{Name: "restart", Args: []string{"--loss", "40s", "--restart-at", "7s"},
 				Why: "six callers killed 2 s into a 40 s loss and started again on their own disk caches: the article's first fix (naming-load-cache-at-start) serves, the defaults fail until the heal"},
 		},
-		World: scenarios.LoopbackWorld, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
+		Ground: scenarios.LoopbackServers, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
 			return &nacosIncident{Fault: faultBlackhole, Loss: 18 * time.Second, FaultAt: 5 * time.Second, After: 20 * time.Second,
 				Instances: 3, Rate: 40}

@@ -20,7 +20,7 @@ func init() {
 		Article: "Nacos article / nacos#10209",
 		Summary: "one member of a real 3-member Nacos 3.1 cluster restarted under traffic: does any client get an empty or shrunken list, and does each protection hold",
 		Help:    memberRestartHelp,
-		World:   scenarios.LoopbackWorld, // the cluster and its clients stay on 127.0.0.1 behind the harness's link proxies
+		Ground:  scenarios.LoopbackServers, // the cluster and its clients stay on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
 			return &memberRestart{Member: "nacos2", RestartAt: 10 * time.Second, Down: 2 * time.Second, Instances: 3, Rate: 20}
 		},

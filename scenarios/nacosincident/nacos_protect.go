@@ -24,7 +24,7 @@ func init() {
 			{Name: "half", Args: []string{"--threshold", "0.5"},
 				Why: "protectThreshold 0.5: with 1 of 4 instances healthy the server hands out all 4 marked healthy, and callers hit the dead ones"},
 		},
-		World: scenarios.LoopbackWorld, // a real Nacos server on 127.0.0.1 behind the harness's link proxies
+		Ground: scenarios.LoopbackServers, // a real Nacos server on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
 			return &protect{Threshold: 0, Instances: 4, Crash: 3, CrashAt: 10 * time.Second, AllDeadAt: 70 * time.Second, Rate: 20}
 		},

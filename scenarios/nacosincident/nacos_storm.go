@@ -21,7 +21,7 @@ func init() {
 		Article: "Nacos article",
 		Summary: "N instances re-registering on a real Nacos 3.1 server when the link returns: every link healed at once, or at a jittered delay",
 		Help:    stormHelp,
-		World:   scenarios.LoopbackWorld, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
+		Ground:  scenarios.LoopbackServers, // no etcd: the real Nacos server and its clients stay on 127.0.0.1 behind the harness's link proxies
 		New: func() scenarios.Config {
 			return &nacosStorm{Instances: 200, FaultAt: 5 * time.Second, Loss: 40 * time.Second, Spread: 5 * time.Second, After: 20 * time.Second}
 		},

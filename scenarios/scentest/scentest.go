@@ -9,12 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"sdchaos/history"
+	"sdchaos/internal/machinelock"
 	"sdchaos/report"
 	"sdchaos/scenarios"
 )
@@ -81,7 +81,7 @@ func Run(t testing.TB, base int, skip, name string, args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlock := LockMachine(t)
+	unlock := machinelock.Take(t)
 	defer unlock()
 	c.PortBase = base
 	env := scenarios.NewEnv(c, nil, nil)
@@ -174,26 +174,6 @@ func JudgeRun(cfg scenarios.Config, h *history.History) *report.Result {
 	res.Gates = append(res.Gates, report.Gates(h)...)
 	res.Finish()
 	return res
-}
-
-// LockMachine takes the machine-wide lock the scenario tests share (they
-// are timing sensitive, and go test runs packages in parallel) and returns
-// its release; a test that runs scenarios in its own way takes it too. The
-// lock is first come, first served (see machineQueue): a package that
-// takes it test after test never keeps another waiting past one test.
-func LockMachine(t testing.TB) func() {
-	t.Helper()
-	asked := time.Now()
-	release, err := machineQueue{dir: os.TempDir()}.acquire()
-	if err != nil {
-		t.Fatalf("taking the test lock: %v", err)
-	}
-	took := time.Now()
-	t.Logf("machine lock: waited %.1f s", took.Sub(asked).Seconds())
-	return func() {
-		release()
-		t.Logf("machine lock: held %.1f s", time.Since(took).Seconds())
-	}
 }
 
 // Between requires metric to lie within [lo, hi].

@@ -106,7 +106,7 @@ func (p Plan) Validate() error {
 	return nil
 }
 
-// RunPlan runs plan on the etcd world (Run with an EtcdWorld): it starts
+// RunPlan runs plan on the etcd world (Run with an PlanWorld): it starts
 // the rig, primes the callers, starts the fleet, runs the traffic for
 // env.Duration while the timeline fires (with a fleet: until the timeline
 // has run and the fleet settled), and returns the recorded history.
@@ -117,12 +117,12 @@ func RunPlan(ctx context.Context, env *rig.Env, o EtcdOptions, plan Plan) (*hist
 	if len(o.Remote) > 0 && (plan.Fleet == nil || plan.KV != nil) {
 		return nil, ErrRemotePlan
 	}
-	return rig.Run(ctx, env, &EtcdWorld{env: env, Options: o, Plan: plan})
+	return rig.Run(ctx, env, &PlanWorld{env: env, Options: o, Plan: plan})
 }
 
-// EtcdWorld is the etcd world behind the seam: a 3-member cluster (or an
+// PlanWorld is the etcd world behind the seam: a 3-member cluster (or an
 // external one) with its instances, running one Plan.
-type EtcdWorld struct {
+type PlanWorld struct {
 	env     *rig.Env
 	Options EtcdOptions
 	Plan    Plan
@@ -132,17 +132,17 @@ type EtcdWorld struct {
 	rec *history.Recorder
 }
 
-// NewEtcdWorld returns the etcd world that runs plan with o.
-func NewEtcdWorld(env *rig.Env, o EtcdOptions, plan Plan) *EtcdWorld {
-	return &EtcdWorld{env: env, Options: o, Plan: plan}
+// NewPlanWorld returns the etcd world that runs plan with o.
+func NewPlanWorld(env *rig.Env, o EtcdOptions, plan Plan) *PlanWorld {
+	return &PlanWorld{env: env, Options: o, Plan: plan}
 }
 
 // Describe says what the plan runs and for how long.
-func (w *EtcdWorld) Describe() string { return describeRun(w.Plan, w.env.Duration) }
+func (w *PlanWorld) Describe() string { return describeRun(w.Plan, w.env.Duration) }
 
 // Start starts the cluster (or attaches to an external one), its proxies
 // and its instances.
-func (w *EtcdWorld) Start(ctx context.Context) error {
+func (w *PlanWorld) Start(ctx context.Context) error {
 	o := w.Options
 	o.Service.GRPC = o.Service.GRPC || len(w.Plan.Real) > 0 || w.Plan.Exec != nil
 	r, err := StartEtcd(ctx, w.env, o)
@@ -154,7 +154,7 @@ func (w *EtcdWorld) Start(ctx context.Context) error {
 }
 
 // Traffic creates every traffic source of the plan and starts its fleet.
-func (w *EtcdWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
+func (w *PlanWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	ts, kv, err := w.Rig.planTraffic(ctx, w.Plan)
 	if err != nil {
 		return nil, err
@@ -167,20 +167,20 @@ func (w *EtcdWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 }
 
 // Timeline builds the plan's timeline on the started rig.
-func (w *EtcdWorld) Timeline(ctx context.Context) (fault.Timeline, error) {
+func (w *PlanWorld) Timeline(ctx context.Context) (fault.Timeline, error) {
 	return w.Plan.Timeline(ctx, w.Rig)
 }
 
 // Recorder returns the plan's recorder with the rig's ready check in it;
 // the traffic runs for env.Duration.
-func (w *EtcdWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
+func (w *PlanWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
 	w.rec = w.Rig.planRecorder(ctx, w.Plan)
 	return w.rec, w.env.Duration
 }
 
 // TimelineDone stops the key-value traffic with the timeline when the plan
 // says so.
-func (w *EtcdWorld) TimelineDone() {
+func (w *PlanWorld) TimelineDone() {
 	if w.kv != nil && w.Plan.KV.UntilTimeline {
 		w.kv.Stop()
 	}
@@ -189,7 +189,7 @@ func (w *EtcdWorld) TimelineDone() {
 // Finish reads every key after the heal, waits for the fleet to settle,
 // runs the plan's last look, and ends the timeline where the plan's probe
 // saw the world recover (or the fleet settled, or at env.Duration).
-func (w *EtcdWorld) Finish(ctx context.Context, rec *history.Recorder) (time.Duration, any, error) {
+func (w *PlanWorld) Finish(ctx context.Context, rec *history.Recorder) (time.Duration, any, error) {
 	if w.kv != nil {
 		w.kv.ReadFinal(ctx, rec, w.Plan.KV.FinalWithin)
 	}
@@ -209,7 +209,7 @@ func (w *EtcdWorld) Finish(ctx context.Context, rec *history.Recorder) (time.Dur
 }
 
 // Close stops the rig.
-func (w *EtcdWorld) Close() {
+func (w *PlanWorld) Close() {
 	if w.Rig != nil {
 		w.Rig.Close()
 	}

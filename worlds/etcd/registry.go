@@ -115,19 +115,19 @@ func (r etcdRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, e
 		}
 	}
 	env.Duration = x.Duration.D()
-	return &sinkWorld{EtcdWorld: NewEtcdWorld(env, o, plan), sink: sink}, nil
+	return &sinkWorld{PlanWorld: NewPlanWorld(env, o, plan), sink: sink}, nil
 }
 
 // sinkWorld is the etcd world of an experiment: its instances' registrations
 // are recorded once the recorder exists.
 type sinkWorld struct {
-	*EtcdWorld
+	*PlanWorld
 	sink *rig.Sink
 }
 
 // Recorder returns the world's recorder and points the sink at it.
 func (w *sinkWorld) Recorder(ctx context.Context) (*history.Recorder, time.Duration) {
-	rec, d := w.EtcdWorld.Recorder(ctx)
+	rec, d := w.PlanWorld.Recorder(ctx)
 	w.sink.Set(rec)
 	return rec, d
 }

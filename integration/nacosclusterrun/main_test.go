@@ -1,4 +1,4 @@
-package nacoscluster_test
+package nacosclusterrun_test
 
 import (
 	"testing"

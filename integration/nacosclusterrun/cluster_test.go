@@ -1,4 +1,4 @@
-package nacoscluster_test
+package nacosclusterrun_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 	"sdchaos/netns"
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -36,7 +37,7 @@ func TestClusterFaultsOnOneRealNacosCluster(t *testing.T) {
 	if err := netns.Supported(); err != nil {
 		t.Skipf("no private network namespace here: %v", err)
 	}
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	name := strings.Join(chain, "-then-")
 	dir, tmp := t.TempDir(), t.TempDir()
 	var out, errw bytes.Buffer

@@ -1,4 +1,4 @@
-package eureka_test
+package eurekarun_test
 
 import (
 	"bytes"
@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 
 	"sdchaos/report"
 	"sdchaos/scenarios/scentest"
@@ -39,7 +41,7 @@ func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 	if err := os.WriteFile(file, []byte(short), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	var why string
 	for range 2 {
 		res := runEurekaRegistry(t, file)
@@ -93,7 +95,7 @@ func runEurekaRegistry(t *testing.T, file string) *report.Result {
 // cmd/experiments' TestInterruptedRunLeavesNothing, which costs no JVM.
 func TestInterruptedRealEurekaRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "real Eureka servers")
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
 		code int

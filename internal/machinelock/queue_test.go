@@ -1,4 +1,4 @@
-package scentest
+package machinelock
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package nacos_test
+package nacosrun_test
 
 import (
 	"bytes"
@@ -6,12 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"strings"
 	"testing"
 
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
+
 	"sdchaos/report"
-	"sdchaos/scenarios/scentest"
 )
 
 // shortNacosUnreachable is registry-unreachable shortened for a test: 3 instances, the two
@@ -45,7 +46,7 @@ timeline:
 // the server removes no instance in 8 s), and recheck judges the saved history again.
 func TestRegistryUnreachableOnRealNacos(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server")
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "short.yaml")
 	if err := os.WriteFile(file, []byte(shortNacosUnreachable), 0o644); err != nil {

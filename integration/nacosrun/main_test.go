@@ -1,4 +1,4 @@
-package nacos_test
+package nacosrun_test
 
 import (
 	"testing"

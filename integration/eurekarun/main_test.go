@@ -1,4 +1,4 @@
-package zookeeper_test
+package eurekarun_test
 
 import (
 	"testing"

@@ -1,15 +1,15 @@
-package nacos_test
+package nacosrun_test
 
 import (
 	"os"
 	"os/exec"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
-	"sdchaos/scenarios/scentest"
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 )
 
 // TestInterruptedRealNacosRunLeavesNothing: a run in the real Nacos world
@@ -22,7 +22,7 @@ import (
 // The two runs go at once, each with its own ports and temp dir.
 func TestInterruptedRealNacosRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server and Java callers")
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	tests := []interruptCase{
 		// the loss from 1 s for 20 s; its injection is the run's first "!" line
 		{[]string{"nacos-incident", "--fault-at", "1s", "--loss", "20s", "--after", "10s"}, 2100, "  ! ", 3 * time.Second, syscall.SIGINT, cmdrun.ExitInterrupted},

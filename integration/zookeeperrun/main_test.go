@@ -1,4 +1,4 @@
-package eureka_test
+package zookeeperrun_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package zookeeper_test
+package zookeeperrun_test
 
 import (
 	"bytes"
@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"sdchaos/internal/cmdrun"
+	"sdchaos/internal/machinelock"
 
 	"sdchaos/history"
 	"sdchaos/report"
@@ -64,7 +66,7 @@ timeline:
 // was probed, the saved history judges the same again, and nothing is left.
 func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "zk-seam.yaml")
 	if err := os.WriteFile(file, []byte(zkSeam), 0o644); err != nil {
@@ -119,7 +121,7 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 // is left.
 func TestInterruptedZooKeeperRunLeavesNothing(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
-	defer scentest.LockMachine(t)()
+	defer machinelock.Take(t)()
 	for i, tc := range []struct {
 		sig  syscall.Signal
 		code int

@@ -1,5 +1,5 @@
-// Package eureka holds no code: its tests run the experiments command
+// Package eurekarun holds no code: its tests run the experiments command
 // against real Netflix Eureka (the registry seam, and interrupted runs that must leave
 // nothing), a package of their own so that each stays within go test's
 // per-package limit.
-package eureka
+package eurekarun
