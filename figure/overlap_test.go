@@ -68,7 +68,7 @@ func TestOverlappingWindowsAreStriped(t *testing.T) {
 	evs := history.Events{
 		{At: 2 * time.Second, Kind: history.KillMembers, Phase: history.Inject, Targets: []string{"n1"}, Label: "SIGKILL etcd n1"},
 		{At: 4 * time.Second, Kind: history.CrashInstance, Phase: history.Inject, Targets: []string{"i1"}, Label: "crash instance i1"},
-		{At: 5 * time.Second, Kind: history.DelayEurekaServers, Phase: history.Inject, Targets: []string{"s1"}, Label: "+200ms latency"},
+		{At: 5 * time.Second, Kind: history.EventKind("delay-eureka-servers"), Phase: history.Inject, Targets: []string{"s1"}, Label: "+200ms latency"},
 		{At: 8 * time.Second, Kind: history.KillMembers, Phase: history.Heal, Targets: []string{"n1"}, Label: "healed: SIGKILL etcd n1"},
 	}
 	ws, ms := figure.RunWindows(evs, 10)

@@ -41,16 +41,6 @@ const (
 	DeregisterInstances EventKind = "deregister-instances"
 	// CrashInstance: a service instance stops answering and renewing.
 	CrashInstance EventKind = "crash-instance"
-	// KillEurekaServer: a Eureka server process SIGKILLed.
-	KillEurekaServer EventKind = "kill-eureka-server"
-	// PartitionEurekaClients: a group of Eureka clients cut off every server.
-	PartitionEurekaClients EventKind = "partition-eureka-clients"
-	// CrashEurekaWorkers: Eureka workers die without cancelling their leases.
-	CrashEurekaWorkers EventKind = "crash-eureka-workers"
-	// DelayEurekaServers: latency added to every request Eureka servers handle.
-	DelayEurekaServers EventKind = "delay-eureka-servers"
-	// StepEurekaClock: a Eureka server's wall clock steps.
-	StepEurekaClock EventKind = "step-eureka-clock"
 	// RestartCallers: caller processes killed (a JVM SIGKILLed, an
 	// in-process client stopped and closed) and started again at once on
 	// their own disk caches (Phase Once; Targets the callers; Err set when

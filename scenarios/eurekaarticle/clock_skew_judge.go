@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/eureka/eurekamodel"
 )
 
@@ -40,7 +41,7 @@ func (s *clockSkew) measure(h *history.History) (skewMeasure, error) {
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err
 	}
-	steps := h.Events.All(history.StepEurekaClock, history.Inject)
+	steps := h.Events.All(eureka.EventStepClock, history.Inject)
 	for _, c := range m.data.Cases {
 		o := skewOutcome{c: c}
 		for _, e := range steps {

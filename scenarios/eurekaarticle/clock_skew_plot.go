@@ -10,6 +10,7 @@ import (
 
 	"sdchaos/figure"
 	"sdchaos/history"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/eureka/eurekamodel"
 )
 
@@ -90,7 +91,7 @@ func oneStep(ws []figure.Window, skew time.Duration, clusters int) []figure.Wind
 	first, last := math.Inf(1), math.Inf(-1)
 	at := -1
 	for _, w := range ws {
-		if w.Kind != history.StepEurekaClock {
+		if w.Kind != eureka.EventStepClock {
 			out = append(out, w)
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/eureka/eurekamodel"
 )
 
@@ -46,9 +47,9 @@ func (s *eurekaDrill) measure(h *history.History) (drillMeasure, string) {
 	if err := h.DataInto(&m.data); err != nil {
 		return m, err.Error()
 	}
-	kill, at, ok1 := m.data.eventAt(h, history.KillEurekaServer, history.Inject)
-	crash, _, ok2 := m.data.eventAt(h, history.CrashEurekaWorkers, history.Inject)
-	_, _, ok3 := m.data.eventAt(h, history.DelayEurekaServers, history.Inject)
+	kill, at, ok1 := m.data.eventAt(h, eureka.EventKillServer, history.Inject)
+	crash, _, ok2 := m.data.eventAt(h, eureka.EventCrashWorkers, history.Inject)
+	_, _, ok3 := m.data.eventAt(h, eureka.EventDelayServers, history.Inject)
 	if !ok1 || !ok2 || !ok3 || len(kill.Targets) == 0 || len(crash.Targets) == 0 {
 		return m, "the kill, the workers' crash or the latency was not recorded"
 	}

@@ -9,6 +9,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/eureka/eurekamodel"
 )
 
@@ -51,7 +52,7 @@ func (s *eurekaFailover) measure(h *history.History) (failoverMeasure, bool, err
 	if err := h.DataInto(&m.data); err != nil {
 		return m, false, err
 	}
-	kill, at, ok := m.data.eventAt(h, history.KillEurekaServer, history.Inject)
+	kill, at, ok := m.data.eventAt(h, eureka.EventKillServer, history.Inject)
 	if !ok || len(kill.Targets) == 0 {
 		return m, false, nil
 	}

@@ -122,7 +122,7 @@ func failoverHistory(t *testing.T, c failoverCase) *history.History {
 		}
 		ops = kept
 	}
-	return synth(t, 16*time.Second, data, ops, event(m, history.KillEurekaServer, history.Inject, kill, "s1"))
+	return synth(t, 16*time.Second, data, ops, event(m, eureka.EventKillServer, history.Inject, kill, "s1"))
 }
 
 func TestEurekaFailoverJudge(t *testing.T) {
@@ -216,11 +216,11 @@ func spHistory(t *testing.T, c spCase) *history.History {
 	}
 	ops = append(ops, tasks(schedR3, 0, 50*time.Millisecond, int(real/(50*time.Millisecond)), func(k int) bool { return c.r3Fails && k == 400 }, nil)...)
 	return synth(t, real, data, ops,
-		of(clusterOn, event(m, history.PartitionEurekaClients, history.Inject, spPart, "'on' workers")),
-		of(clusterOff, event(m, history.PartitionEurekaClients, history.Inject, spPart, "'off' workers")),
-		of(clusterOn, event(m, history.CrashEurekaWorkers, history.Inject, spDeath, "w01")),
-		of(clusterOn, event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'on' workers")),
-		of(clusterOff, event(m, history.PartitionEurekaClients, history.Heal, spHeal, "'off' workers")))
+		of(clusterOn, event(m, eureka.EventPartitionClients, history.Inject, spPart, "'on' workers")),
+		of(clusterOff, event(m, eureka.EventPartitionClients, history.Inject, spPart, "'off' workers")),
+		of(clusterOn, event(m, eureka.EventCrashWorkers, history.Inject, spDeath, "w01")),
+		of(clusterOn, event(m, eureka.EventPartitionClients, history.Heal, spHeal, "'on' workers")),
+		of(clusterOff, event(m, eureka.EventPartitionClients, history.Heal, spHeal, "'off' workers")))
 }
 
 // of returns e as an event of cluster.
@@ -336,9 +336,9 @@ func drillHistory(t *testing.T, c drillCase) *history.History {
 	}
 	fault := 40 * time.Second
 	return synth(t, 40*time.Second, data, ops,
-		event(m, history.KillEurekaServer, history.Inject, fault, "s1"),
-		event(m, history.CrashEurekaWorkers, history.Inject, fault, ids(10)...),
-		event(m, history.DelayEurekaServers, history.Inject, fault, "s2", "s3"))
+		event(m, eureka.EventKillServer, history.Inject, fault, "s1"),
+		event(m, eureka.EventCrashWorkers, history.Inject, fault, ids(10)...),
+		event(m, eureka.EventDelayServers, history.Inject, fault, "s2", "s3"))
 }
 
 func TestEurekaDrillJudge(t *testing.T) {
@@ -502,7 +502,7 @@ func skewHistory(t *testing.T, s *clockSkew, c skewSynth) *history.History {
 		}
 		data.Cases = append(data.Cases, sc)
 		if sc.Label != c.noStep {
-			evs = append(evs, event(m, history.StepEurekaClock, history.Inject, step, sc.Server))
+			evs = append(evs, event(m, eureka.EventStepClock, history.Inject, step, sc.Server))
 		}
 	}
 	return synth(t, m.Clock.Real(m.Duration), data, nil, evs...)

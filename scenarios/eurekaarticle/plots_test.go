@@ -12,6 +12,7 @@ import (
 	"sdchaos/history"
 	"sdchaos/scenarios"
 	"sdchaos/scenarios/scentest"
+	"sdchaos/worlds/eureka"
 )
 
 // TestPlotsOfTheEurekaRoom renders each scenario's plot from the judge
@@ -84,7 +85,7 @@ func TestSelfPreservationShadesEachClusterInItsPanels(t *testing.T) {
 	}
 	d := figuretest.One(t, figuretest.Render(t, plots), "self-preservation")
 	titles := []string{spOnTitle, spOffTitle, spSizeTitle, spEvictTitle}
-	crash, partition := string(history.CrashEurekaWorkers), string(history.PartitionEurekaClients)
+	crash, partition := string(eureka.EventCrashWorkers), string(eureka.EventPartitionClients)
 	for _, tc := range []struct {
 		title      string
 		crash      bool

@@ -10,6 +10,7 @@ import (
 
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/eureka/eurekamodel"
 )
 
@@ -55,9 +56,9 @@ func (s *selfPreservation) measure(h *history.History) (spMeasure, string) {
 		return m, err.Error()
 	}
 	var ok1, ok2, ok3 bool
-	_, m.partAt, ok1 = m.data.eventAt(h, history.PartitionEurekaClients, history.Inject)
-	_, m.partEnd, ok2 = m.data.eventAt(h, history.PartitionEurekaClients, history.Heal)
-	death, deathAt, ok3 := m.data.eventAt(h, history.CrashEurekaWorkers, history.Inject)
+	_, m.partAt, ok1 = m.data.eventAt(h, eureka.EventPartitionClients, history.Inject)
+	_, m.partEnd, ok2 = m.data.eventAt(h, eureka.EventPartitionClients, history.Heal)
+	death, deathAt, ok3 := m.data.eventAt(h, eureka.EventCrashWorkers, history.Inject)
 	if !ok1 || !ok2 || !ok3 || len(death.Targets) == 0 {
 		return m, "the partition, its heal or the worker's death was not recorded"
 	}

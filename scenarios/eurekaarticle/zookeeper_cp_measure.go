@@ -8,6 +8,7 @@ import (
 	"sdchaos/experiment"
 	"sdchaos/history"
 	"sdchaos/report"
+	"sdchaos/worlds/eureka"
 	"sdchaos/worlds/zookeeper"
 )
 
@@ -258,7 +259,7 @@ func (s *zkCP) eurekaOf(he *history.History, window time.Duration) (*cpEureka, e
 		return nil, fmt.Errorf("the Eureka part recorded no kill")
 	}
 	e := &cpEureka{h: he, m: m, sched: m.scheds[0].name, killAt: m.killAt, server: m.killed}
-	if kill, ok := he.Events.First(history.KillEurekaServer, history.Inject); ok && len(kill.Targets) > 0 {
+	if kill, ok := he.Events.First(eureka.EventKillServer, history.Inject); ok && len(kill.Targets) > 0 {
 		e.server = kill.Targets[0]
 	}
 	e.calls, e.failed = report.Count(he.Ops, e.sched, m.killAt, min(m.killAt+window, he.Timeline))

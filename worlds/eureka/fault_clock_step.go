@@ -18,7 +18,7 @@ type EurekaClockStep struct {
 
 // Describe returns the step-eureka-clock event ("clock of eureka s1 steps 2m0s").
 func (c EurekaClockStep) Describe() history.Event {
-	return history.Event{Kind: history.StepEurekaClock, Targets: []string{c.Server.Name()},
+	return history.Event{Kind: EventStepClock, Targets: []string{c.Server.Name()},
 		Label: fmt.Sprintf("clock of eureka %s steps %s", c.Server.Name(), c.Step)}
 }
 

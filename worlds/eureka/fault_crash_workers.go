@@ -33,7 +33,7 @@ func (c CrashEurekaWorkers) Describe() history.Event {
 	if c.Cluster != "" {
 		label += " of '" + c.Cluster + "'"
 	}
-	return history.Event{Kind: history.CrashEurekaWorkers, Targets: ids, Label: label, Cluster: c.Cluster}
+	return history.Event{Kind: EventCrashWorkers, Targets: ids, Label: label, Cluster: c.Cluster}
 }
 
 // Inject crashes every worker.

@@ -14,7 +14,7 @@ type KillEurekaServer struct {
 
 // Describe returns the kill-eureka-server event ("SIGKILL eureka s1").
 func (k KillEurekaServer) Describe() history.Event {
-	return history.Event{Kind: history.KillEurekaServer, Targets: []string{k.Server.Name()}, Label: "SIGKILL eureka " + k.Server.Name()}
+	return history.Event{Kind: EventKillServer, Targets: []string{k.Server.Name()}, Label: "SIGKILL eureka " + k.Server.Name()}
 }
 
 // Inject kills the server and waits until it is gone.

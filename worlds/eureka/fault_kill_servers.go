@@ -34,7 +34,7 @@ func (k KillEurekaServers) Describe() history.Event {
 	for i, s := range k.Servers {
 		names[i] = s.Name()
 	}
-	return history.Event{Kind: history.KillEurekaServer, Targets: names, Label: "SIGKILL eureka " + strings.Join(names, ",")}
+	return history.Event{Kind: EventKillServer, Targets: names, Label: "SIGKILL eureka " + strings.Join(names, ",")}
 }
 
 // Inject kills the servers concurrently, so they die within moments of

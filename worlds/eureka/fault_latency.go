@@ -24,7 +24,7 @@ func (l EurekaLatency) Describe() history.Event {
 	for i, s := range l.Servers {
 		names[i] = s.Name()
 	}
-	return history.Event{Kind: history.DelayEurekaServers, Targets: names,
+	return history.Event{Kind: EventDelayServers, Targets: names,
 		Label: fmt.Sprintf("+%s latency on eureka %s", l.Delay, strings.Join(names, ","))}
 }
 

@@ -24,7 +24,7 @@ type PartitionEurekaClients struct {
 // Describe returns the partition-eureka-clients event on the group
 // ("partition 'on' workers | eureka servers").
 func (p PartitionEurekaClients) Describe() history.Event {
-	return history.Event{Kind: history.PartitionEurekaClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers",
+	return history.Event{Kind: EventPartitionClients, Targets: []string{p.Who}, Label: "partition " + p.Who + " | eureka servers",
 		Cluster: p.Cluster}
 }
 
