@@ -1,0 +1,53 @@
+// Package dns is the DNS world's real parts: CoreDNS serving SkyDNS
+// records from the harness's real etcd, with its cache plugin in front
+// (serve_stale immediate or verify) or as a node-local cache layer
+// forwarding to another CoreDNS, and the real clients that resolve
+// through it.
+//
+// What runs:
+//   - CoreDNS github.com/coredns/coredns (the version the build resolved,
+//     Version reads it from debug.ReadBuildInfo; v1.15.0 in go.mod),
+//     embedded as core/dnsserver/example_test.go documents: only the
+//     plugins in Plugins are imported, dnsserver.Directives is set to them,
+//     dnsserver.Register, then caddy.Start with a Corefile built from a
+//     typed ServerConfig (ServerConfig.Corefile). Each server is its own OS
+//     process, the hidden sub-command "__coredns" under the run's childproc
+//     supervisor, on 127.0.0.1 (the bind plugin) on a port ≥ 9150.
+//   - Plugins and their settings: etcd (path, endpoints, min-lease-ttl;
+//     each lookup a linearizable Get under a 5 s timeout), cache (its TTL,
+//     serve_stale DURATION immediate|verify, servfail), forward (the
+//     node-local layer's upstream), errors.
+//   - Records: each instance (a fakeservice instance with the gRPC health
+//     service) puts its SkyDNS record (host 127.0.0.1, its gRPC port, ttl)
+//     under /skydns/<reversed name> on its own etcd lease, which it renews;
+//     the record goes with the lease.
+//   - Clients: Go's net.Resolver (PreferGo, dialing the server; no cache)
+//     and gRPC-Go's dns resolver with round_robin calling the instances'
+//     health service, each recording one op per call.
+//
+// rules.go holds the rules with their upstream sources. The world is not
+// wired into rig yet: its adapter comes after the rig restructure.
+package dns
+
+import "runtime/debug"
+
+// CoreDNSModule is CoreDNS's module path.
+const CoreDNSModule = "github.com/coredns/coredns"
+
+// Version returns the CoreDNS module version this binary was built with
+// ("" when the build carries no module information).
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range bi.Deps {
+		if d.Path == CoreDNSModule {
+			if d.Replace != nil {
+				return d.Replace.Version
+			}
+			return d.Version
+		}
+	}
+	return ""
+}
