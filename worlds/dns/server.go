@@ -132,3 +132,13 @@ func (s *Server) Restart(ctx context.Context) error {
 	}
 	return s.start(ctx)
 }
+
+// Pid returns the server's current process id (0 before start).
+func (s *Server) Pid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.child == nil {
+		return 0
+	}
+	return s.child.Pid()
+}
