@@ -23,6 +23,7 @@ func (w *testWorld) checkQuorumLoss(t *testing.T) {
 	}
 	filled := time.Now()
 	w.loseQuorum(t)
+	traffic := w.startQuorumTraffic(t, 8*time.Second)
 	w.checkServFail(t, w.plain)
 	// Every cached entry has expired by now (filled + its 5 s).
 	if wait := time.Until(filled.Add(CachedFor(w.svc.TTL, 0) + time.Second)); wait > 0 {
@@ -35,6 +36,7 @@ func (w *testWorld) checkQuorumLoss(t *testing.T) {
 	if got, err := g.Resolve(context.Background()); err != nil || len(got) != len(want) {
 		t.Errorf("Go resolver through stale during the quorum loss: %v, %v; want %d ports", got, err, len(want))
 	}
+	traffic.check(t)
 	w.stale.Kill()
 	if err := w.stale.Restart(context.Background()); err != nil {
 		t.Fatal(err)

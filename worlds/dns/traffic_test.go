@@ -1,0 +1,88 @@
+package dns
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"sdchaos/caller"
+	"sdchaos/history"
+)
+
+// quorumTraffic is the clients' traffic during the quorum loss: Go's
+// resolver through the server without a cache and through serve_stale,
+// and the gRPC client resolving through the node-local layer.
+type quorumTraffic struct {
+	rec               *history.Recorder
+	plain, stale, rpc string
+	wg                sync.WaitGroup
+	errs              []error
+	mu                sync.Mutex
+	closeRPC          func()
+}
+
+// startQuorumTraffic starts the three clients for d from now.
+func (w *testWorld) startQuorumTraffic(t *testing.T, d time.Duration) *quorumTraffic {
+	t.Helper()
+	q := &quorumTraffic{rec: history.NewRecorder(time.Now()), plain: "go-plain", stale: "go-stale", rpc: "grpc-local"}
+	rc := ResolverConfig{Rate: 4, Host: w.name(), QType: TypeSRV, Timeout: 2 * time.Second}
+	rc.Name, rc.Server = q.plain, w.plain.Addr()
+	goPlain := NewGoResolver(rc)
+	rc.Name, rc.Server = q.stale, w.stale.Addr()
+	goStale := NewGoResolver(rc)
+	g, err := NewGRPCCaller(GRPCConfig{Name: q.rpc, Rate: 10, Server: w.local.Addr(), Host: w.name(),
+		Port: w.insts.List[0].GRPCPort, CallTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Prime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	q.closeRPC = g.Close
+	for _, tr := range []caller.Traffic{goPlain, goStale, g} {
+		q.wg.Add(1)
+		go func() {
+			defer q.wg.Done()
+			if err := tr.Run(context.Background(), q.rec, d); err != nil {
+				q.mu.Lock()
+				q.errs = append(q.errs, err)
+				q.mu.Unlock()
+			}
+		}()
+	}
+	return q
+}
+
+// check waits for the traffic to end and checks every op: every lookup
+// through the server without a cache fails (EtcdReadBasis), every lookup
+// through serve_stale and every gRPC call succeeds (StaleBasis,
+// GRPCDNSBasis: the client keeps the addresses it resolved).
+func (q *quorumTraffic) check(t *testing.T) {
+	t.Helper()
+	q.wg.Wait()
+	q.closeRPC()
+	for _, err := range q.errs {
+		t.Errorf("traffic: %v", err)
+	}
+	want := map[string]bool{q.plain: false, q.stale: true, q.rpc: true}
+	n := map[string][2]int{}
+	for _, op := range q.rec.Ops() {
+		c := n[op.Caller]
+		if (op.Outcome == history.OK) == want[op.Caller] {
+			c[0]++
+		} else {
+			c[1]++
+			if c[1] == 1 {
+				t.Errorf("%s: op %d at %.1f s: %s %q (count %d), want ok=%v", op.Caller, op.Seq, op.Start.Seconds(), op.Outcome, op.Err, op.Count, want[op.Caller])
+			}
+		}
+		n[op.Caller] = c
+	}
+	for name := range want {
+		t.Logf("%s during the quorum loss: %d ops as the rules say, %d not", name, n[name][0], n[name][1])
+		if n[name][0] == 0 {
+			t.Errorf("%s recorded no op as the rules say", name)
+		}
+	}
+}
