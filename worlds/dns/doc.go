@@ -5,8 +5,9 @@
 // through it.
 //
 // What runs:
-//   - CoreDNS github.com/coredns/coredns (the version the build resolved,
-//     Version reads it from debug.ReadBuildInfo; v1.15.0 in go.mod),
+//   - CoreDNS github.com/coredns/coredns (the version the build resolved:
+//     Version reads it from debug.ReadBuildInfo, or from go.mod in a test
+//     binary; v1.15.0 in go.mod),
 //     embedded as core/dnsserver/example_test.go documents: only the
 //     plugins in Plugins are imported, dnsserver.Directives is set to them,
 //     dnsserver.Register, then caddy.Start with a Corefile built from a
@@ -29,25 +30,13 @@
 // wired into rig yet: its adapter comes after the rig restructure.
 package dns
 
-import "runtime/debug"
+import "sdchaos/history"
 
 // CoreDNSModule is CoreDNS's module path.
 const CoreDNSModule = "github.com/coredns/coredns"
 
 // Version returns the CoreDNS module version this binary was built with
-// ("" when the build carries no module information).
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, d := range bi.Deps {
-		if d.Path == CoreDNSModule {
-			if d.Replace != nil {
-				return d.Replace.Version
-			}
-			return d.Version
-		}
-	}
-	return ""
-}
+// and where it was read (history.ModuleVersion: the build info, or for a
+// test binary, whose build info lists no dependencies, the main module's
+// go.mod); "" when neither names it.
+func Version() (version, source string) { return history.ModuleVersion(CoreDNSModule) }

@@ -2,8 +2,11 @@ package dns
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +25,7 @@ func TestCoreDNSOverEtcd(t *testing.T) {
 	for _, s := range w.servers() {
 		pids = append(pids, s.Pid())
 	}
+	w.checkLogNamesVersion(t)
 	w.checkAnswers(t)
 	w.checkClients(t)
 	w.checkCrash(t)
@@ -104,4 +108,21 @@ func (w *testWorld) checkCrash(t *testing.T) {
 			t.Errorf("CoreDNS %s: record gone after %s (seen: %v), want within [%.1f, %.1f] s: %s", s.Name, got, ok, b.Lo, b.Hi, b.Basis)
 		}
 	}
+}
+
+// checkLogNamesVersion: the server's log names CoreDNS's version and its
+// plugins.
+func (w *testWorld) checkLogNamesVersion(t *testing.T) {
+	t.Helper()
+	b, err := os.ReadFile(w.plain.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := Version()
+	want := fmt.Sprintf("CoreDNS %s (from ", v)
+	if !strings.Contains(string(b), want) || !strings.Contains(string(b), fmt.Sprint(Plugins)) {
+		t.Errorf("CoreDNS plain's log does not name %q and %v:\n%s", want, Plugins, b)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	t.Logf("CoreDNS plain's log: %s", first)
 }

@@ -1,6 +1,7 @@
 package dns
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,4 +27,12 @@ func TestRecordValue(t *testing.T) {
 	if want := `{"host":"127.0.0.1","port":9161,"ttl":5}`; v != want {
 		t.Errorf("Value() = %s, want %s", v, want)
 	}
+}
+
+func TestVersion(t *testing.T) {
+	v, from := Version()
+	if !strings.HasPrefix(v, "v1.") || from == "" {
+		t.Fatalf("Version() = %q, %q; want CoreDNS's module version (v1.x) and where it was read", v, from)
+	}
+	t.Logf("CoreDNS %s, read from %s", v, from)
 }

@@ -105,6 +105,18 @@ const (
 // tryOneName exchanges with the servers each call; Go 1.26).
 const GoResolverCaches = false
 
+// Go's resolver's defaults when resolv.conf sets none: each query waits
+// GoResolverTimeout and a lookup makes GoResolverAttempts rounds over the
+// servers (src/net/dnsconfig_unix.go:22-23 timeout: 5 * time.Second,
+// attempts: 2); a SERVFAIL moves on to the next server and round
+// (dnsclient_unix.go:328-335). The etcd plugin's SERVFAIL comes after
+// EtcdTimeout, as long as one such wait: a lookup through a server that
+// lost its etcd may end in a timeout or in SERVFAIL, whichever is first.
+const (
+	GoResolverTimeout  = 5 * time.Second
+	GoResolverAttempts = 2
+)
+
 // GRPCMinResolutionInterval is gRPC-Go's dns resolver's floor between two
 // resolutions: after a successful one it waits for ResolveNow, and at least
 // this long (internal/resolver/dns/dns_resolver.go:52

@@ -71,7 +71,8 @@ func startCoreDNS(path string) (*caddy.Instance, error) {
 	if err := dnsserver.Register(); err != nil {
 		return nil, fmt.Errorf("registering the dns server type: %w", err)
 	}
-	fmt.Printf("CoreDNS %s, plugins %v, Corefile %s:\n%s", Version(), Plugins, path, contents)
+	v, from := Version()
+	fmt.Printf("CoreDNS %s (from %s), plugins %v, Corefile %s:\n%s", v, from, Plugins, path, contents)
 	inst, err := caddy.Start(caddy.CaddyfileInput{Filepath: path, Contents: contents, ServerTypeName: "dns"})
 	if err != nil {
 		return nil, fmt.Errorf("starting CoreDNS: %w", err)
