@@ -19,12 +19,14 @@
 //     serve_stale DURATION immediate|verify, servfail), forward (the
 //     node-local layer's upstream), errors.
 //   - Records: each instance (a fakeservice instance with the gRPC health
-//     service) puts its SkyDNS record (host 127.0.0.1, its gRPC port, ttl)
+//     service) puts its SkyDNS record (host 127.0.0.1, its HTTP port, ttl)
 //     under /skydns/<reversed name> on its own etcd lease, which it renews;
 //     the record goes with the lease.
 //   - Clients: Go's net.Resolver (PreferGo, dialing the server; no cache)
 //     and gRPC-Go's dns resolver with round_robin calling the instances'
-//     health service, each recording one op per call.
+//     health service, each recording one op per call. Go's resolver is
+//     also a caller.Source (SRV records, then each target's A record), so
+//     the harness's policy callers refresh their lists through DNS.
 //
 // rules.go holds the rules with their upstream sources. The world is not
 // wired into rig yet: its adapter comes after the rig restructure.

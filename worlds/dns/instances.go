@@ -17,8 +17,8 @@ import (
 // (an HTTP server and the gRPC health service, a key on an etcd lease
 // renewed on a ticker) that also put their SkyDNS record on that lease.
 type InstanceConfig struct {
-	// Service is how the instances register; GRPC is turned on (the record
-	// names the gRPC port).
+	// Service is how the instances register; GRPC is turned on (gRPC
+	// clients dial the port their target names: GRPCDNSBasis).
 	Service fakeservice.Config
 	// Zone and Path are the etcd plugin's zone and key prefix.
 	Zone, Path string
@@ -37,8 +37,9 @@ func (c InstanceConfig) recordTTL() time.Duration {
 // Instance is one instance and its record.
 type Instance struct {
 	*fakeservice.Instance
-	// GRPCPort is its gRPC health port, the port in its record.
-	GRPCPort int
+	// HTTPPort is its HTTP port, the port in its record (SRV); GRPCPort
+	// its gRPC health port.
+	HTTPPort, GRPCPort int
 	// RecordKey is its record's etcd key.
 	RecordKey string
 
@@ -84,11 +85,11 @@ func startInstance(ctx context.Context, cfg InstanceConfig, id string, alloc *po
 	if err != nil {
 		return nil, err
 	}
-	value, err := NewRecord(ports.Host, grpcPort, cfg.recordTTL()).Value()
+	value, err := NewRecord(ports.Host, port, cfg.recordTTL()).Value()
 	if err != nil {
 		return nil, err
 	}
-	in := &Instance{GRPCPort: grpcPort, RecordKey: RecordKey(cfg.Path, cfg.Zone, cfg.Service.Service, id), value: value,
+	in := &Instance{HTTPPort: port, GRPCPort: grpcPort, RecordKey: RecordKey(cfg.Path, cfg.Zone, cfg.Service.Service, id), value: value,
 		timeout: cfg.Service.CallTimeout, poke: make(chan struct{}, 1), stop: make(chan struct{})}
 	svc := cfg.Service
 	user := svc.OnRegister
@@ -166,11 +167,11 @@ func (in *Instance) Close() {
 	in.Instance.Close()
 }
 
-// Ports returns the instances' gRPC ports, in order.
+// Ports returns the instances' HTTP ports (their records' ports), in order.
 func (s *Instances) Ports() []uint16 {
 	out := make([]uint16, len(s.List))
 	for i, in := range s.List {
-		out[i] = uint16(in.GRPCPort)
+		out[i] = uint16(in.HTTPPort)
 	}
 	return out
 }

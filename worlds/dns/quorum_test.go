@@ -21,9 +21,10 @@ func (w *testWorld) checkQuorumLoss(t *testing.T) {
 			t.Fatalf("CoreDNS %s before the quorum loss: %v, want %v", s.Name, a.Ports, want)
 		}
 	}
+	traffic := w.newQuorumTraffic(t)
 	filled := time.Now()
 	w.loseQuorum(t)
-	traffic := w.startQuorumTraffic(t, 8*time.Second)
+	traffic.start(8 * time.Second)
 	w.checkServFail(t, w.plain)
 	// Every cached entry has expired by now (filled + its 5 s).
 	if wait := time.Until(filled.Add(CachedFor(w.svc.TTL, 0) + time.Second)); wait > 0 {

@@ -12,20 +12,23 @@ import (
 
 // quorumTraffic is the clients' traffic during the quorum loss: Go's
 // resolver through the server without a cache and through serve_stale,
-// and the gRPC client resolving through the node-local layer.
+// the gRPC client resolving through the node-local layer, and a keep
+// policy caller refreshing through the server without a cache.
 type quorumTraffic struct {
-	rec               *history.Recorder
-	plain, stale, rpc string
-	wg                sync.WaitGroup
-	errs              []error
-	mu                sync.Mutex
-	closeRPC          func()
+	rec                     *history.Recorder
+	plain, stale, rpc, keep string
+	wg                      sync.WaitGroup
+	errs                    []error
+	mu                      sync.Mutex
+	closeRPC                func()
+	traffic                 []caller.Traffic
 }
 
-// startQuorumTraffic starts the three clients for d from now.
-func (w *testWorld) startQuorumTraffic(t *testing.T, d time.Duration) *quorumTraffic {
+// newQuorumTraffic builds the clients and primes the gRPC client and the
+// keep caller (before the fault: a refresh fails after it).
+func (w *testWorld) newQuorumTraffic(t *testing.T) *quorumTraffic {
 	t.Helper()
-	q := &quorumTraffic{rec: history.NewRecorder(time.Now()), plain: "go-plain", stale: "go-stale", rpc: "grpc-local"}
+	q := &quorumTraffic{plain: "go-plain", stale: "go-stale", rpc: "grpc-local", keep: "keep-plain"}
 	rc := ResolverConfig{Rate: 4, Host: w.name(), QType: TypeSRV, Timeout: 2 * time.Second}
 	rc.Name, rc.Server = q.plain, w.plain.Addr()
 	goPlain := NewGoResolver(rc)
@@ -39,8 +42,16 @@ func (w *testWorld) startQuorumTraffic(t *testing.T, d time.Duration) *quorumTra
 	if err := g.Prime(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	q.closeRPC = g.Close
-	for _, tr := range []caller.Traffic{goPlain, goStale, g} {
+	keep := w.keepCaller(t, q.keep)
+	q.closeRPC = func() { g.Close(); keep.Close() }
+	q.traffic = []caller.Traffic{goPlain, goStale, g, keep}
+	return q
+}
+
+// start runs the clients for d from now.
+func (q *quorumTraffic) start(d time.Duration) {
+	q.rec = history.NewRecorder(time.Now())
+	for _, tr := range q.traffic {
 		q.wg.Add(1)
 		go func() {
 			defer q.wg.Done()
@@ -51,13 +62,13 @@ func (w *testWorld) startQuorumTraffic(t *testing.T, d time.Duration) *quorumTra
 			}
 		}()
 	}
-	return q
 }
 
 // check waits for the traffic to end and checks every op: every lookup
 // through the server without a cache fails (EtcdReadBasis), every lookup
 // through serve_stale and every gRPC call succeeds (StaleBasis,
-// GRPCDNSBasis: the client keeps the addresses it resolved).
+// GRPCDNSBasis: the client keeps the addresses it resolved), and so does
+// every call of the keep caller, whose refreshes fail.
 func (q *quorumTraffic) check(t *testing.T) {
 	t.Helper()
 	q.wg.Wait()
@@ -65,7 +76,7 @@ func (q *quorumTraffic) check(t *testing.T) {
 	for _, err := range q.errs {
 		t.Errorf("traffic: %v", err)
 	}
-	want := map[string]bool{q.plain: false, q.stale: true, q.rpc: true}
+	want := map[string]bool{q.plain: false, q.stale: true, q.rpc: true, q.keep: true, q.keep + caller.RefreshSuffix: false}
 	n := map[string][2]int{}
 	for _, op := range q.rec.Ops() {
 		c := n[op.Caller]
@@ -85,4 +96,22 @@ func (q *quorumTraffic) check(t *testing.T) {
 			t.Errorf("%s recorded no op as the rules say", name)
 		}
 	}
+}
+
+// keepCaller is a policy caller (keep its list when a refresh fails)
+// whose refresh is Go's resolver through the server without a cache,
+// primed with the live instances.
+func (w *testWorld) keepCaller(t *testing.T, name string) *caller.Caller {
+	t.Helper()
+	src := NewGoResolver(ResolverConfig{Name: name, Server: w.plain.Addr(), Host: w.name(), QType: TypeSRV, Timeout: 2 * time.Second})
+	cfg := caller.DefaultConfig(name)
+	cfg.Rate, cfg.RefreshTimeout = 10, 2*time.Second
+	c := caller.New(cfg, src)
+	if err := c.Prime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.List().Len(); got != len(w.alivePorts()) {
+		t.Fatalf("caller %s primed with %d instances, want %d", name, got, len(w.alivePorts()))
+	}
+	return c
 }

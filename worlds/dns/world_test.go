@@ -95,12 +95,12 @@ func (w *testWorld) ask(t *testing.T, s *Server, qt QType) Answer {
 	return a
 }
 
-// alivePorts returns the gRPC ports of the instances not crashed, sorted.
+// alivePorts returns the record ports of the instances not crashed, sorted.
 func (w *testWorld) alivePorts() []uint16 {
 	var out []uint16
 	for _, in := range w.insts.List {
 		if !in.Crashed() {
-			out = append(out, uint16(in.GRPCPort))
+			out = append(out, uint16(in.HTTPPort))
 		}
 	}
 	slices.Sort(out)
