@@ -30,6 +30,7 @@ func TestCoreDNSOverEtcd(t *testing.T) {
 	w.checkClients(t)
 	w.checkCrash(t)
 	w.checkQuorumLoss(t)
+	w.checkHeal(t)
 	pids = append(pids, w.stale.Pid())
 	w.checkNothingLeft(t, pids)
 }

@@ -44,6 +44,19 @@ func (w *testWorld) checkQuorumLoss(t *testing.T) {
 	}
 	t.Logf("CoreDNS stale restarted: answering %.0f ms after its process started", float64(w.stale.ReadyIn().Milliseconds()))
 	w.checkServFail(t, w.stale)
+	w.servFailAt = time.Now()
+	w.checkServFailCached(t, w.stale)
+}
+
+// checkServFailCached: right after a SERVFAIL, the cache answers the same
+// query with its cached SERVFAIL at once (DefaultServFailTTL).
+func (w *testWorld) checkServFailCached(t *testing.T, s *Server) {
+	t.Helper()
+	a := w.ask(t, s, TypeSRV)
+	t.Logf("CoreDNS %s, the next query: %s in %.3f s (the SERVFAIL cached for %s)", s.Name, a.Rcode, a.Took.Seconds(), DefaultServFailTTL)
+	if a.Rcode != ServFail || a.Took > time.Second {
+		t.Errorf("CoreDNS %s: %s after %s, want the cached SERVFAIL within 1 s (plugin/cache/cache.go:85, :446-447)", s.Name, a.Rcode, a.Took)
+	}
 }
 
 // loseQuorum kills the leader and one follower.
@@ -67,6 +80,7 @@ func (w *testWorld) loseQuorum(t *testing.T) {
 		}
 	}
 	t.Logf("etcd %s (leader) and %s SIGKILLed", victims[0].Name, victims[1].Name)
+	w.killed = victims
 	if leader.Running() {
 		t.Fatalf("etcd leader %s still running", leader.Name)
 	}

@@ -91,6 +91,16 @@ const StaleBasis = "serve_stale immediate answers with the expired entry at once
 	"expired entry only when the refresh is not NOERROR/NXDOMAIN (handler.go:65-85, verifyStaleResponseWriter " +
 	"cache.go:601); a stale reply has TTL 0 (handler.go:92-93)"
 
+// StaleServFailBasis says why a serve_stale cache answers SERVFAIL after
+// its upstream healed: a cached SERVFAIL is an entry like any other, served
+// expired within serve_stale's duration (getIfNotStale,
+// plugin/cache/handler.go:267-283) and, in immediate mode, before the
+// refresh (handler.go:92-97); the next query gets the refreshed answer (a
+// valid positive entry wins over a SERVFAIL, handler.go:272-279).
+const StaleServFailBasis = "a cached SERVFAIL is served expired within serve_stale's duration " +
+	"(plugin/cache/handler.go:267-283) and immediate mode answers before refreshing (handler.go:92-97): " +
+	"the first query after the heal gets the old SERVFAIL, the next the refreshed answer (handler.go:272-279)"
+
 // The forward plugin's timing (a node-local cache layer's path to the
 // server behind it): each try waits readTimeout, and a query is given up
 // after defaultTimeout (plugin/forward/forward.go:33 defaultReadTimeout =

@@ -28,6 +28,10 @@ type testWorld struct {
 	// verify; local is a node-local layer (cache, serve_stale immediate)
 	// forwarding to plain.
 	plain, stale, verify, local *Server
+	// killed are the etcd members the quorum loss killed.
+	killed []*cluster.Node
+	// servFailAt is when the restarted serve_stale server cached a SERVFAIL.
+	servFailAt time.Time
 }
 
 // testService is the instances' registration: ttl 5 s renewed every 1 s.
