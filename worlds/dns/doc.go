@@ -30,6 +30,17 @@
 //
 // rules.go holds the rules with their upstream sources. The world is not
 // wired into rig yet: its adapter comes after the rig restructure.
+//
+// What it cannot do yet:
+//   - Every instance listens on 127.0.0.1, and an A answer lists each host
+//     once (AHostsDeduplicated): SRV answers list the three instances, A
+//     answers one address, so gRPC's dns resolver (A records, the target's
+//     port) reaches one instance; round_robin over several needs instances
+//     on distinct addresses (a network namespace, netns.MemberNet).
+//   - The JVM's InetAddress client (a Maven piece under jvm/projects and a
+//     namespace whose resolv.conf names the server on port 53) is not built.
+//   - Under an etcdcli namespace (an attached cluster) the instances' keys
+//     are prefixed and the etcd plugin's path would have to name it.
 package dns
 
 import "sdchaos/history"
