@@ -31,7 +31,8 @@ func TestCoreDNSOverEtcd(t *testing.T) {
 	w.checkCrash(t)
 	w.checkQuorumLoss(t)
 	w.checkHeal(t)
-	pids = append(pids, w.stale.Pid())
+	w.checkUpstreamKilled(t)
+	pids = append(pids, w.stale.Pid(), w.plain.Pid())
 	w.checkNothingLeft(t, pids)
 }
 

@@ -102,13 +102,27 @@ const StaleServFailBasis = "a cached SERVFAIL is served expired within serve_sta
 	"the first query after the heal gets the old SERVFAIL, the next the refreshed answer (handler.go:272-279)"
 
 // The forward plugin's timing (a node-local cache layer's path to the
-// server behind it): each try waits readTimeout, and a query is given up
-// after defaultTimeout (plugin/forward/forward.go:33 defaultReadTimeout =
-// 2 s, :364 defaultTimeout = 5 s), then answered SERVFAIL.
+// server behind it): each try waits readTimeout, a query makes at most
+// ForwardAttempts tries per upstream and is given up after defaultTimeout
+// (plugin/forward/forward.go:33 defaultReadTimeout = 2 s, :35
+// defaultConnectAttemptsPerUpstream = 2, :364 defaultTimeout = 5 s), then
+// answered SERVFAIL.
 const (
 	ForwardReadTimeout = 2 * time.Second
+	ForwardAttempts    = 2
 	ForwardDeadline    = 5 * time.Second
 )
+
+// ForwardServFail bounds, in seconds, how long a node-local layer with one
+// upstream takes to answer SERVFAIL for a name it has not cached once the
+// upstream is gone: its tries, each at most the read timeout, within the
+// deadline, plus slack.
+func ForwardServFail() experiment.Band {
+	hi := min(ForwardAttempts*ForwardReadTimeout, ForwardDeadline) + slack
+	return experiment.Band{Lo: 0, Hi: seconds(hi), Basis: "the forward plugin tries an upstream at most " +
+		"defaultConnectAttemptsPerUpstream = 2 times (plugin/forward/forward.go:35, :239-243), each read bounded by " +
+		"defaultReadTimeout = 2 s (:33), all within defaultTimeout = 5 s (:364), then answers SERVFAIL"}
+}
 
 // GoResolverCaches is false: Go's resolver sends its queries on every
 // lookup and keeps no answer cache (src/net/dnsclient_unix.go:297

@@ -90,13 +90,7 @@ func (w *testWorld) name() string { return ServiceName(w.svc.Service, DefaultZon
 // ask queries s for the service's records of type qt, bounded by 15 s.
 func (w *testWorld) ask(t *testing.T, s *Server, qt QType) Answer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	a, err := Query(ctx, s.Addr(), w.name(), qt)
-	if err != nil {
-		t.Fatalf("CoreDNS %s: %v", s.Name, err)
-	}
-	return a
+	return w.askName(t, s, w.name(), qt)
 }
 
 // alivePorts returns the record ports of the instances not crashed, sorted.
