@@ -50,6 +50,12 @@ func (w *testWorld) checkAnswers(t *testing.T) {
 		if srv.Rcode != NoError || !slices.Equal(srv.Ports, want) {
 			t.Errorf("CoreDNS %s: SRV %s = %s %v, want NOERROR %v", s.Name, w.name(), srv.Rcode, srv.Ports, want)
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		n, err := Listed(ctx, s.Addr(), w.name())
+		cancel()
+		if n != len(want) || err != nil {
+			t.Errorf("CoreDNS %s: Listed = %d, %v; want %d", s.Name, n, err, len(want))
+		}
 	}
 	// The record's ttl (5 s) is under the lease clamp's floor (30 s): the answer carries it.
 	wantTTL := AnswerTTL(w.svc.TTL, w.svc.TTL, DefaultMinLeaseTTL, DefaultMaxLeaseTTL)
