@@ -10,7 +10,6 @@ import (
 // answers again; the serve_stale server first answers with its expired
 // SERVFAIL (StaleServFailBasis), then with the refreshed records.
 func (w *testWorld) checkHeal(t *testing.T) {
-	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, n := range w.killed {

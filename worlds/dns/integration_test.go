@@ -39,7 +39,6 @@ func TestCoreDNSOverEtcd(t *testing.T) {
 // checkAnswers: every server lists the three instances: one A record
 // (they share 127.0.0.1: AHostsDeduplicated) and three SRV ports.
 func (w *testWorld) checkAnswers(t *testing.T) {
-	t.Helper()
 	want := w.alivePorts()
 	for _, s := range w.servers() {
 		a := w.ask(t, s, TypeA)
@@ -67,7 +66,6 @@ func (w *testWorld) checkAnswers(t *testing.T) {
 // checkClients: Go's resolver and gRPC's dns resolver resolve through the
 // servers.
 func (w *testWorld) checkClients(t *testing.T) {
-	t.Helper()
 	g := NewGoResolver(ResolverConfig{Name: "go", Server: w.plain.Addr(), Host: w.name(), QType: TypeSRV, Timeout: 10 * time.Second})
 	got, err := g.Resolve(context.Background())
 	if err != nil || len(got) != len(w.insts.List) {
@@ -87,7 +85,6 @@ func (w *testWorld) checkClients(t *testing.T) {
 // checkCrash: a crashed instance's record goes after its lease, from the
 // server without a cache and from the cached one, each within its band.
 func (w *testWorld) checkCrash(t *testing.T) {
-	t.Helper()
 	crashed := w.insts.List[2]
 	crashed.Crash()
 	t0 := time.Now()
@@ -121,7 +118,6 @@ func (w *testWorld) checkCrash(t *testing.T) {
 // checkLogNamesVersion: the server's log names CoreDNS's version and its
 // plugins.
 func (w *testWorld) checkLogNamesVersion(t *testing.T) {
-	t.Helper()
 	b, err := os.ReadFile(w.plain.LogPath)
 	if err != nil {
 		t.Fatal(err)

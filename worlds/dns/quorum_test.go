@@ -14,7 +14,6 @@ import (
 // timeout; serve_stale (immediate, verify, and the node-local layer) serve
 // the expired answer with TTL 0; a restarted server has lost its cache.
 func (w *testWorld) checkQuorumLoss(t *testing.T) {
-	t.Helper()
 	want := w.alivePorts()
 	for _, s := range []*Server{w.stale, w.verify, w.local} {
 		if a := w.ask(t, s, TypeSRV); !slices.Equal(a.Ports, want) {
@@ -51,7 +50,6 @@ func (w *testWorld) checkQuorumLoss(t *testing.T) {
 // checkServFailCached: right after a SERVFAIL, the cache answers the same
 // query with its cached SERVFAIL at once (DefaultServFailTTL).
 func (w *testWorld) checkServFailCached(t *testing.T, s *Server) {
-	t.Helper()
 	a := w.ask(t, s, TypeSRV)
 	t.Logf("CoreDNS %s, the next query: %s in %.3f s (the SERVFAIL cached for %s)", s.Name, a.Rcode, a.Took.Seconds(), DefaultServFailTTL)
 	if a.Rcode != ServFail || a.Took > time.Second {
@@ -88,7 +86,6 @@ func (w *testWorld) loseQuorum(t *testing.T) {
 
 // checkServFail: a query to s is answered SERVFAIL within its band.
 func (w *testWorld) checkServFail(t *testing.T, s *Server) {
-	t.Helper()
 	a := w.ask(t, s, TypeSRV)
 	b := ServFailAfterQuorumLoss()
 	t.Logf("CoreDNS %s after the quorum loss: %s in %.2f s (band [%.1f, %.1f] s)", s.Name, a.Rcode, a.Took.Seconds(), b.Lo, b.Hi)
@@ -100,7 +97,6 @@ func (w *testWorld) checkServFail(t *testing.T, s *Server) {
 // checkStale: s answers with the expired entry, TTL 0: at once in
 // immediate mode, after the upstream's failure in verify mode.
 func (w *testWorld) checkStale(t *testing.T, s *Server, want []uint16) {
-	t.Helper()
 	a := w.ask(t, s, TypeSRV)
 	hi := time.Second
 	if s.Config().Cache.ServeStale.Mode == StaleVerify {

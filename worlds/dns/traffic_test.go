@@ -70,7 +70,6 @@ func (q *quorumTraffic) start(d time.Duration) {
 // GRPCDNSBasis: the client keeps the addresses it resolved), and so does
 // every call of the keep caller, whose refreshes fail.
 func (q *quorumTraffic) check(t *testing.T) {
-	t.Helper()
 	q.wg.Wait()
 	q.closeRPC()
 	for _, err := range q.errs {

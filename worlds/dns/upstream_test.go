@@ -12,7 +12,6 @@ import (
 // plugin's band, a cached one stale at once; once the upstream is back
 // the layer answers the new name when its cached SERVFAIL has expired.
 func (w *testWorld) checkUpstreamKilled(t *testing.T) {
-	t.Helper()
 	j1 := w.insts.List[0].ID + "." + w.name()
 	w.plain.Kill()
 	a := w.askName(t, w.local, j1, TypeA)

@@ -108,7 +108,6 @@ func (w *testWorld) alivePorts() []uint16 {
 // checkNothingLeft closes the supervisor and checks that no process,
 // listener or temp dir of the test is left.
 func (w *testWorld) checkNothingLeft(t *testing.T, pids []int) {
-	t.Helper()
 	w.insts.Close()
 	w.etcd.Close()
 	if err := w.sup.Close(); err != nil {
