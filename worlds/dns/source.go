@@ -17,7 +17,11 @@ import (
 // (the etcd plugin names an IP host's target after its key,
 // plugin/backend_lookup.go:248 serv.Host = msg.Domain(serv.Key):
 // j1.api.skydns.local.). ctx bounds
-// the whole refresh; each lookup also has the resolver's Timeout.
+// the whole refresh; each lookup also has the resolver's Timeout. Each
+// target's A record is a query and a cache entry of its own: when the
+// registry behind a serve_stale cache is gone, a target the cache has not
+// answered before fails the list (StubSource reads them from the SRV
+// answer instead).
 func (g *GoResolver) List(ctx context.Context) ([]caller.Endpoint, error) {
 	if g.cfg.QType != TypeSRV {
 		return nil, fmt.Errorf("listing %s: the resolver asks %s, not SRV", g.cfg.Host, g.cfg.QType)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"sdchaos/caller"
+	"sdchaos/etcdcli"
+	"sdchaos/fakeservice"
 	"sdchaos/history"
 )
 
@@ -17,6 +19,7 @@ import (
 type quorumTraffic struct {
 	rec                     *history.Recorder
 	plain, stale, rpc, keep string
+	degrade                 string
 	wg                      sync.WaitGroup
 	errs                    []error
 	mu                      sync.Mutex
@@ -28,7 +31,7 @@ type quorumTraffic struct {
 // keep caller (before the fault: a refresh fails after it).
 func (w *testWorld) newQuorumTraffic(t *testing.T) *quorumTraffic {
 	t.Helper()
-	q := &quorumTraffic{plain: "go-plain", stale: "go-stale", rpc: "grpc-local", keep: "keep-plain"}
+	q := &quorumTraffic{plain: "go-plain", stale: "go-stale", rpc: "grpc-local", keep: "keep-plain", degrade: "clear-degrade"}
 	rc := ResolverConfig{Rate: 4, Host: w.name(), QType: TypeSRV, Timeout: 2 * time.Second}
 	rc.Name, rc.Server = q.plain, w.plain.Addr()
 	goPlain := NewGoResolver(rc)
@@ -43,8 +46,9 @@ func (w *testWorld) newQuorumTraffic(t *testing.T) *quorumTraffic {
 		t.Fatal(err)
 	}
 	keep := w.keepCaller(t, q.keep)
-	q.closeRPC = func() { g.Close(); keep.Close() }
-	q.traffic = []caller.Traffic{goPlain, goStale, g, keep}
+	degrade, closeDegrade := w.degradeCaller(t, q.degrade)
+	q.closeRPC = func() { g.Close(); keep.Close(); closeDegrade() }
+	q.traffic = []caller.Traffic{goPlain, goStale, g, keep, degrade}
 	return q
 }
 
@@ -68,14 +72,17 @@ func (q *quorumTraffic) start(d time.Duration) {
 // through the server without a cache fails (EtcdReadBasis), every lookup
 // through serve_stale and every gRPC call succeeds (StaleBasis,
 // GRPCDNSBasis: the client keeps the addresses it resolved), and so does
-// every call of the keep caller, whose refreshes fail.
+// every call of the keep caller, whose refreshes fail; the clear caller
+// that degrades to DNS (through serve_stale) refreshes and calls without
+// a failure.
 func (q *quorumTraffic) check(t *testing.T) {
 	q.wg.Wait()
 	q.closeRPC()
 	for _, err := range q.errs {
 		t.Errorf("traffic: %v", err)
 	}
-	want := map[string]bool{q.plain: false, q.stale: true, q.rpc: true, q.keep: true, q.keep + caller.RefreshSuffix: false}
+	want := map[string]bool{q.plain: false, q.stale: true, q.rpc: true, q.keep: true, q.keep + caller.RefreshSuffix: false,
+		q.degrade: true, q.degrade + caller.RefreshSuffix: true}
 	n := map[string][2]int{}
 	for _, op := range q.rec.Ops() {
 		c := n[op.Caller]
@@ -113,4 +120,23 @@ func (w *testWorld) keepCaller(t *testing.T, name string) *caller.Caller {
 		t.Fatalf("caller %s primed with %d instances, want %d", name, got, len(w.alivePorts()))
 	}
 	return c
+}
+
+// degradeCaller is a policy caller that clears its list when a refresh
+// fails, refreshing from etcd and degrading to DNS through the serve_stale
+// server (DegradeSource); it returns the caller and what closes it.
+func (w *testWorld) degradeCaller(t *testing.T, name string) (*caller.Caller, func()) {
+	cli, err := etcdcli.New(w.etcd.Endpoints()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := DegradeSource{Primary: caller.EtcdSource{Client: cli, Prefix: fakeservice.Prefix + w.svc.Service + "/"},
+		Fallback: StubSource{Server: w.stale.Addr(), Host: w.name(), Timeout: 1500 * time.Millisecond}, PrimaryTimeout: time.Second}
+	cfg := caller.DefaultConfig(name)
+	cfg.Rate, cfg.RefreshTimeout, cfg.Policy = 10, 3*time.Second, caller.Policy{OnError: caller.ClearList}
+	c := caller.New(cfg, src)
+	if err := c.Prime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c, func() { c.Close(); cli.Close() }
 }
