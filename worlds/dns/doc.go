@@ -25,8 +25,11 @@
 //   - Clients: Go's net.Resolver (PreferGo, dialing the server; no cache)
 //     and gRPC-Go's dns resolver with round_robin calling the instances'
 //     health service, each recording one op per call. Go's resolver is
-//     also a caller.Source (SRV records, then each target's A record), so
-//     the harness's policy callers refresh their lists through DNS.
+//     also a caller.Source (SRV records, then each target's A record), as
+//     is StubSource (one SRV query, addresses from its additional
+//     section), so the harness's policy callers refresh their lists
+//     through DNS; DegradeSource reads the registry and degrades to DNS
+//     when that read fails.
 //
 // rules.go holds the rules with their upstream sources. The world is not
 // wired into rig yet: its adapter comes after the rig restructure.
