@@ -1,0 +1,58 @@
+// Package dns is the DNS world's real parts: CoreDNS serving SkyDNS
+// records from the harness's real etcd, with its cache plugin in front
+// (serve_stale immediate or verify) or as a node-local cache layer
+// forwarding to another CoreDNS, and the real clients that resolve
+// through it.
+//
+// What runs:
+//   - CoreDNS github.com/coredns/coredns (the version the build resolved:
+//     Version reads it from debug.ReadBuildInfo, or from go.mod in a test
+//     binary; v1.15.0 in go.mod),
+//     embedded as core/dnsserver/example_test.go documents: only the
+//     plugins in Plugins are imported, dnsserver.Directives is set to them,
+//     dnsserver.Register, then caddy.Start with a Corefile built from a
+//     typed ServerConfig (ServerConfig.Corefile). Each server is its own OS
+//     process, the hidden sub-command "__coredns" under the run's childproc
+//     supervisor, on 127.0.0.1 (the bind plugin) on a port ≥ 9150.
+//   - Plugins and their settings: etcd (path, endpoints, min-lease-ttl;
+//     each lookup a linearizable Get under a 5 s timeout), cache (its TTL,
+//     serve_stale DURATION immediate|verify, servfail), forward (the
+//     node-local layer's upstream), errors.
+//   - Records: each instance (a fakeservice instance with the gRPC health
+//     service) puts its SkyDNS record (host 127.0.0.1, its HTTP port, ttl)
+//     under /skydns/<reversed name> on its own etcd lease, which it renews;
+//     the record goes with the lease.
+//   - Clients: Go's net.Resolver (PreferGo, dialing the server; no cache)
+//     and gRPC-Go's dns resolver with round_robin calling the instances'
+//     health service, each recording one op per call. Go's resolver is
+//     also a caller.Source (SRV records, then each target's A record), as
+//     is StubSource (one SRV query, addresses from its additional
+//     section), so the harness's policy callers refresh their lists
+//     through DNS; DegradeSource reads the registry and degrades to DNS
+//     when that read fails.
+//
+// rules.go holds the rules with their upstream sources. The world is not
+// wired into rig yet: its adapter comes after the rig restructure.
+//
+// What it cannot do yet:
+//   - Every instance listens on 127.0.0.1, and an A answer lists each host
+//     once (AHostsDeduplicated): SRV answers list the three instances, A
+//     answers one address, so gRPC's dns resolver (A records, the target's
+//     port) reaches one instance; round_robin over several needs instances
+//     on distinct addresses (a network namespace, netns.MemberNet).
+//   - The JVM's InetAddress client (a Maven piece under jvm/projects and a
+//     namespace whose resolv.conf names the server on port 53) is not built.
+//   - Under an etcdcli namespace (an attached cluster) the instances' keys
+//     are prefixed and the etcd plugin's path would have to name it.
+package dns
+
+import "sdchaos/history"
+
+// CoreDNSModule is CoreDNS's module path.
+const CoreDNSModule = "github.com/coredns/coredns"
+
+// Version returns the CoreDNS module version this binary was built with
+// and where it was read (history.ModuleVersion: the build info, or for a
+// test binary, whose build info lists no dependencies, the main module's
+// go.mod); "" when neither names it.
+func Version() (version, source string) { return history.ModuleVersion(CoreDNSModule) }
