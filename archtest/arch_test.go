@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -247,4 +248,42 @@ func countLines(t *testing.T, path string) int {
 		n++
 	}
 	return n
+}
+
+// TestNeutralPackagesNameNoWorld fails when a neutral package's code (its
+// comments included) names a world by its folder's name: they stay true
+// for a world that moves in tomorrow. history/meta.go's etcd field is the
+// JSON contract's meta.etcd (the etcd module the harness embeds) and stays.
+func TestNeutralPackagesNameNoWorld(t *testing.T) {
+	dirs, err := os.ReadDir("../worlds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range dirs {
+		if d.IsDir() {
+			names = append(names, d.Name())
+		}
+	}
+	if len(names) < 4 {
+		t.Fatalf("found %d worlds under worlds/", len(names))
+	}
+	word := regexp.MustCompile(`(?i)\b(` + strings.Join(names, "|") + `)\b`)
+	for _, p := range packages(t) {
+		if !contains(neutral, p.ImportPath) && p.ImportPath != neutralJudge {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if p.ImportPath == "sdchaos/history" && f == "meta.go" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := word.Find(b); m != nil {
+				t.Errorf("%s/%s names the world %q: a neutral package names none", p.ImportPath, f, m)
+			}
+		}
+	}
 }

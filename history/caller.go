@@ -14,7 +14,7 @@ const (
 // read these fields, never the caller's name, which is a label.
 type CallerInfo struct {
 	// Client names the client library and its integration, one of the
-	// world's constants (nacos.ClientSpring, …).
+	// world's constants).
 	Client string `json:"client"`
 	// Language is the client's language.
 	Language Language `json:"language"`

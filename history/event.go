@@ -7,13 +7,13 @@ type EventKind string
 
 // The fault and probe kinds the harness records.
 const (
-	// KillMembers: registry members (etcd, ZooKeeper, Nacos) SIGKILLed
+	// KillMembers: registry members SIGKILLed
 	// (heal: restarted on their data dirs).
 	KillMembers EventKind = "kill-members"
-	// PauseMembers: etcd members frozen with SIGSTOP (heal: SIGCONT).
+	// PauseMembers: registry members frozen with SIGSTOP (heal: SIGCONT).
 	PauseMembers EventKind = "pause-members"
-	// PartitionMember: one member cut off from its peers (etcd's raft
-	// traffic, ZooKeeper's quorum and election links); clients still reach it.
+	// PartitionMember: one member cut off from its peers (its consensus
+	// and election traffic); clients still reach it.
 	PartitionMember EventKind = "partition-member"
 	// BlackholeLinks: every client link to the registry holds its bytes.
 	BlackholeLinks EventKind = "blackhole-client-links"
@@ -21,23 +21,22 @@ const (
 	RejectLinks EventKind = "reject-client-links"
 	// DelayLinks: latency added to every client link to the registry.
 	DelayLinks EventKind = "delay-client-links"
-	// PacketDropPeers: a share of the packets between one member (etcd,
-	// ZooKeeper) and its peers dropped (private network namespace; one way
+	// PacketDropPeers: a share of the packets between one member and its peers dropped (private network namespace; one way
 	// or both).
 	PacketDropPeers EventKind = "packet-drop-peers"
 	// PacketDropClients: a share of the packets between clients and the
-	// etcd members' client ports dropped (private network namespace).
+	// members' client ports dropped (private network namespace).
 	PacketDropClients EventKind = "packet-drop-clients"
 	// PacketDropMember: a share of every packet to and from one member
-	// (etcd, ZooKeeper) dropped (private network namespace).
+	// dropped (private network namespace).
 	PacketDropMember EventKind = "packet-drop-member"
-	// PacketResetClients: a share of the clients' packets to the etcd
+	// PacketResetClients: a share of the clients' packets to the
 	// members answered with a TCP reset (private network namespace).
 	PacketResetClients EventKind = "packet-reset-clients"
 	// DeregisterInstances: every instance is deregistered from the registry
 	// while its endpoint stays up and answers (heal: registered again), so
 	// the registry answers an empty list although every instance is alive
-	// (the real Nacos server's empty registry; Targets the instances).
+	// (a registry emptied; Targets the instances).
 	DeregisterInstances EventKind = "deregister-instances"
 	// CrashInstance: a service instance stops answering and renewing.
 	CrashInstance EventKind = "crash-instance"

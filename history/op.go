@@ -40,7 +40,7 @@ func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil 
 // the next second.
 type Op struct {
 	Caller string `json:"caller"`
-	// Kind says what the op did and Via which node (etcd member, Eureka
+	// Kind says what the op did and Via which node (a registry member, a
 	// server) it went through: judges select ops by these, never by
 	// parsing Caller, which is a label.
 	Kind      OpKind        `json:"kind,omitempty"`

@@ -11,7 +11,7 @@ type Role string
 
 // The roles of a run's components.
 const (
-	// RoleServer is the registry server the run tests (etcd, Eureka, Nacos).
+	// RoleServer is the registry server the run tests.
 	RoleServer Role = "server"
 	// RoleClient is a discovery client, SDK or client library.
 	RoleClient Role = "client"
@@ -27,7 +27,7 @@ const (
 // in the built jar, a Go module read in the harness's build info, the Java
 // runtime as it describes itself. Nothing here is typed by hand.
 type Component struct {
-	// Name says what it is ("Netflix Eureka server", "nacos-client").
+	// Name says what it is (a server, a client library).
 	Name string `json:"name"`
 	Role Role   `json:"role"`
 	// Coordinates are groupId:artifactId for a Maven artifact (only the
@@ -35,7 +35,7 @@ type Component struct {
 	// module, the java.home of a Java runtime.
 	Coordinates string `json:"coordinates"`
 	Version     string `json:"version"`
-	// UsedBy names the processes that ran it ("eureka servers",
+	// UsedBy names the processes that ran it ("the servers",
 	// "Java callers", "the harness: instances").
 	UsedBy string `json:"used_by"`
 	// Source says where the version was read (a jar's pom.properties, its
@@ -51,7 +51,7 @@ type Component struct {
 // Setting is one property a real component ran with, as the harness gave
 // it or as the component's own jar sets it.
 type Setting struct {
-	// Of names who ran with it ("eureka servers (cluster on)", "Java scheduler fetch 15s").
+	// Of names who ran with it (a server group, a client).
 	Of    string `json:"of"`
 	Name  string `json:"name"`
 	Value string `json:"value"`

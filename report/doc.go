@@ -3,5 +3,5 @@
 // verdicts, the gates that make a run invalid, statistics over repeated
 // runs, and renders them as a terminal table, markdown, JSON, CSV or JUnit.
 // Everything here is a pure function of its inputs, so it is tested without
-// etcd.
+// any registry running.
 package report

@@ -1,9 +1,12 @@
-// Package rig builds the world a scenario's plan asks for: a real etcd
-// cluster with registered instances (behind loopback proxies when the plan
-// breaks client links), or Eureka model clusters with workers and
-// schedulers; it runs the plan's traffic while the fault timeline fires and
-// hands back the recorded history. Everything it starts belongs to the
-// run's Env and is released by Env.Close, whatever happened.
+// Package rig is the one run path and the seam every world implements, and
+// it names no world: a World (rig/world.go) starts what an experiment asks
+// for, hands Run its traffic and its timeline of fault values, and records
+// what only it can see; a Registry (rig/registry.go) is a world that runs
+// the experiments written as data, registered by its own package (worlds/
+// <name>) in its init. Env is what a run gets: its settings, its seeded
+// random source, the supervisor that owns every child process and temp dir,
+// and a registry the harness did not start (Attach). Everything a run
+// starts belongs to its Env and is released by Env.Close, whatever happened.
 package rig
 
 import (
@@ -27,7 +30,7 @@ type Env struct {
 	Duration time.Duration
 	// PortBase is the first port the run may listen on (127.0.0.1 only).
 	PortBase int
-	// Keep keeps the run's temp dir (etcd data dirs and logs).
+	// Keep keeps the run's temp dir (the servers' data dirs and logs).
 	Keep bool
 	// Rand is the run's only random source.
 	Rand *rand.Rand

@@ -28,12 +28,12 @@ import (
 // EnvRegistry and EnvEndpoints, and the variables of its own that say
 // where its instances are listed (each world's doc names them).
 const (
-	// EnvRegistry: the world the client runs on (etcd, nacos, eureka,
-	// zookeeper, …), an experiment's --registry value.
+	// EnvRegistry: the world the client runs on, an experiment's
+	// --registry value.
 	EnvRegistry = "SDCHAOS_REGISTRY"
 	// EnvEndpoints: the registry's addresses in the world's own form,
-	// comma-separated (etcd client URLs, Nacos server host:port, Eureka
-	// service URLs, ZooKeeper's connect string).
+	// comma-separated (client URLs, host:port, a connect string; each
+	// world's doc says which).
 	EnvEndpoints = "SDCHAOS_ENDPOINTS"
 	// EnvRate: calls per second the client should make.
 	EnvRate = "SDCHAOS_RATE"

@@ -26,8 +26,7 @@ func NewRecorder(env *Env, real time.Duration) *history.Recorder {
 }
 
 // NewRecorderAt is NewRecorder with time zero t0 (a world that sets its
-// own zero: the real Nacos world's callers, launched well before their
-// first call).
+// own zero: callers launched well before their first call).
 func NewRecorderAt(env *Env, t0 time.Time, real time.Duration) *history.Recorder {
 	rec := history.NewRecorder(t0)
 	if env != nil {

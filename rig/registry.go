@@ -45,13 +45,13 @@ type Attacher interface {
 }
 
 // Target is a registry the harness did not start: its address in the
-// registry's own form (ZooKeeper: a connect string "h:p,h:p[/chroot]"), and
+// registry's own form (a connect string, client URLs), and
 // whether hosts off the loopback range are allowed.
 type Target struct {
 	Address     string
 	AllowRemote bool
 	// Settings are the world's own attachment settings beyond the address
-	// (etcd: TLS, credentials, a nemesis file), of the world's own type;
+	// (TLS, credentials, a nemesis file), of the world's own type;
 	// nil for none.
 	Settings any
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // SharedRecorder is the recorder of a world that sets its own time zero
-// (the real Nacos world's callers, launched before their first call), shared by consecutive worlds on one
+// (callers launched before their first call), shared by consecutive worlds on one
 // timeline (the storm's phases): the first New makes it, with the run's
 // live progress (NewRecorderAt), and every later New returns it.
 type SharedRecorder struct {

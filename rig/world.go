@@ -10,15 +10,15 @@ import (
 	"sdchaos/history"
 )
 
-// World is one registry behind the one run path. Every world — etcd, the
-// Eureka model and real Eureka, real Nacos, ZooKeeper — implements it, and
-// Run runs every experiment on any of them: the world starts what the
+// World is one registry behind the one run path. Every world (a folder
+// under worlds/) implements it, and Run runs every experiment on any of
+// them: the world starts what the
 // experiment asks for, hands Run its traffic and its timeline of fault
 // values (each acting on the world's targets: members, links, instances,
 // callers), records what only it can see, and releases everything.
 type World interface {
-	// Describe names the world for progress lines ("etcd, 3 members",
-	// "Nacos 3.1, 1 server").
+	// Describe names the world for progress lines (the server, its
+	// version, its members).
 	Describe() string
 	// Start starts the registry, its instances and what the traffic needs;
 	// whatever it starts is released by Close, and by the Env's Close in

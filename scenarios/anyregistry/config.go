@@ -66,7 +66,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 			"run after it on the same started world")
 	}
 	fs.StringVar(&c.Connect, "connect", c.Connect, "run on a registry the harness did not start, at this `address` in the world's own form "+
-		"(zookeeper: a connect string h:p,h:p[/chroot]); only faults on the client links and instances; nothing is left there")
+		"(experiments registries says each world's form); only faults on the client links and instances; nothing is left there")
 	fs.DurationVar(&c.FaultFor, "fault-for", c.FaultFor, "the `length` of the experiment's one healed fault step instead of its own for; "+
 		"the steps after it and the run's end move with the heal (sweep it: experiments sweep NAME --param fault-for 18s,25s,40s)")
 	fs.BoolVar(&c.ConnectRemote, "connect-allow-remote", c.ConnectRemote, "allow --connect off the loopback range (a chaos tool must not reach production by accident)")

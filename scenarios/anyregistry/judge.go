@@ -23,7 +23,7 @@ type run struct {
 
 // window is one fault step's span on the run's timeline: from its
 // injection to its heal (the end of the run when never healed). A step
-// whose fault heals in stages — Nacos's spread: the callers' links at the
+// whose fault heals in stages — a spread: the callers' links at the
 // step's end, each instance's link at its own seeded delay after it — ends
 // at its first heal: the registry is back then, and what follows is the
 // instances' return.

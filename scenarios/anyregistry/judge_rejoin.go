@@ -77,7 +77,7 @@ func (r *run) removedAlive(w window) bool {
 }
 
 // recordsRegistrations reports whether the world recorded its instances'
-// registrations (OpRegister); Nacos's do not (nacos-sdk-go registers again
+// registrations (OpRegister); some do not (a client that registers again
 // inside its own reconnect), and their return is read from the registry's
 // list instead.
 func (r *run) recordsRegistrations() bool {
@@ -125,7 +125,7 @@ func (r *run) rejoinChecks(w window) {
 }
 
 // listMerger is a world's rule that its answered list takes in every
-// change within a span as one (Nacos's push task, nacos.Rules).
+// change within a span as one (a server's push task).
 type listMerger interface {
 	ListMerge() (time.Duration, string)
 }
