@@ -50,6 +50,7 @@ type Env struct {
 	// they report it (set by the world once it attached).
 	TargetVersion string
 
+	seed    int64 // the run's seed, for draws that must not depend on the world's order of draws
 	supMu   sync.Mutex
 	sup     *childproc.Supervisor
 	closers []func()
@@ -92,7 +93,7 @@ func NewEnv(seed int64, d time.Duration, portBase int, keep bool, log *slog.Logg
 	if progress == nil {
 		progress = io.Discard
 	}
-	return &Env{Duration: d, PortBase: portBase, Keep: keep, Rand: rand.New(rand.NewPCG(uint64(seed), 0x5d5c4a05)),
+	return &Env{Duration: d, PortBase: portBase, Keep: keep, Rand: rand.New(rand.NewPCG(uint64(seed), randStream)), seed: seed,
 		Log: log, Progress: progress, Net: Loopback}
 }
 
@@ -170,4 +171,16 @@ func (e *Env) Recorder() *history.Recorder {
 	e.supMu.Lock()
 	defer e.supMu.Unlock()
 	return e.rec
+}
+
+// randStream is the PCG stream of the run's random source.
+const randStream = 0x5d5c4a05
+
+// CallerPhase is the refresh phase every policy caller of the run shares,
+// in [0, DefaultRefresh): the first draw of a source seeded as Rand is, and
+// apart from it, so that one seed gives every world the same phase whatever
+// else a world draws, and in whichever order (the registry matrix compares
+// worlds run with one seed).
+func (e *Env) CallerPhase() time.Duration {
+	return time.Duration(rand.New(rand.NewPCG(uint64(e.seed), randStream)).Int64N(int64(DefaultRefresh)))
 }

@@ -97,7 +97,7 @@ func (r etcdRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, e
 	if x.Instances.Spread > 0 {
 		o.Service.Rejoin = rig.NewDraws(env, x.Instances.Spread.D()).Next
 	}
-	phase := time.Duration(env.Rand.Int64N(int64(rig.DefaultRefresh)))
+	phase := env.CallerPhase()
 	plan := Plan{Timeline: func(ctx context.Context, rig *Etcd) (fault.Timeline, error) { return etcdTimeline(ctx, env, rig, x) },
 		Traffic: listedTraffic}
 	for _, c := range x.Callers {

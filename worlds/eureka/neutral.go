@@ -92,7 +92,7 @@ func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 // instance — its first fetches may be answered from a response cache up
 // to 30 s old —, then a seeded share of its fetch interval).
 func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
-	phase := time.Duration(w.env.Rand.Int64N(int64(rig.DefaultRefresh)))
+	phase := w.env.CallerPhase()
 	ts := []caller.Traffic{eurekaListed{servers: w.cl.Servers}}
 	for _, c := range w.x.Callers {
 		switch c.Kind {

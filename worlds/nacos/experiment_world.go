@@ -51,7 +51,7 @@ func (r nacosRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, 
 		first = main + PortSpan(cluster.Size) // the members' main ports and the ones between
 	}
 	links := ports.New(first, "--port-base")
-	w := &nacosExpWorld{x: x, links: links, phase: time.Duration(env.Rand.Int64N(int64(rig.DefaultRefresh))), drawn: map[int]int{}, filter: filter}
+	w := &nacosExpWorld{x: x, links: links, phase: env.CallerPhase(), drawn: map[int]int{}, filter: filter}
 	if env.Net == rig.Private {
 		w.source = nacosClientSource
 	}

@@ -109,7 +109,7 @@ func (r zkRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, err
 		}
 		o.Attach = &AttachConfig{ConnectString: env.Attach.Address, AllowRemote: env.Attach.AllowRemote, ClientLinks: o.Ensemble.ClientLinks}
 	}
-	phase := time.Duration(env.Rand.Int64N(int64(rig.DefaultRefresh)))
+	phase := env.CallerPhase()
 	plan := ZooKeeperPlan{CallTimeout: rig.CallTimeout, Traffic: zkListedTraffic,
 		Timeline: func(ctx context.Context, z *ZooKeeper) (fault.Timeline, error) { return zkTimeline(ctx, env, z, x) }}
 	for _, c := range x.Callers {
