@@ -135,7 +135,11 @@ func (l *link) closed(q *queue) <-chan struct{} { return q.eof }
 
 // writer delivers q's queued chunks to dst, each at its time and only while
 // the gate is open. When its source has ended and the link is blackholed,
-// the held bytes are dropped with the connection (its sender is gone).
+// the held bytes are dropped (their sender is gone), but the connection's
+// close is held until the heal, as a network that loses every packet loses
+// the FIN too: the other end learns of the close only once the link passes
+// again (a registry that ties an instance to its connection must not see a
+// crashed instance's close through a blackhole).
 func (l *link) writer(q *queue, dst net.Conn) {
 	defer l.close()
 	q.mu.Lock()
@@ -151,6 +155,7 @@ func (l *link) writer(q *queue, dst net.Conn) {
 			select {
 			case <-l.p.gate():
 			default:
+				l.awaitPass()
 				return
 			}
 		}
@@ -160,6 +165,16 @@ func (l *link) writer(q *queue, dst net.Conn) {
 		if !deliver(q, c.b) {
 			return
 		}
+	}
+	l.awaitPass()
+}
+
+// awaitPass returns once the link passes bytes (the gate is open) or it is
+// closed otherwise (the other direction ended it, the proxy closed).
+func (l *link) awaitPass() {
+	select {
+	case <-l.p.gate():
+	case <-l.quit:
 	}
 }
 
