@@ -33,6 +33,10 @@ func (r *run) memberListChecks(w window) {
 		r.res.Conclude(fmt.Sprintf("%s: %v (%s has no rule for it: not judged).", name, emptied, r.reg.Name()))
 		return
 	}
+	if eitherWay(b) && seen {
+		r.res.Conclude(fmt.Sprintf("%s: %s (the rule allows either: %s; reported, not judged).", name, listedWord(emptied), b.Basis))
+		return
+	}
 	e := report.Yes(name, "listed none", "kept instances").About(SubjectRegistry).From(b.Basis)
 	e.Lo, e.Hi = b.Lo, b.Hi
 	if !seen {

@@ -80,6 +80,10 @@ func (r *run) memberCheck(w window, p probeRun, op history.Op) {
 		r.res.Conclude(fmt.Sprintf("%s: %s (%s has no rule for this role: not judged).", name, text, r.reg.Name()))
 		return
 	}
+	if eitherWay(b) {
+		r.res.Conclude(fmt.Sprintf("%s: %s (the rule allows either: %s; reported, not judged).", name, text, b.Basis))
+		return
+	}
 	e := report.Yes(name, "answers", "refused").About(fmt.Sprintf("%s member: %s", role, po)).From(b.Basis)
 	e.Lo, e.Hi = b.Lo, b.Hi
 	r.res.AddCheck(e.JudgeText(report.B2F(got), text))

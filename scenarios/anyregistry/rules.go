@@ -111,3 +111,16 @@ func (r *run) notJudgedCallers(w window, what string) {
 			c.Name, failed, n, w.step.Fault, r.reg.Name(), what))
 	}
 }
+
+// eitherWay reports whether a yes/no band accepts both answers: such a
+// band is no check (it cannot fail), so the judge reports the answer with
+// the rule instead of judging it.
+func eitherWay(b experiment.Band) bool { return b.Lo <= 0 && b.Hi >= 1 }
+
+// listedWord says what the registry's list did, for a reported answer.
+func listedWord(emptied bool) string {
+	if emptied {
+		return "listed no instance"
+	}
+	return "kept its instances"
+}
