@@ -185,7 +185,23 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	}
 	if counted {
 		okN, fail := s.Total()
-		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail)
+		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail) + unjudgedText(r.result.Metrics, subject)
 	}
 	return cell
+}
+
+// unjudgedText says how many of a caller's counted failures no check judged
+// (the neutral judge's <caller>.fail_recovery and .fail_not_judged
+// metrics), so that a cell's count never stands under a verdict that did
+// not cover it; "" when every failure was judged (or the run predates the
+// metrics).
+func unjudgedText(m report.Metrics, subject string) string {
+	out := ""
+	if n := m[subject+".fail_recovery"]; n > 0 {
+		out += fmt.Sprintf(" · %.0f in the recovery, not judged", n)
+	}
+	if n := m[subject+".fail_not_judged"]; n > 0 {
+		out += fmt.Sprintf(" · %.0f not judged", n)
+	}
+	return out
 }

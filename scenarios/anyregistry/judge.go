@@ -19,6 +19,7 @@ type run struct {
 	rules experiment.Rules
 	h     *history.History
 	res   *report.Result
+	cov   coverage
 }
 
 // window is one fault step's span on the run's timeline: from its
@@ -43,7 +44,8 @@ type window struct {
 // per-second table, then per fault step the checks its world's rules call
 // for, and a conclusion from the measured numbers.
 func judge(reg rig.Registry, x experiment.Experiment, h *history.History) *report.Result {
-	r := &run{x: x, reg: reg, rules: reg.Rules(x), h: h, res: report.NewResult("")}
+	r := &run{x: x, reg: reg, rules: reg.Rules(x), h: h, res: report.NewResult(""),
+		cov: coverage{judged: map[string][]span{}, recovery: map[string][]span{}}}
 	r.res.Title = fmt.Sprintf("%s on %s", x.Name, reg.Describe())
 	r.res.TimelineSeconds, r.res.Events = h.Timeline.Seconds(), h.Events
 	secs := int(math.Ceil(h.Timeline.Seconds()))
@@ -60,6 +62,7 @@ func judge(reg rig.Registry, x experiment.Experiment, h *history.History) *repor
 		r.judgeStep(i, s)
 	}
 	r.conclude()
+	r.concludeCoverage()
 	return r.res
 }
 

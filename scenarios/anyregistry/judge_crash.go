@@ -15,6 +15,7 @@ import (
 // of the calls, unless the caller ejects it.
 func (r *run) afterCrash(c experiment.Caller, from, crash, to time.Duration) {
 	_, _, n, failed := r.splitAt(c.Name, from, crash, to)
+	r.judgedSpan(c.Name, crash, to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	k := r.x.Instances.Count
 	switch {

@@ -88,6 +88,7 @@ func (r *run) noFailures(c experiment.Caller, w window, basis string) {
 		why = "a failed refresh keeps the old list and every instance lives: every call reaches a live instance"
 	}
 	e := report.Exactly(fmt.Sprintf("%s: failures while %s held", c.Name, w.step.Fault), 0, "").About(c.Name).From(why)
+	r.judgedSpan(c.Name, w.from, w.to)
 	r.res.AddCheck(judgeCount(e, n, failed, fmt.Sprintf("%d of %d", failed, n)))
 }
 
@@ -100,6 +101,7 @@ func (r *run) afterMemberHeal(c experiment.Caller, w window, how experiment.How)
 	o := r.outage(how, 0) // the instances reach a quorum throughout, or no leader expires anything
 	rec, _, ok := r.recovery(c, o, rig.RefreshOf(c))
 	if ok && w.to+rec >= w.until {
+		r.recoverySpan(c.Name, w.to, w.until)
 		n, failed := r.countOf(c.Name, w.to, w.until)
 		r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls after the heal (the world's recovery bound, %s, ends after the run or the next fault: not judged).",
 			c.Name, failed, n, rec.Round(time.Second)))

@@ -43,6 +43,7 @@ func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, h
 	n, failed, _, _ := r.splitAt(c.Name, w.from, end, w.to)
 	text := fmt.Sprintf("%d of %d", failed, n)
 	if c.Policy == experiment.Keep {
+		r.judgedSpan(c.Name, w.from, end)
 		e := report.Exactly(c.Name+": failures while the registry was unreachable", 0, "").About(c.Name).
 			From("a failed refresh keeps the old list and every instance lives: every call reaches a live instance")
 		r.res.AddCheck(judgeCount(e, n, failed, text))
@@ -60,6 +61,7 @@ func (r *run) policyDuringAs(c experiment.Caller, w window, end time.Duration, h
 	send := time.Duration(float64(time.Second) / rig.RateOf(c))
 	first := report.Band(c.Name+": first failure after the registry became unreachable", lo.Seconds(), (hi + send).Seconds(), " s").Digits(3).About(c.Name).
 		From(basis + "; then its next send fails on the emptied list")
+	r.judgedSpan(c.Name, w.from, end) // the first failure's bound, then the share failed from it
 	op, ok := firstFail(r.h.Ops, c.Name, w.from, end)
 	if !ok {
 		r.res.AddCheck(first.JudgeText(math.NaN(), "never failed"))
@@ -84,6 +86,7 @@ func (r *run) clientDuringAs(c experiment.Caller, w window, end time.Duration, h
 		return
 	}
 	e := report.Band(name, b.Lo, b.Hi, " %").Digits(1).About(c.Name).From(b.Basis)
+	r.judgedSpan(c.Name, w.from, end)
 	if n == 0 {
 		r.res.AddCheck(e.Invalid("the client recorded no call while " + while))
 		return
@@ -110,6 +113,7 @@ func (r *run) afterHealAs(c experiment.Caller, w window, o experiment.Outage, af
 		return
 	}
 	from := w.to + rec
+	r.recoverySpan(c.Name, w.to, min(from, w.until))
 	e := report.Exactly(fmt.Sprintf("%s: failures after %s (from %s after)", c.Name, after, rec.Round(time.Millisecond)), 0, "").About(c.Name).
 		From(why + "; every instance lives")
 	if from >= w.until {
@@ -117,6 +121,7 @@ func (r *run) afterHealAs(c experiment.Caller, w window, o experiment.Outage, af
 		return
 	}
 	n, failed := r.countOf(c.Name, from, w.until)
+	r.judgedSpan(c.Name, from, w.until)
 	r.res.AddCheck(judgeCount(e, n, failed, fmt.Sprintf("%d of %d", failed, n)))
 }
 
