@@ -109,7 +109,7 @@ func (d matrixExperimentDoc) table() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; not judged where the calls were counted but the world's rules give no band for them; — where the world has no such row"}
+	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · how many of those failures no check judged (in the recovery after a heal, which the world's rule bounds; elsewhere) · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; not judged where the calls were counted but the world's rules give no band for them; — where the world has no such row"}
 	for _, w := range d.Worlds {
 		switch {
 		case w.Cannot != "":
