@@ -34,12 +34,15 @@ var commands = []command{
                                    docs/experiments.md) on any world (experiments registries);
                                    several (files or built-ins' names) run one after another
                                    on one started world, judged as one run`},
-	{"matrix", `experiments matrix [--registries a,b] [--out DIR] [--markdown] EXPERIMENT...
+	{"matrix", `experiments matrix [--registries a,b] [--runs N] [--out DIR] [--stored] [--markdown] EXPERIMENT...
                                    run each registry-neutral experiment (a built-in or a file) on
                                    every registry: one table per experiment, a row per client
                                    set-up, a column per registry (calls failed · verdict); --out
                                    also writes each run, matrix.md, matrix.json, a figure per
-                                   experiment and matrix.html, the page that links every run`},
+                                   experiment and matrix.html, the page that links every run;
+                                   --runs N runs each cell N times (median failures, their range,
+                                   the runs every check held in); --stored runs nothing and makes
+                                   the matrix from the runs already in --out`},
 	{"all", `experiments all [--only a,b] [--variants] [--out DIR] [--seed N] [--port-base P]
                                    run every scenario (or those named; a variant alone by its
                                    name scenario--variant) one after another, with a

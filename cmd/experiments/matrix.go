@@ -23,6 +23,7 @@ type matrixOptions struct {
 	registries []experiment.Registry
 	out        string
 	seed       int64
+	runs       int
 	portBase   int
 	markdown   bool
 	quiet      bool
@@ -37,7 +38,8 @@ func parseMatrix(args []string) (matrixOptions, error) {
 	o := matrixOptions{}
 	regs := fs.String("registries", strings.Join(rig.RegistryNames(), ","), "the worlds to run each experiment on, comma-separated")
 	fs.StringVar(&o.out, "out", "", "write each run's report and history, the matrix (matrix.md, matrix.json) and its figures into this directory")
-	fs.Int64Var(&o.seed, "seed", 1, "seed of every run")
+	fs.Int64Var(&o.seed, "seed", 1, "seed of every run (with --runs N, seeds seed … seed+N−1)")
+	fs.IntVar(&o.runs, "runs", 1, "run each cell N times (seeds seed … seed+N−1): a cell gives the median of its failures with their range and how many runs every check held in")
 	fs.IntVar(&o.portBase, "port-base", 9150, "first port each run listens on")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
 	fs.BoolVar(&o.quiet, "quiet", false, "no live progress lines")
@@ -50,6 +52,9 @@ func parseMatrix(args []string) (matrixOptions, error) {
 			return o, scenarios.Usagef("matrix: --registries: %v", err)
 		}
 		o.registries = append(o.registries, experiment.Registry(r))
+	}
+	if o.runs < 1 {
+		return o, scenarios.Usagef("matrix: --runs %d: want at least 1", o.runs)
 	}
 	o.names = fs.Args()
 	if o.stored && o.out == "" {
@@ -68,6 +73,9 @@ func (o matrixOptions) command() string {
 		regs = append(regs, string(r))
 	}
 	words := []string{"go", "run", "./cmd/experiments", "matrix", "--registries", strings.Join(regs, ","), "--seed", fmt.Sprint(o.seed)}
+	if o.runs > 1 {
+		words = append(words, "--runs", fmt.Sprint(o.runs))
+	}
 	if o.out != "" {
 		words = append(words, "--out", shellQuote(filepath.ToSlash(filepath.Clean(o.out))))
 	}
@@ -199,7 +207,7 @@ func (o matrixOptions) runAll(ctx context.Context, x experiment.Experiment, spec
 			runs = append(runs, matrixRun{registry: name, cannot: err.Error()})
 			continue
 		}
-		args := []string{"--registry", string(name), "--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase)}
+		args := []string{"--registry", string(name), "--seed", fmt.Sprint(o.seed), "--port-base", fmt.Sprint(o.portBase), "--runs", fmt.Sprint(o.runs)}
 		if spec.FromFile {
 			args = append([]string{"--file", x.Name}, args...)
 		}

@@ -183,11 +183,42 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	if v := r.result.Verdict; v == report.Invalid || v == report.Inconclusive {
 		cell.Verdict = v // a run whose gates failed judged nothing, whatever its checks say
 	}
-	if counted {
+	switch {
+	case len(r.result.Runs) > 1:
+		cell.Calls = overRuns(r.result, subject, cs)
+	case counted:
 		okN, fail := s.Total()
 		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail) + unjudgedText(r.result.Metrics, subject)
 	}
 	return cell
+}
+
+// overRuns is a cell of repeated runs: the median of the subject's failures
+// with their range (a caller's), and in how many of the valid runs every
+// one of its checks held in its band.
+func overRuns(res *report.Result, subject string, cs []report.Check) string {
+	n, held := 0, -1
+	for _, c := range cs {
+		if c.Stats == nil || c.Stats.InBand == nil {
+			continue
+		}
+		n = max(n, c.Stats.Runs)
+		if held < 0 || *c.Stats.InBand < held {
+			held = *c.Stats.InBand
+		}
+	}
+	out := ""
+	if st, ok := res.MetricStats[subject+".fail"]; ok && st.Runs > 0 {
+		out = fmt.Sprintf("%s failed (median of %d runs, %s–%s)", report.Num(float64(st.Median)), st.Runs, report.Num(float64(st.Min)), report.Num(float64(st.Max)))
+		n = max(n, st.Runs)
+	}
+	if held >= 0 {
+		if out != "" {
+			out += " · "
+		}
+		out += fmt.Sprintf("every check in band in ≥ %d of %d runs", held, n)
+	}
+	return out
 }
 
 // unjudgedText says how many of a caller's counted failures no check judged
