@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"sdchaos/experiment"
+	"sdchaos/history"
 	"sdchaos/report"
 	"sdchaos/rig"
 	"sdchaos/scenarios"
@@ -108,7 +110,7 @@ func matrix(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := o.prepare(); err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
-	doc := matrixDoc{Command: o.command()}
+	doc := matrixDoc{Command: o.command(), Harness: history.NewMeta(time.Now()).Harness}
 	var all []*report.Result
 	for _, name := range o.names {
 		x, spec, err := matrixExperiment(name)

@@ -14,7 +14,11 @@ import (
 // Markdown tables and the page are both drawn from it.
 type matrixDoc struct {
 	// Command makes the matrix again.
-	Command     string                `json:"command"`
+	Command string `json:"command"`
+	// Harness is the revision of the harness that made the matrix (a
+	// "-dirty" suffix: a tree with uncommitted changes); each world's run
+	// says its own (its meta), which --stored may have read from older runs.
+	Harness     string                `json:"harness,omitempty"`
 	Experiments []matrixExperimentDoc `json:"experiments"`
 }
 
@@ -32,7 +36,12 @@ type matrixWorldDoc struct {
 	Registry experiment.Registry `json:"registry"`
 	Run      string              `json:"run,omitempty"`
 	Verdict  report.Verdict      `json:"verdict,omitempty"`
-	Cannot   string              `json:"cannot,omitempty"`
+	// Harness, Seeds and WallSeconds say what made the run: the harness's
+	// revision, the seed of each run (several with --runs), its wall time.
+	Harness     string  `json:"harness,omitempty"`
+	Seeds       []int64 `json:"seeds,omitempty"`
+	WallSeconds float64 `json:"wall_s,omitempty"`
+	Cannot      string  `json:"cannot,omitempty"`
 	// Failed is why a world that can run the experiment did not (its start
 	// failed, say): not a verdict on the registry.
 	Failed string `json:"failed,omitempty"`
@@ -82,7 +91,10 @@ func matrixExperimentOf(x experiment.Experiment, runs []matrixRun) matrixExperim
 	for _, r := range runs {
 		w := matrixWorldDoc{Registry: r.registry, Cannot: r.cannot, Failed: r.failed}
 		if r.result != nil {
-			w.Run, w.Verdict = r.result.Scenario, r.result.Verdict
+			w.Run, w.Verdict, w.WallSeconds, w.Seeds = r.result.Scenario, r.result.Verdict, r.result.WallSeconds, seedsOf(r.result)
+			if r.result.Meta != nil {
+				w.Harness = r.result.Meta.Harness
+			}
 		}
 		d.Worlds = append(d.Worlds, w)
 	}
@@ -233,6 +245,18 @@ func unjudgedText(m report.Metrics, subject string) string {
 	}
 	if n := m[subject+".fail_not_judged"]; n > 0 {
 		out += fmt.Sprintf(" · %.0f not judged", n)
+	}
+	return out
+}
+
+// seedsOf lists the seeds of a result's runs (its one seed for a single run).
+func seedsOf(r *report.Result) []int64 {
+	if len(r.Runs) == 0 {
+		return []int64{r.Seed}
+	}
+	out := make([]int64, len(r.Runs))
+	for i, run := range r.Runs {
+		out[i] = run.Seed
 	}
 	return out
 }
