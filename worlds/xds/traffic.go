@@ -35,7 +35,8 @@ func (w *world) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 		}
 		ts = append(ts, t)
 	}
-	return append(ts, listedSampler{w}), nil
+	w.watch = &cpWatcher{cp: w.cp}
+	return append(ts, listedSampler{w}, w.watch), nil
 }
 
 // startClient starts one gRPC-Go xDS client process and waits until it

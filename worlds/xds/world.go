@@ -44,6 +44,7 @@ type world struct {
 	listCli *clientv3.Client
 	clients []*recordedClient
 	callers []*caller.Caller
+	watch   *cpWatcher
 	closed  sync.Once
 }
 
@@ -188,12 +189,15 @@ func (w *world) countListed(ctx context.Context) (int, error) {
 	return int(resp.Count), nil
 }
 
-// Finish logs what the control plane served at the end.
+// Finish logs what the control plane served at the end and keeps when it
+// lost and regained the registry.
 func (w *world) Finish(context.Context, *history.Recorder) (time.Duration, any, error) {
 	if st, err := w.cp.Status(); err == nil {
 		w.env.Printf("control plane at the end: %d endpoints, registry ok %v, %d ADS streams, %d responses", st.Endpoints, st.RegistryOK, st.Streams, st.Responses)
 	}
-	return w.env.Duration, nil, nil
+	data := w.watch.data()
+	w.env.Printf("%s", data)
+	return w.env.Duration, data, nil
 }
 
 // Close releases what Start started (safe to call more than once).
