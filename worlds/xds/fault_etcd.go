@@ -63,14 +63,28 @@ func (k killMembers) Inject(context.Context) error {
 	return nil
 }
 
-// Heal restarts the killed members.
+// Heal restarts the killed members all at once: a restarted member serves
+// its clients only once it has published itself through raft, which needs
+// a quorum, so with every member killed one restarted alone would wait for
+// the others for good.
 func (k killMembers) Heal(ctx context.Context) error {
+	errs := make(chan error, len(k.Nodes))
 	for _, n := range k.Nodes {
-		if err := n.Restart(ctx); err != nil {
-			return fmt.Errorf("restarting etcd %s: %w", n.Name, err)
+		go func() {
+			if err := n.Restart(ctx); err != nil {
+				errs <- fmt.Errorf("restarting etcd %s: %w", n.Name, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range k.Nodes {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 func nodeNames(ns []*cluster.Node) []string {
