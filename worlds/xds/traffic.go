@@ -72,14 +72,36 @@ type recordedClient struct {
 }
 
 // Run waits until the run's end plus one call deadline, then records the
-// client's calls due within [0, d) (a client that died shows as calls
-// missing from the table: its checks are then invalid or outside).
+// client's calls due within [0, d). A client whose process exited before
+// the end fails every call due after its exit (at its rate): its death
+// shows in its checks, never as a shorter run that failed nothing.
 func (r *recordedClient) Run(ctx context.Context, rec *history.Recorder, d time.Duration) error {
 	end := rec.T0().Add(d)
+	exited := make(chan time.Time, 1)
+	go func() {
+		select {
+		case <-r.c.Child().Done():
+			exited <- time.Now()
+		case <-ctx.Done():
+		}
+	}()
 	_ = clock.SleepUntil(ctx, end.Add(rig.CallTimeout+200*time.Millisecond))
-	calls := r.c.Calls(rec.T0().Add(-rig.CallTimeout), end)
-	k := 0
-	for _, l := range calls {
+	k, last := r.record(rec, end)
+	select {
+	case at := <-exited:
+		if at.Before(end) {
+			r.recordDead(rec, k, last.Add(r.period()), end, at)
+		}
+	default:
+	}
+	return nil
+}
+
+// record adds the calls due within [T0, end) and returns how many, and
+// when the last was due.
+func (r *recordedClient) record(rec *history.Recorder, end time.Time) (int, time.Time) {
+	k, last := 0, rec.T0().Add(-r.period())
+	for _, l := range r.c.Calls(rec.T0().Add(-rig.CallTimeout), end) {
 		due := l.Start
 		if l.Scheduled != nil {
 			due = *l.Scheduled
@@ -93,9 +115,25 @@ func (r *recordedClient) Run(ctx context.Context, rec *history.Recorder, d time.
 			op.Outcome = history.Fail
 		}
 		rec.Add(op)
+		k, last = k+1, due
+	}
+	return k, last
+}
+
+// recordDead fails every call due from from until end, the client's
+// process having exited at exit.
+func (r *recordedClient) recordDead(rec *history.Recorder, k int, from, end, exit time.Time) {
+	why := fmt.Sprintf("the xDS client's process exited at %.2f s", rec.Offset(exit).Seconds())
+	for due := from; due.Before(end); due = due.Add(r.period()) {
+		rec.Add(history.Op{Caller: r.name, Kind: history.OpCall, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(due),
+			End: rec.Offset(due), Outcome: history.Fail, Err: why})
 		k++
 	}
-	return nil
+}
+
+// period is the time between two of the client's calls.
+func (r *recordedClient) period() time.Duration {
+	return time.Duration(float64(time.Second) / r.c.Spec.Rate)
 }
 
 func (r *recordedClient) close() { r.c.Close() }
