@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"sdchaos/internal/cmdrun"
 	"sdchaos/report"
@@ -64,5 +66,47 @@ func TestRegistryUnreachableThroughTheSeam(t *testing.T) {
 	cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(os.Getenv("TMPDIR")) })
 	if _, err := os.Stat(filepath.Join(dir, "registry-unreachable.history.jsonl.gz")); err != nil {
 		t.Errorf("no saved history: %v", err)
+	}
+}
+
+// TestInterruptedXDSRunLeavesNothing starts the command on the xDS world
+// and interrupts it with SIGINT once the control plane serves, with SIGKILL
+// then, and with SIGTERM mid-run (the control plane cut from etcd): no
+// child process (etcd member, control plane, xDS client), listening port
+// or temp dir is left.
+func TestInterruptedXDSRunLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real etcd members, a control plane and xDS clients: skipped under -short")
+	}
+	exe, err := cmdrun.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scentest.LockMachine(t)()
+	for i, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		when string // the progress line after which it is sent
+	}{{syscall.SIGINT, cmdrun.ExitInterrupted, "control plane xds-cp on"}, {syscall.SIGKILL, -1, "control plane xds-cp on"},
+		{syscall.SIGTERM, cmdrun.ExitTerminated, " s  blackhole the control plane's links"}} {
+		t.Run(tc.sig.String()+" after "+tc.when, func(t *testing.T) {
+			base, tmp := testPortBase+300+50*i, t.TempDir()
+			cmd := exec.Command(exe, "registry-unreachable", "--registry", string(Name), "--port-base", strconv.Itoa(base))
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmdrun.WaitForLineWithin(t, stderr, tc.when, time.Minute)
+			time.Sleep(500 * time.Millisecond)
+			_ = cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit code %d (%v), want %d", code, err, tc.code)
+			}
+			cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
+			cmdrun.Eventually(t, "listening ports", func() string { return cmdrun.BusyPorts(base, base+40) })
+			cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
+		})
 	}
 }
