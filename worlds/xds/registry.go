@@ -1,179 +1,122 @@
 package xds
 
 import (
-	"context"
 	"fmt"
-	"net/netip"
-	"sort"
-	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/client/v3/naming/endpoints"
-
+	"sdchaos/experiment"
 	"sdchaos/fakeservice"
+	"sdchaos/history"
+	"sdchaos/rig"
 )
 
-// registryView is one reading of the registry: the instances' gRPC
-// endpoints, or the failure that lost the control plane its view.
-type registryView struct {
-	Endpoints []netip.AddrPort
-	Err       error
+// Name is the world's --registry value.
+const Name experiment.Registry = "xds"
+
+// The real clients of the xDS world: gRPC-Go's xDS resolver and balancers
+// with the bootstrap naming the control plane, without and with gRFC A53's
+// ignore_resource_deletion server feature.
+const (
+	// ClientXDS is gRPC-Go's xDS client, bootstrap features [xds_v3].
+	ClientXDS = "grpc-xds"
+	// ClientXDSIgnoreDeletion is the same client with the bootstrap
+	// features [xds_v3, ignore_resource_deletion].
+	ClientXDSIgnoreDeletion = "grpc-xds-ignore-deletion"
+)
+
+func init() { rig.RegisterRegistry(xdsRegistry{}) }
+
+// xdsRegistry runs the registry-neutral experiments on the xDS world: a
+// real 3-member etcd holding the instances on their leases, a
+// go-control-plane control plane (its own process) following it, and
+// gRPC-Go's xDS clients (each its own process) fed by that control plane.
+type xdsRegistry struct{}
+
+// Name returns "xds".
+func (xdsRegistry) Name() experiment.Registry { return Name }
+
+// Describe names the control plane's and the clients' versions as built,
+// and the bootstrap's server features.
+func (xdsRegistry) Describe() string {
+	return fmt.Sprintf("xDS: go-control-plane %s (envoy API %s) over etcd, 3 members; gRPC-Go %s xDS clients, bootstrap server features [%s] or [%s, %s]",
+		moduleVersion(ModuleControlPlane), moduleVersion(ModuleEnvoyAPI), moduleVersion(ModuleGRPC),
+		featureXDSv3, featureXDSv3, ServerFeatureIgnoreResourceDeletion)
 }
 
-// registryFollower follows the gRPC endpoints the instances keep in etcd
-// (fakeservice registers them on its lease through etcd's naming endpoints
-// manager under fakeservice.GRPCTarget(service)), read through the same
-// manager. The watch runs with WithRequireLeader, so it closes when its
-// member loses the leader; a linearizable count read every poll catches a
-// registry that is down altogether (a watch alone just retries silently).
-type registryFollower struct {
-	cli           *clientv3.Client
-	em            endpoints.Manager
-	prefix        string
-	poll, timeout time.Duration
-	views         chan<- registryView
-}
+// featureXDSv3 is the server feature every bootstrap names (Bootstrap.JSON).
+const featureXDSv3 = "xds_v3"
 
-func newRegistryFollower(cli *clientv3.Client, service string, poll, timeout time.Duration, views chan<- registryView) (*registryFollower, error) {
-	em, err := endpoints.NewManager(cli, fakeservice.GRPCTarget(service))
-	if err != nil {
-		return nil, fmt.Errorf("registry: endpoints manager: %w", err)
+// moduleVersion is a module's version as this binary was built with it
+// (a test binary: the go.mod's).
+func moduleVersion(path string) string {
+	if v, _ := history.ModuleVersion(path); v != "" {
+		return v
 	}
-	return &registryFollower{cli: cli, em: em, prefix: fakeservice.GRPCTarget(service) + "/", poll: poll, timeout: timeout, views: views}, nil
+	return "(version unknown)"
 }
 
-// run follows the registry until ctx ends, sending a view on every change
-// and on every failure, and subscribing again after a failure.
-func (f *registryFollower) run(ctx context.Context) {
-	for ctx.Err() == nil {
-		err := f.followOnce(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		f.send(ctx, registryView{Err: err})
-		sleep(ctx, f.poll)
+// Clients are gRPC-Go's xDS client without and with ignore_resource_deletion.
+func (xdsRegistry) Clients() []rig.ClientInfo {
+	what := "gRPC-Go " + moduleVersion(ModuleGRPC) + " xds:/// resolver, round_robin from the CDS, its own process; bootstrap features "
+	return []rig.ClientInfo{
+		{Name: ClientXDS, What: what + "[" + featureXDSv3 + "]"},
+		{Name: ClientXDSIgnoreDeletion, What: what + "[" + featureXDSv3 + ", " + ServerFeatureIgnoreResourceDeletion + "] (gRFC A53)"},
 	}
 }
 
-// followOnce subscribes, then follows until the watch closes or a
-// liveness read fails; it returns why it stopped.
-func (f *registryFollower) followOnce(ctx context.Context) error {
-	sub, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
-	defer cancel()
-	if err := f.probe(ctx); err != nil {
+// Can accepts registry-unreachable (blackhole: the control plane's links
+// to etcd; kill: every etcd member), crash-instance and quorum-loss of
+// the etcd behind the control plane, with policy callers that read the
+// control plane's EDS; it refuses dropped packets, a member cut off, a
+// user's program and a ttl the instances cannot keep.
+func (r xdsRegistry) Can(x experiment.Experiment) error {
+	if err := rig.CheckClients(r, x); err != nil {
 		return err
 	}
-	wch, err := f.subscribe(sub)
-	if err != nil {
+	if err := rig.RefusePackets(r.Name(), x); err != nil {
 		return err
 	}
-	state := map[string]string{}
-	drain(wch, state)
-	f.send(ctx, registryView{Endpoints: addrs(state)})
-	tick := time.NewTicker(f.poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case ups, ok := <-wch:
-			if !ok {
-				return fmt.Errorf("registry: watch closed")
-			}
-			apply(ups, state)
-			f.send(ctx, registryView{Endpoints: addrs(state)})
-		case <-tick.C:
-			if err := f.probe(ctx); err != nil {
-				return err
-			}
+	if err := instanceConfig(x).Validate(); err != nil {
+		return rig.Cannotf("xds: instances.ttl: %v", err)
+	}
+	for i, s := range x.Timeline {
+		if s.Fault == experiment.CutOffMember {
+			return rig.Cannotf("xds: timeline[%d]: member-cut-off (one etcd member's peer links) is not made in this world yet", i)
 		}
 	}
-}
-
-// subscribe opens the manager's watch channel (its first message is the
-// current list), bounded by the read timeout.
-func (f *registryFollower) subscribe(sub context.Context) (endpoints.WatchChannel, error) {
-	type result struct {
-		wch endpoints.WatchChannel
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		wch, err := f.em.NewWatchChannel(sub)
-		done <- result{wch, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return nil, fmt.Errorf("registry: listing: %w", r.err)
+	for _, c := range x.Callers {
+		if c.Kind == experiment.ExecClient {
+			return rig.Cannotf("xds runs no user's program (the exec protocol names a registry's endpoints; here the callers read a control plane over ADS)")
 		}
-		return r.wch, nil
-	case <-time.After(f.timeout):
-		return nil, fmt.Errorf("registry: listing: no answer within %s", f.timeout)
-	}
-}
-
-// probe is a linearizable count of the endpoints' keys: it fails without
-// a quorum, which a serializable read would not notice.
-func (f *registryFollower) probe(ctx context.Context) error {
-	c, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
-	if _, err := f.cli.Get(c, f.prefix, clientv3.WithPrefix(), clientv3.WithCountOnly()); err != nil {
-		return fmt.Errorf("registry: liveness read: %w", err)
 	}
 	return nil
 }
 
-func (f *registryFollower) send(ctx context.Context, v registryView) {
-	select {
-	case f.views <- v:
-	case <-ctx.Done():
+// instanceConfig is the instances' configuration: gRPC health servers on
+// leases of the experiment's ttl (20 s by default), renewed every tenth.
+func instanceConfig(x experiment.Experiment) fakeservice.Config {
+	c := fakeservice.DefaultConfig()
+	c.Service, c.GRPC = Service, true
+	if x.Instances.TTL > 0 {
+		c.TTL = x.Instances.TTL.D()
+		c.Renew = c.TTL / 10
 	}
+	return c
 }
 
-// drain applies the updates already waiting (the initial list).
-func drain(wch endpoints.WatchChannel, state map[string]string) {
-	for {
-		select {
-		case ups, ok := <-wch:
-			if !ok {
-				return
-			}
-			apply(ups, state)
-		default:
-			return
-		}
+// Service is the service the world's instances register and its clients
+// resolve (xds:///api).
+const Service = "api"
+
+// World builds the xDS world that runs x.
+func (r xdsRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, error) {
+	if err := r.Can(x); err != nil {
+		return nil, err
 	}
+	env.Duration = x.Duration.D()
+	return newWorld(env, x), nil
 }
 
-func apply(ups []*endpoints.Update, state map[string]string) {
-	for _, u := range ups {
-		switch u.Op {
-		case endpoints.Add:
-			state[u.Key] = u.Endpoint.Addr
-		case endpoints.Delete:
-			delete(state, u.Key)
-		}
-	}
-}
-
-// addrs returns the parseable addresses of state, sorted.
-func addrs(state map[string]string) []netip.AddrPort {
-	var out []netip.AddrPort
-	for _, a := range state {
-		if ap, err := netip.ParseAddrPort(a); err == nil {
-			out = append(out, ap)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Compare(out[j]) < 0 })
-	return out
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
+// Rules are the xDS world's rules for x (rules_experiment.go).
+func (xdsRegistry) Rules(x experiment.Experiment) experiment.Rules {
+	return ExperimentRules{ControlPlane: DefaultControlPlaneSettings(Service), TTL: instanceConfig(x).TTL, CallTimeout: rig.CallTimeout}
 }

@@ -1,0 +1,3 @@
+package main
+
+import _ "sdchaos/worlds/xds"
