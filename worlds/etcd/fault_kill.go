@@ -9,8 +9,8 @@ import (
 	"sdchaos/history"
 )
 
-// KillNodes SIGKILLs etcd members; Heal restarts them on their data dirs
-// and waits until each answers on its client port (not for a leader).
+// KillNodes SIGKILLs etcd members; Heal restarts them on their data dirs,
+// all at once, and waits until each serves.
 type KillNodes struct {
 	Nodes []*cluster.Node
 }
@@ -39,14 +39,28 @@ func (k KillNodes) Inject(context.Context) error {
 	return nil
 }
 
-// Heal restarts the killed members.
+// Heal restarts the killed members, all at once: a restarted member
+// serves only once it has a quorum, so restarting them one after another
+// waits for good on the first when a majority was killed (every member
+// killed, the registry-unreachable kill).
 func (k KillNodes) Heal(ctx context.Context) error {
+	errs := make(chan error, len(k.Nodes))
 	for _, n := range k.Nodes {
-		if err := n.Restart(ctx); err != nil {
-			return fmt.Errorf("restarting %s: %w", n.Name, err)
+		go func() {
+			if err := n.Restart(ctx); err != nil {
+				errs <- fmt.Errorf("restarting %s: %w", n.Name, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range k.Nodes {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 func nodeNames(ns []*cluster.Node) []string {
