@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,7 +118,7 @@ func runMaven(ctx context.Context, mvn string, piece Piece, fsys fs.FS, dir stri
 		if ctx.Err() != nil {
 			return fmt.Errorf("building %s: %w", piece, ctx.Err())
 		}
-		return fmt.Errorf("building %s: %w (%v; see %s)", piece, ErrBuild, err, logPath)
+		return fmt.Errorf("building %s: %w (%v; see %s; it ends: %s)", piece, ErrBuild, err, logPath, logTail(logPath))
 	}
 	if !exists(filepath.Join(tmp, "target", JarName)) {
 		return fmt.Errorf("building %s: %w: no target/%s after mvn package (see %s)", piece, ErrBuild, JarName, logPath)
@@ -209,3 +210,23 @@ func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// logTail is the last line of a failed build's log with text in it, without
+// terminal colours (the log is overwritten by the next build, so the error
+// carries what Maven said last).
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	lines := strings.Split(ansi.ReplaceAllString(string(b), ""), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return "(an empty log)"
+}
+
+// ansi matches a terminal colour sequence.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")

@@ -171,3 +171,18 @@ func TestKilledTrainingLeavesNoTmp(t *testing.T) {
 		t.Errorf("%s.tmp left after the next training took the lock", archive)
 	}
 }
+
+// TestLogTail: a failed build's error carries the log's last line with
+// text, without terminal colours.
+func TestLogTail(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.build.log")
+	if err := os.WriteFile(p, []byte("\x1b[1m[ERROR]\x1b[0m Failed to execute goal\n\n\x1b[0m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := logTail(p); got != "[ERROR] Failed to execute goal" {
+		t.Errorf("logTail = %q", got)
+	}
+	if got := logTail(filepath.Join(t.TempDir(), "none")); !strings.HasPrefix(got, "(no log") {
+		t.Errorf("logTail of no file = %q", got)
+	}
+}
