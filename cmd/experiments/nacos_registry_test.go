@@ -25,7 +25,6 @@ func TestNacosRegistryRefusesWhatItCannotMakeInOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", write("exec.yaml", base+"callers:\n  - name: mine\n    kind: exec\n    command: [\"true\"]\ntimeline:\n  - at: 2s\n    fault: registry-unreachable\n"), "--registry", "nacos"}, "kind exec"},
 		{[]string{"run", write("kill.yaml", base+"timeline:\n  - at: 2s\n    for: 5s\n    fault: registry-unreachable\n    how: kill\n"), "--registry", "nacos"}, "how: kill"},
 		{[]string{"run", write("ttl.yaml", "name: x\nsummary: a test\nduration: 20s\ninstances:\n  count: 2\n  ttl: 10s\ntimeline:\n  - at: 2s\n    fault: registry-unreachable\n"), "--registry", "nacos"}, "instances.ttl"},
 		{[]string{"run", write("leader.yaml", base+"timeline:\n  - at: 2s\n    for: 5s\n    fault: cut-off-member\n    which: leader\n"), "--registry", "nacos"}, "no leader"},

@@ -1,13 +1,19 @@
 // Command discovery-client is an example of a client a user brings to the
-// harness with --client 'exec:discovery-client': it reads the instances
-// from etcd every second (keeping its list when a read fails), calls them
+// harness (an experiment's caller of kind exec, or --client
+// 'exec:discovery-client'): it reads the instances from the world's
+// registry every second (keeping its list when a read fails), calls them
 // round-robin over HTTP at the rate the harness asks for, and prints one
 // JSON line per call on stdout — the harness's line protocol:
 //
 //	{"scheduled":"…","start":"…","end":"…","target":"host:port","outcome":"ok|fail|unknown","err":"…"}
 //
-// The harness passes its settings in SDCHAOS_ENDPOINTS, SDCHAOS_PREFIX,
-// SDCHAOS_RATE, SDCHAOS_START, SDCHAOS_END and SDCHAOS_CALL_TIMEOUT.
+// The harness passes its settings in SDCHAOS_RATE, SDCHAOS_START,
+// SDCHAOS_END and SDCHAOS_CALL_TIMEOUT, the world in SDCHAOS_REGISTRY and
+// SDCHAOS_ENDPOINTS, and where the instances are listed in the world's own
+// variables (docs/real-clients.md): etcd's SDCHAOS_PREFIX (etcd.go),
+// Nacos's SDCHAOS_SERVICE, SDCHAOS_GROUP and SDCHAOS_NAMESPACE (nacos.go),
+// Eureka's SDCHAOS_APP (eureka.go), ZooKeeper's SDCHAOS_BASE_PATH and
+// SDCHAOS_SERVICE (zookeeper.go).
 //
 // Flags make it misbehave on purpose, for the harness's tests: --bad-lines
 // N prints N malformed lines first, --exit-after D exits after D.
@@ -25,9 +31,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 )
 
 type line struct {
@@ -40,8 +43,8 @@ type line struct {
 }
 
 type settings struct {
+	registry   string
 	endpoints  []string
-	prefix     string
 	rate       float64
 	start, end time.Time
 	timeout    time.Duration
@@ -50,8 +53,8 @@ type settings struct {
 func readSettings() (settings, error) {
 	var s settings
 	var err error
+	s.registry = os.Getenv("SDCHAOS_REGISTRY")
 	s.endpoints = strings.Split(os.Getenv("SDCHAOS_ENDPOINTS"), ",")
-	s.prefix = os.Getenv("SDCHAOS_PREFIX")
 	if s.rate, err = strconv.ParseFloat(os.Getenv("SDCHAOS_RATE"), 64); err != nil {
 		return s, fmt.Errorf("SDCHAOS_RATE: %w", err)
 	}
@@ -67,37 +70,20 @@ func readSettings() (settings, error) {
 	return s, nil
 }
 
-// list is the cached instance list, kept when a refresh fails.
-type list struct {
-	mu    sync.Mutex
-	addrs []string
-	next  int
-}
-
-func (l *list) refresh(ctx context.Context, cli *clientv3.Client, prefix string) {
-	c, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	resp, err := cli.Get(c, prefix, clientv3.WithPrefix())
-	if err != nil {
-		return // keep the old list
+// newLister returns the registry client of the world SDCHAOS_REGISTRY
+// names (etcd when unset).
+func newLister(s settings) (lister, error) {
+	switch s.registry {
+	case "", "etcd":
+		return newEtcdLister(s.endpoints)
+	case "nacos":
+		return newNacosLister(s.endpoints)
+	case "eureka":
+		return newEurekaLister(s.endpoints)
+	case "zookeeper":
+		return newZKLister(strings.Join(s.endpoints, ","))
 	}
-	addrs := make([]string, 0, len(resp.Kvs))
-	for _, kv := range resp.Kvs {
-		addrs = append(addrs, string(kv.Value))
-	}
-	l.mu.Lock()
-	l.addrs = addrs
-	l.mu.Unlock()
-}
-
-func (l *list) pick() (string, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.addrs) == 0 {
-		return "", false
-	}
-	l.next++
-	return l.addrs[l.next%len(l.addrs)], true
+	return nil, fmt.Errorf("SDCHAOS_REGISTRY %q: not a world this client knows (etcd, nacos, eureka, zookeeper)", s.registry)
 }
 
 func main() {
@@ -118,11 +104,11 @@ func run(badLines int, exitAfter time.Duration) error {
 	for range badLines {
 		fmt.Println("this is not a JSON line")
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: s.endpoints, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	reg, err := newLister(s)
 	if err != nil {
-		return err
+		return fmt.Errorf("the %s client: %w", s.registry, err)
 	}
-	defer cli.Close()
+	defer reg.close()
 	ctx, cancel := context.WithDeadline(context.Background(), s.end)
 	defer cancel()
 	if exitAfter > 0 {
@@ -130,12 +116,8 @@ func run(badLines int, exitAfter time.Duration) error {
 		defer cancel()
 	}
 	l := &list{}
-	l.refresh(ctx, cli, s.prefix)
-	go func() {
-		for t := time.NewTicker(time.Second); ctx.Err() == nil; <-t.C {
-			l.refresh(ctx, cli, s.prefix)
-		}
-	}()
+	l.refresh(ctx, reg)
+	go l.refreshEvery(ctx, reg)
 	send(ctx, s, l)
 	if exitAfter > 0 {
 		os.Exit(3)

@@ -5,10 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"testing"
+
+	"sdchaos/internal/cmdrun"
 
 	"sdchaos/fault"
 	"sdchaos/report"

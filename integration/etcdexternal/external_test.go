@@ -8,12 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"sdchaos/internal/cmdrun"
 
 	"sdchaos/ports"
 	"sdchaos/report"

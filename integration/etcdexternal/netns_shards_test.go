@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdchaos/internal/cmdrun"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"sdchaos/internal/cmdrun"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 

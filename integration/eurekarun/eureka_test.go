@@ -27,8 +27,9 @@ const eurekaRegistryBase = 19300
 // registry-unreachable, shortened (the registry unreachable from 2 s for
 // 8 s of a 14 s run), on real Netflix Eureka through the command:
 // `experiments run FILE --registry eureka`. Every check Eureka's rules
-// call for is reproduced, and the run leaves no JVM, no listening port and
-// no temp dir. A run the machine starved (invalid) is run once more, then
+// call for is reproduced, the example client (a caller of kind exec on the
+// same servers) served calls, and the run leaves no JVM, no listening port
+// and no temp dir. A run the machine starved (invalid) is run once more, then
 // the test skips, saying why.
 func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 	cmdrun.NeedJVM(t, "real Eureka servers")
@@ -38,13 +39,15 @@ func TestRegistryUnreachableOnRealEureka(t *testing.T) {
 	}
 	short := strings.NewReplacer("duration: 30s", "duration: 14s", "at: 3s", "at: 2s", "for: 18s", "for: 8s").Replace(string(builtin))
 	file := filepath.Join(t.TempDir(), "short.yaml")
-	if err := os.WriteFile(file, []byte(short), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(withExampleClient(short, buildExampleClient(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	defer machinelock.Take(t)()
 	var why string
 	for range 2 {
 		res := runEurekaRegistry(t, file)
+		t.Logf("verdict %s, wall %.1f s", res.Verdict, res.WallSeconds)
+		checkExampleClient(t, res)
 		if res.Verdict != report.Invalid {
 			for _, c := range res.Checks {
 				t.Logf("%-75s %-12s %-16s %s", c.Name, c.MeasuredText, c.Band, c.Verdict)

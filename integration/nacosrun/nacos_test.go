@@ -43,26 +43,32 @@ timeline:
 // TestRegistryUnreachableOnRealNacos runs the registry-neutral experiment, shortened, on a real
 // Nacos server through the command: every check Nacos's rules call for holds (keep and
 // nacos-sdk-go fail nothing, clear fails from its first refresh past the cut until the heal,
-// the server removes no instance in 8 s), and recheck judges the saved history again.
+// the server removes no instance in 8 s), the example client (a caller of kind exec, on the
+// same server) served calls, nothing is left, and recheck judges the saved history again.
 func TestRegistryUnreachableOnRealNacos(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real Nacos server")
 	defer machinelock.Take(t)()
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), t.TempDir()
 	file := filepath.Join(dir, "short.yaml")
-	if err := os.WriteFile(file, []byte(shortNacosUnreachable), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(withExampleClient(shortNacosUnreachable, buildExampleClient(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errw bytes.Buffer
 	cmd := exec.Command(cmdrun.Exe, "run", file, "--registry", "nacos", "--quiet", "--port-base", "19150", "--out", dir, "--format", "json")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err := cmd.Run()
 	if err != nil && out.Len() == 0 {
 		t.Fatalf("run: %v\n%s", err, errw.String())
 	}
+	cmdrun.Eventually(t, "child processes (the JVM, the example client)", func() string { return cmdrun.Children(cmd.Process.Pid) })
+	cmdrun.Eventually(t, "temp dirs", func() string { return cmdrun.Leftovers(tmp) })
 	var res report.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("the JSON result: %v\n%.400s", err, out.String())
 	}
+	t.Logf("verdict %s, wall %.1f s", res.Verdict, res.WallSeconds)
+	checkExampleClient(t, &res)
 	if res.Verdict == report.Invalid {
 		t.Skipf("the run was invalid on this machine (judged nothing): %s", checksOf(&res))
 	}

@@ -63,13 +63,15 @@ timeline:
 // judged by ZooKeeper's rules; no check may go outside its band (a run the
 // loaded machine starved is invalid through the schedule gate alone), both
 // Java clients recorded their calls and connection states, every member
-// was probed, the saved history judges the same again, and nothing is left.
+// was probed, the example client (a caller of kind exec on the same
+// ensemble) served calls, the saved history judges the same again, and
+// nothing is left.
 func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 	cmdrun.NeedJVM(t, "a real ZooKeeper ensemble and Java clients")
 	defer machinelock.Take(t)()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "zk-seam.yaml")
-	if err := os.WriteFile(file, []byte(zkSeam), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(withExampleClient(zkSeam, buildExampleClient(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", t.TempDir())
@@ -98,6 +100,8 @@ func TestZooKeeperWorldThroughTheSeam(t *testing.T) {
 		}
 	}
 	t.Logf("verdict %s, wall %.1f s: %s", res.Verdict, res.WallSeconds, strings.Join(res.Conclusion, " "))
+	checkExampleClient(t, &res)
+	cmdrun.Eventually(t, "child processes (JVMs, the example client)", func() string { return cmdrun.Children(cmd.Process.Pid) })
 	for _, name := range []string{"curator-servicecache", "spring-cloud-zookeeper", "keep", "clear"} {
 		if ok, fail := res.Series[name].Total(); ok+fail < 44*40*9/10 {
 			t.Errorf("%s recorded %d calls, want about %d", name, ok+fail, 44*40)

@@ -86,8 +86,8 @@ func (w *eurekaNeutral) listed(ctx context.Context) (int, error) {
 	return max(least, 0), nil
 }
 
-// Traffic samples what the servers list, primes the policy callers and
-// starts the Java clients (each
+// Traffic samples what the servers list, primes the policy callers, runs
+// the users' clients (rig.ExecClient) and starts the Java clients (each
 // waits for its first stored registry, then until its cache holds every
 // instance — its first fetches may be answered from a response cache up
 // to 30 s old —, then a seeded share of its fetch interval).
@@ -112,6 +112,8 @@ func (w *eurekaNeutral) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 			}
 			w.clients = append(w.clients, s)
 			ts = append(ts, s)
+		case experiment.ExecClient:
+			ts = append(ts, w.execClient(c))
 		}
 	}
 	return ts, nil

@@ -47,8 +47,9 @@ func (eurekaRegistry) Clients() []rig.ClientInfo {
 
 // Can refuses what real Eureka does not have: a leader, a lease that is not
 // whole seconds (or shorter than 3 s: the renewals come every third of it),
-// a delay before a re-registration (the workers have none), a user's
-// program (not wired to Eureka yet), dropped packets (RefusePackets).
+// a delay before a re-registration (the workers have none), dropped
+// packets (RefusePackets). A user's program (kind exec) runs
+// (execclient.go).
 func (r eurekaRegistry) Can(x experiment.Experiment) error {
 	if err := rig.CheckClients(r, x); err != nil {
 		return err
@@ -61,11 +62,6 @@ func (r eurekaRegistry) Can(x experiment.Experiment) error {
 	}
 	if x.Instances.Spread > 0 {
 		return rig.Cannotf("eureka cannot spread re-registrations (instances.spread %s): its instances register again at their next heartbeat, not after a delay of their own", x.Instances.Spread.D())
-	}
-	for i, c := range x.Callers {
-		if c.Kind == experiment.ExecClient {
-			return rig.Cannotf("eureka runs no user's program yet (callers[%d] %q is exec)", i, c.Name)
-		}
 	}
 	for i, s := range x.Timeline {
 		if s.Fault == experiment.CutOffMember && s.WhichOf() == experiment.Leader {

@@ -51,7 +51,7 @@ func (r nacosRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, 
 		first = main + PortSpan(cluster.Size) // the members' main ports and the ones between
 	}
 	links := ports.New(first, "--port-base")
-	w := &nacosExpWorld{x: x, links: links, phase: env.CallerPhase(), drawn: map[int]int{}, filter: filter}
+	w := &nacosExpWorld{x: x, env: env, links: links, phase: env.CallerPhase(), drawn: map[int]int{}, filter: filter}
 	if env.Net == rig.Private {
 		w.source = nacosClientSource
 	}
@@ -114,6 +114,8 @@ type nacosExpWorld struct {
 	// instance comes back later when its link returns later.
 	delays []time.Duration
 	policy []nacosPolicyCaller
+	exec   []nacosExecCaller // the users' clients, each through its own link
+	env    *rig.Env
 	probes *nacosProbe // the members probe, on the cluster
 	// filter is the run's packet filter when a step drops packets; source the address the
 	// clients' links dial the members from in the private namespace (invalid on loopback).
@@ -135,7 +137,7 @@ type nacosPolicyCaller struct {
 	caller *caller.Caller // once Traffic made it
 }
 
-// Start starts the world, then a link for each policy caller.
+// Start starts the world, then a link for each policy caller and each user's client.
 func (w *nacosExpWorld) Start(ctx context.Context) error {
 	if err := w.World.Start(ctx); err != nil {
 		return err
@@ -151,11 +153,12 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 		w.policy = append(w.policy, nacosPolicyCaller{cfg: rig.PolicyCaller(c, w.phase), link: l,
 			client: &http.Client{Transport: &http.Transport{}}})
 	}
-	return nil
+	return w.startExec()
 }
 
 // Traffic is the world's (its real clients, its own reading of the server) with the policy
-// callers, each with its list filled by one read, and the OpListed reading.
+// callers, each with its list filled by one read, the users' clients (rig.ExecClient) and the
+// OpListed reading.
 func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 	ts, err := w.World.Traffic(ctx)
 	if err != nil {
@@ -168,6 +171,9 @@ func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 		}
 		w.policy[i].caller = c
 		ts = append(ts, c)
+	}
+	for _, e := range w.exec {
+		ts = append(ts, rig.NewExecClient(w.env, e.cfg))
 	}
 	return append(ts, &nacosListed{server: w.Server()}), nil
 }
@@ -218,6 +224,9 @@ func (w *nacosExpWorld) unreachable(nw *World, st fault.Step) fault.Timeline {
 	for _, p := range w.policy {
 		others = append(others, p.link)
 	}
+	for _, e := range w.exec {
+		others = append(others, e.link)
+	}
 	if w.delays == nil || st.For <= 0 {
 		st.Fault = fault.BlackholeLinks{Links: append(nw.InstanceLinks(), others...)}
 		return fault.Timeline{st}
@@ -249,6 +258,9 @@ func (w *nacosExpWorld) Close() {
 		if p.caller != nil {
 			p.caller.Close()
 		}
+	}
+	for _, e := range w.exec {
+		e.link.Close()
 	}
 }
 

@@ -55,7 +55,7 @@ func (nacosRegistry) Clients() []rig.ClientInfo {
 }
 
 // Can refuses, in one line, what the world cannot make: a ttl (Nacos fixes when a silent
-// instance leaves), a user's program, a real client's caller not named after its client or at
+// instance leaves), a real client's caller not named after its client or at
 // another rate than the others, a killed standalone server, the leader cut off or made
 // unreachable (Distro has none), registry-unreachable by blackhole in a run on the cluster, and a
 // spread beside dropped packets (the drop acts on the members' ports, not on each instance's
@@ -85,14 +85,12 @@ func (r nacosRegistry) Can(x experiment.Experiment) error {
 	return nil
 }
 
-// nacosCallers refuses a user's program, and real clients not named after their client or at
-// different rates (the world paces every real client alike).
+// nacosCallers refuses real clients not named after their client or at different rates (the
+// world paces every real client alike); a user's program (kind exec) runs (execclient.go).
 func nacosCallers(x experiment.Experiment) error {
 	rate := 0.0
 	for _, c := range x.Callers {
 		switch c.Kind {
-		case experiment.ExecClient:
-			return rig.Cannotf("nacos: caller %s: the Nacos world runs no user's program (kind exec) yet", c.Name)
 		case experiment.RealClient:
 			if c.Client != rig.AllClients && c.Name != c.Client {
 				return rig.Cannotf("nacos: caller %s: a real client's caller is named after its client (%s)", c.Name, c.Client)

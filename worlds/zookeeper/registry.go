@@ -41,7 +41,7 @@ func (zkRegistry) Clients() []rig.ClientInfo {
 
 // Can accepts every registry-neutral fault and probe but the dropped packets (how: drop,
 // member-unreachable: RefusePackets). The instances' ttl
-// must be a session timeout the members grant, and a user's program (whose protocol names etcd's endpoints) cannot run.
+// must be a session timeout the members grant. A user's program (kind exec) runs (execclient.go).
 func (r zkRegistry) Can(x experiment.Experiment) error {
 	if err := rig.CheckClients(r, x); err != nil {
 		return err
@@ -53,11 +53,6 @@ func (r zkRegistry) Can(x experiment.Experiment) error {
 	switch ttl := x.Instances.TTL.D(); {
 	case ttl != 0 && (ttl < lo || ttl > hi):
 		return rig.Cannotf("zookeeper: instances.ttl: %s is not a session timeout the members grant (%s–%s: 2 and 20 ticks, QuorumPeerConfig.java:470-471)", ttl, lo, hi)
-	}
-	for _, c := range x.Callers {
-		if c.Kind == experiment.ExecClient {
-			return rig.Cannotf("zookeeper runs no user's program (the exec protocol gives etcd's endpoints and key prefix)")
-		}
 	}
 	return nil
 }
@@ -110,8 +105,9 @@ func (r zkRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, err
 		o.Attach = &AttachConfig{ConnectString: env.Attach.Address, AllowRemote: env.Attach.AllowRemote, ClientLinks: o.Ensemble.ClientLinks}
 	}
 	phase := env.CallerPhase()
-	plan := ZooKeeperPlan{CallTimeout: rig.CallTimeout, Traffic: zkListedTraffic,
+	plan := ZooKeeperPlan{CallTimeout: rig.CallTimeout,
 		Timeline: func(ctx context.Context, z *ZooKeeper) (fault.Timeline, error) { return zkTimeline(ctx, env, z, x) }}
+	var execs []rig.ExecConfig
 	for _, c := range x.Callers {
 		switch c.Kind {
 		case experiment.PolicyCaller:
@@ -122,8 +118,11 @@ func (r zkRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, err
 				mode = Spring
 			}
 			plan.Java = append(plan.Java, JavaClient{Name: c.Name, Mode: mode, Rate: rig.RateOf(c)})
+		case experiment.ExecClient:
+			execs = append(execs, rig.ExecConfig{Name: c.Name, Argv: c.Command, Rate: rig.RateOf(c), CallTimeout: rig.CallTimeout})
 		}
 	}
+	plan.Traffic = zkTrafficWith(env, execs)
 	env.Duration = x.Duration.D()
 	return &zkSinkWorld{ZooKeeperWorld: NewZooKeeperWorld(env, o, plan), sink: sink}, nil
 }

@@ -12,9 +12,9 @@ import (
 )
 
 // TestZooKeeperCan: the ZooKeeper world refuses, in one ErrCannot line, a
-// ttl its members would not grant, a user's program, a client
-// it does not have; attached, the faults that need the members' processes;
-// a spread (the instances' back-off before registering again) it runs.
+// ttl its members would not grant, a client it does not have; attached,
+// the faults that need the members' processes; a spread (the instances'
+// back-off before registering again) and a user's program it runs.
 func TestZooKeeperCan(t *testing.T) {
 	base := experiment.Experiment{Name: "x", Summary: "x", Duration: experiment.Duration(30 * time.Second), Instances: experiment.Instances{Count: 3},
 		Callers:  []experiment.Caller{{Name: "keep", Kind: experiment.PolicyCaller, Policy: experiment.Keep}},
@@ -31,7 +31,7 @@ func TestZooKeeperCan(t *testing.T) {
 		{"spread", func(x *experiment.Experiment) { x.Instances.Spread = experiment.Duration(time.Second) }, "", ""},
 		{"exec", func(x *experiment.Experiment) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "mine", Kind: experiment.ExecClient, Command: []string{"true"}})
-		}, "no user's program", ""},
+		}, "", ""},
 		{"unknown client", func(x *experiment.Experiment) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "g", Kind: experiment.RealClient, Client: etcd.EtcdRoundRobin})
 		}, "has no client", ""},
