@@ -81,17 +81,20 @@ func (Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.Du
 }
 
 // ClientAfterCrash: Go's resolver calls no instance, and with the path
-// held every lookup fails, the crash or not: all of them, ±1 for the
-// window's edges. gRPC's dns resolver reads A records, and every instance
+// held every lookup fails, the crash or not: all of them, those sent in
+// the lookup deadline (2 s) before the crash too, which were still held
+// at it and count with it (the judge counts a call in flight at the crash
+// after it), ±1 for the window's edges. gRPC's dns resolver reads A records, and every instance
 // is on 127.0.0.1 (AHostsDeduplicated): it calls one instance's port, and
 // whether the crash hits it is the draw's: no rule.
 func (Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Duration) (experiment.Band, bool) {
 	if client == ClientGRPC {
 		return experiment.Band{}, false
 	}
-	n := rate * w.Seconds()
+	n := rate * (w + lookupTimeout).Seconds()
 	return experiment.Band{Lo: math.Max(0, math.Floor(n)-1), Hi: math.Ceil(n) + 1,
-		Basis: fmt.Sprintf("%s: every one of the ≈ %.0f lookups in the window fails (± 1 at its edges)", heldBasis, n)}, true
+		Basis: fmt.Sprintf("%s: every one of the ≈ %.0f lookups from %s before the crash (in flight at it, held to their deadline) "+
+			"until the heal fails (± 1 at the edges)", heldBasis, n, lookupTimeout)}, true
 }
 
 // electionBound is how long the restarted majority may take to elect a
