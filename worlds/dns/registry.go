@@ -34,7 +34,7 @@ func (dnsRegistry) Name() experiment.Registry { return Name }
 
 // Describe names CoreDNS's version, its plugins and their settings.
 func (dnsRegistry) Describe() string {
-	return "CoreDNS " + coreDNSVersion() + " (plugins etcd, cache, forward, errors) over etcd (3 members); servers: plain (etcd, no cache), " +
+	return "CoreDNS " + coreDNSVersion() + " (plugins bind, errors, cache, etcd, forward) over etcd (3 members); servers: plain (etcd, no cache), " +
 		"stale (etcd, " + DefaultOptions(experiment.Experiment{}).Stale.describe() + "); instances' SkyDNS records on their leases"
 }
 
