@@ -14,10 +14,10 @@ import (
 // Relay is the clients' path to one DNS server: a UDP relay on its own
 // loopback port that passes every datagram to the server and every reply
 // back, through one upstream socket per client socket (Go's resolver opens
-// a socket per query). Held, it drops every datagram both ways: a
-// blackhole, the queries lost as under heavy packet loss. It relays UDP
-// only: a truncated answer's TCP retry has no path (the world's answers,
-// a few SRV records, fit in 512 bytes).
+// a socket per query), and on the same port TCP connections (a truncated
+// answer's retry) to the server's TCP port. Held, it drops every datagram
+// and every byte both ways: a blackhole, the queries lost as under heavy
+// packet loss.
 type Relay struct {
 	// Name labels it ("dns-plain"); Server is the server it relays to.
 	Name, Server string
@@ -27,6 +27,7 @@ type Relay struct {
 	ups          map[string]*net.UDPConn
 	closed       bool
 	wg           sync.WaitGroup
+	tcp          *tcpRelay
 }
 
 // relayIdle closes an upstream socket that saw no reply for this long.
@@ -47,6 +48,10 @@ func StartRelay(alloc *ports.Allocator, name, server string) (*Relay, error) {
 		return nil, fmt.Errorf("relay %s: listening: %w", name, err)
 	}
 	r := &Relay{Name: name, Server: server, ln: ln, ups: map[string]*net.UDPConn{}}
+	if err := r.startTCP(); err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
 	r.wg.Add(1)
 	go r.serve()
 	return r, nil
@@ -154,5 +159,6 @@ func (r *Relay) Close() {
 	}
 	r.mu.Unlock()
 	_ = r.ln.Close()
+	r.tcp.close()
 	r.wg.Wait()
 }

@@ -1,6 +1,7 @@
 package dns
 
 import (
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -27,6 +28,7 @@ func TestRelayPassesAndHolds(t *testing.T) {
 			_, _ = up.WriteToUDP(buf[:n], from)
 		}
 	}()
+	echoTCP(t, up.LocalAddr().String())
 	r, err := StartRelay(ports.New(testPortBase+90, "test"), "test", up.LocalAddr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +52,7 @@ func TestRelayPassesAndHolds(t *testing.T) {
 	ask(false)
 	r.Release()
 	ask(true)
+	askTCP(t, r)
 	r.Close()
 	again, err := net.ListenUDP("udp", mustUDP(t, r.Addr()))
 	if err != nil {
@@ -65,4 +68,51 @@ func mustUDP(t *testing.T, addr string) *net.UDPAddr {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// echoTCP answers every TCP connection on addr with its own bytes.
+func echoTCP(t *testing.T, addr string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); _, _ = io.Copy(c, c) }()
+		}
+	}()
+}
+
+// askTCP checks the relay's TCP side: bytes pass, held they are dropped
+// on a connection that stays open, released they pass again.
+func askTCP(t *testing.T, r *Relay) {
+	t.Helper()
+	c, err := net.Dial("tcp", r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	try := func(msg string, want bool) {
+		t.Helper()
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		buf := make([]byte, 8)
+		n, err := c.Read(buf)
+		if got := err == nil && string(buf[:n]) == msg; got != want {
+			t.Errorf("TCP, held=%v: %q answered %v (%q, %v), want %v", r.Held(), msg, got, buf[:n], err, want)
+		}
+	}
+	try("a", true)
+	r.Hold()
+	try("b", false)
+	r.Release()
+	try("c", true)
 }
