@@ -61,8 +61,7 @@
 //     A crash of j1 fails every later gRPC call: ClientAfterCrash has no
 //     rule for grpc-dns.
 //   - registry-unreachable how: kill, cut-off-member, dropped packets, a
-//     user's program and an attached registry are refused (Can); the
-//     relays carry UDP only.
+//     user's program and an attached registry are refused (Can).
 //   - The JVM's InetAddress client (a Maven piece under jvm/projects and a
 //     namespace whose resolv.conf names the server on port 53) is not built.
 //   - Under an etcdcli namespace (an attached cluster) the instances' keys
