@@ -91,7 +91,7 @@ func (w *World) recordPrefix() string {
 	return path.Dir(RecordKey(DefaultPath, DefaultZone, w.opts.Service.Service, "j")) + "/"
 }
 
-// defer makes Close call f (last added first).
+// onClose makes Close call f (last added first).
 func (w *World) onClose(f func()) {
 	w.mu.Lock()
 	w.closers = append(w.closers, f)
