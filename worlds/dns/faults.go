@@ -76,14 +76,28 @@ func (k KillEtcd) Inject(context.Context) error {
 	return nil
 }
 
-// Heal restarts the killed members.
+// Heal restarts the killed members, all at once (as the etcd world's
+// KillNodes: a restarted member serves only once it has a quorum, so one
+// after another would wait for good on the first were every member
+// killed).
 func (k KillEtcd) Heal(ctx context.Context) error {
+	errs := make(chan error, len(k.Nodes))
 	for _, n := range k.Nodes {
-		if err := n.Restart(ctx); err != nil {
-			return fmt.Errorf("restarting etcd %s: %w", n.Name, err)
+		go func() {
+			if err := n.Restart(ctx); err != nil {
+				errs <- fmt.Errorf("restarting etcd %s: %w", n.Name, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range k.Nodes {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 func nodeNames(ns []*cluster.Node) []string {
