@@ -17,7 +17,8 @@ func TestRegistriesListsEveryWorld(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range rig.RegistryNames() {
-		if !strings.Contains(out.String(), "\n"+name+": ") && !strings.HasPrefix(out.String(), name) {
+		listed := "\n" + out.String()
+		if !strings.Contains(listed, "\n"+name+": ") && !strings.Contains(listed, "\n"+name+" (the default): ") {
 			t.Errorf("registries does not list %s:\n%s", name, out.String())
 		}
 	}

@@ -31,15 +31,37 @@
 //     through DNS; DegradeSource reads the registry and degrades to DNS
 //     when that read fails.
 //
-// rules.go holds the rules with their upstream sources. The world is not
-// wired into rig yet: its adapter comes after the rig restructure.
+// rules.go holds the rules with their upstream sources.
+//
+// Behind the seam (registry.go, world*.go, rules_experiment.go): the
+// registry "dns" (rig.Registry, registered in init) builds a World of a
+// real 3-member etcd, the instances with their records, two CoreDNS
+// servers over it — "plain" (etcd, no cache) and "stale" (etcd, the cache
+// with serve_stale immediate) — and optionally a node-local layer
+// (Options.NodeLocal). Every client reaches its server through a Relay (a
+// UDP relay on its own loopback port): registry-unreachable (how:
+// blackhole) holds the relays, so the clients' path to DNS is cut while
+// CoreDNS, etcd and the instances' renewals are untouched; quorum-loss
+// SIGKILLs a majority of etcd (the leader among them) behind a live
+// CoreDNS; crash-instance crashes one instance (its record lives until its
+// lease). Policy callers refresh through Go's resolver via plain; the real
+// clients are go-resolver (via plain), go-resolver-stale (via stale) and
+// grpc-dns (gRPC's dns resolver with round_robin, via plain or the
+// node-local layer). The registry's listed count is sampled on etcd.
+// Rules answers the judges' questions (RefreshRule, ClientOutageRule,
+// ClientCrashRule, RecoveryRule, SilentRemovalRule, MemberServesRule,
+// MemberReadsRule) from the cited rules.
 //
 // What it cannot do yet:
 //   - Every instance listens on 127.0.0.1, and an A answer lists each host
 //     once (AHostsDeduplicated): SRV answers list the three instances, A
 //     answers one address, so gRPC's dns resolver (A records, the target's
-//     port) reaches one instance; round_robin over several needs instances
-//     on distinct addresses (a network namespace, netns.MemberNet).
+//     port: j1's) reaches one instance; round_robin over several needs
+//     instances on distinct addresses (127.0.0.N, or a network namespace).
+//     A crash of j1 fails every later gRPC call: ClientAfterCrash has no
+//     rule for grpc-dns.
+//   - registry-unreachable how: kill, cut-off-member, dropped packets, a
+//     user's program and an attached registry are refused (Can).
 //   - The JVM's InetAddress client (a Maven piece under jvm/projects and a
 //     namespace whose resolv.conf names the server on port 53) is not built.
 //   - Under an etcdcli namespace (an attached cluster) the instances' keys

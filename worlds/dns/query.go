@@ -53,13 +53,20 @@ type Answer struct {
 func (a Answer) Records() int { return len(a.Addrs) + len(a.Ports) }
 
 // Query sends one query for name (fully qualified) of type t to server
-// ("127.0.0.1:port") over UDP and returns the answer; the exchange is
-// bounded by ctx.
+// ("127.0.0.1:port") over UDP, again over TCP when the answer came
+// truncated (RFC 7766: a long SRV list does not fit), and returns the
+// answer; the exchange is bounded by ctx.
 func Query(ctx context.Context, server, name string, t QType) (Answer, error) {
 	q := new(mdns.Msg)
 	q.SetQuestion(mdns.Fqdn(name), uint16(t))
 	c := &mdns.Client{Net: "udp", Timeout: time.Minute}
 	r, took, err := c.ExchangeContext(ctx, q, server)
+	if err == nil && r.Truncated {
+		c.Net = "tcp"
+		var more time.Duration
+		r, more, err = c.ExchangeContext(ctx, q, server)
+		took += more
+	}
 	if err != nil {
 		return Answer{Took: took}, fmt.Errorf("querying %s %s at %s: %w", name, t, server, err)
 	}

@@ -1,0 +1,126 @@
+package dns
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sdchaos/cluster"
+	"sdchaos/history"
+)
+
+// BlackholeDNS holds the clients' path to the DNS servers: every relay
+// drops every datagram until the heal (registry-unreachable, how:
+// blackhole). CoreDNS, etcd and the instances' own path to etcd are
+// untouched.
+type BlackholeDNS struct {
+	Relays []*Relay
+}
+
+// Describe returns the blackhole event on the relays
+// ("blackhole the clients' DNS path to dns-plain,dns-stale").
+func (b BlackholeDNS) Describe() history.Event {
+	names := make([]string, len(b.Relays))
+	for i, r := range b.Relays {
+		names[i] = r.Name
+	}
+	return history.Event{Kind: history.BlackholeLinks, Targets: names,
+		Label: "blackhole the clients' DNS path to " + strings.Join(names, ",")}
+}
+
+// Inject holds every relay.
+func (b BlackholeDNS) Inject(context.Context) error {
+	for _, r := range b.Relays {
+		r.Hold()
+	}
+	return nil
+}
+
+// Heal releases every relay.
+func (b BlackholeDNS) Heal(context.Context) error {
+	for _, r := range b.Relays {
+		r.Release()
+	}
+	return nil
+}
+
+// KillEtcd SIGKILLs etcd members behind a live CoreDNS (quorum-loss: a
+// majority); Heal restarts them on their data dirs and waits until each
+// answers on its client port.
+type KillEtcd struct {
+	Nodes []*cluster.Node
+}
+
+// Describe returns the kill-members event ("SIGKILL etcd n1,n2").
+func (k KillEtcd) Describe() history.Event {
+	names := nodeNames(k.Nodes)
+	return history.Event{Kind: history.KillMembers, Targets: names, Label: "SIGKILL etcd " + strings.Join(names, ",") + " behind CoreDNS"}
+}
+
+// Inject kills the members, concurrently.
+func (k KillEtcd) Inject(context.Context) error {
+	errs := make(chan error, len(k.Nodes))
+	for _, n := range k.Nodes {
+		go func() { errs <- n.Kill() }()
+	}
+	for range k.Nodes {
+		if err := <-errs; err != nil {
+			return fmt.Errorf("killing etcd: %w", err)
+		}
+	}
+	for _, n := range k.Nodes {
+		if n.Running() {
+			return fmt.Errorf("etcd %s is still running after SIGKILL", n.Name)
+		}
+	}
+	return nil
+}
+
+// Heal restarts the killed members, all at once (as the etcd world's
+// KillNodes: a restarted member serves only once it has a quorum, so one
+// after another would wait for good on the first were every member
+// killed).
+func (k KillEtcd) Heal(ctx context.Context) error {
+	errs := make(chan error, len(k.Nodes))
+	for _, n := range k.Nodes {
+		go func() {
+			if err := n.Restart(ctx); err != nil {
+				errs <- fmt.Errorf("restarting etcd %s: %w", n.Name, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range k.Nodes {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func nodeNames(ns []*cluster.Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.Name
+	}
+	return out
+}
+
+// CrashDNSInstance crashes one instance: it stops answering and renewing;
+// its record lives until its lease expires. It cannot be healed.
+type CrashDNSInstance struct {
+	Instance *Instance
+}
+
+// Describe returns the crash-instance event ("crash instance j2").
+func (c CrashDNSInstance) Describe() history.Event {
+	return history.Event{Kind: history.CrashInstance, Targets: []string{c.Instance.ID}, Label: "crash instance " + c.Instance.ID}
+}
+
+// Inject crashes the instance.
+func (c CrashDNSInstance) Inject(context.Context) error {
+	c.Instance.Crash()
+	return nil
+}

@@ -1,0 +1,157 @@
+package dns
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"sdchaos/cluster"
+	"sdchaos/experiment"
+)
+
+// Rules are the DNS world's rules as the registry-neutral judges ask them
+// (experiment.Rules): instances on leases of TTL renewed every Renew, the
+// etcd behind CoreDNS electing within ElectionMs, and the clients of
+// Clients. Each band's basis cites the rule (rules.go, and the Go, gRPC
+// and CoreDNS sources it names). In this world, registry-unreachable is a
+// blackhole of the clients' DNS path and Kill is quorum-loss (Can refuses
+// registry-unreachable how: kill), so how tells the two apart.
+type Rules struct {
+	TTL, Renew time.Duration
+	ElectionMs uint
+}
+
+// RulesFor returns the rules of a world with o.
+func RulesFor(o Options) Rules {
+	return Rules{TTL: o.Service.TTL, Renew: o.Service.Renew, ElectionMs: cluster.DefaultConfig().ElectionMs}
+}
+
+// deadlineSlack is the allowance for a timer that ends a deadline.
+const deadlineSlack = 50 * time.Millisecond
+
+// The rules this world answers.
+var (
+	_ experiment.RefreshRule       = Rules{}
+	_ experiment.ClientOutageRule  = Rules{}
+	_ experiment.ClientCrashRule   = Rules{}
+	_ experiment.RecoveryRule      = Rules{}
+	_ experiment.SilentRemovalRule = Rules{}
+	_ experiment.MemberServesRule  = Rules{}
+	_ experiment.MemberReadsRule   = Rules{}
+)
+
+// heldBasis says what a query on the held path gets.
+const heldBasis = "the relay drops the query and its reply; Go's resolver waits for an answer until the lookup's deadline " +
+	"(src/net/dnsclient_unix.go:182 context.WithDeadline, :190 SetDeadline) and sends no other query within it"
+
+// RefreshFails: a policy caller's refresh is Go's resolver through the
+// server without a cache. Held (blackhole), the next refresh (≤ refresh)
+// fails at its deadline. After a quorum loss the etcd plugin's Get waits
+// up to 5 s (EtcdReadBasis) or fails sooner (a member that knows it has no
+// leader): the refresh fails at its deadline or sooner, so only the upper
+// bound is a rule.
+func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
+	if how == experiment.Kill {
+		return 0, refresh + timeout + deadlineSlack, "the etcd plugin's linearizable Get cannot be answered without a quorum: " + EtcdReadBasis +
+			"; the next refresh (≤ refresh) fails by its deadline"
+	}
+	return timeout - deadlineSlack, refresh + timeout + deadlineSlack, heldBasis + ": the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
+}
+
+// ClientWhileUnreachable: with the clients' DNS path held every lookup of
+// Go's resolver fails, through either server (the cache is behind the
+// held path); gRPC's dns resolver keeps its addresses and calls the live
+// instances. After a quorum loss Go's resolver fails through the server
+// without a cache and is answered by serve_stale through the other.
+func (Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
+	all := func(basis string) experiment.Band { return experiment.Band{Lo: 100, Hi: 100, Basis: basis} }
+	none := func(basis string) experiment.Band { return experiment.Band{Lo: 0, Hi: 0, Basis: basis} }
+	switch {
+	case client == ClientGRPC:
+		return none(GRPCDNSBasis + "; a failed resolution is reported to the balancer (dns_resolver.go:213 ReportError), and round_robin's " +
+			"children keep their addresses on a resolver error (balancer/endpointsharding/endpointsharding.go:202-207); every instance lives"), true
+	case how == experiment.Blackhole && (client == ClientGo || client == ClientGoStale):
+		return all(heldBasis + "; the cache sits behind the held path"), true
+	case how == experiment.Kill && client == ClientGo:
+		return all(EtcdReadBasis + "; the lookup's 2 s deadline comes first"), true
+	case how == experiment.Kill && client == ClientGoStale:
+		return none(StaleBasis + "; the entry was filled before the quorum loss and is kept for serve_stale's 1 h (setup.go:186)"), true
+	}
+	return experiment.Band{}, false
+}
+
+// ClientAfterCrash: Go's resolver calls no instance, and with the path
+// held every lookup fails, the crash or not: all of them, those sent in
+// the lookup deadline (2 s) before the crash too, which were still held
+// at it and count with it (the judge counts a call in flight at the crash
+// after it), ±1 for the window's edges. gRPC's dns resolver reads A records, and every instance
+// is on 127.0.0.1 (AHostsDeduplicated): it calls one instance's port, and
+// whether the crash hits it is the draw's: no rule.
+func (Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Duration) (experiment.Band, bool) {
+	if client == ClientGRPC {
+		return experiment.Band{}, false
+	}
+	n := rate * (w + lookupTimeout).Seconds()
+	return experiment.Band{Lo: math.Max(0, math.Floor(n)-1), Hi: math.Ceil(n) + 1,
+		Basis: fmt.Sprintf("%s: every one of the ≈ %.0f lookups from %s before the crash (in flight at it, held to their deadline) "+
+			"until the heal fails (± 1 at the edges)", heldBasis, n, lookupTimeout)}, true
+}
+
+// electionBound is how long the restarted majority may take to elect a
+// leader: PreVote, then a randomized election timeout in [election,
+// 2 × election), + 1 s for the restart (as the etcd world's rule).
+func (r Rules) electionBound() time.Duration {
+	return 2*time.Duration(r.ElectionMs)*time.Millisecond + time.Second
+}
+
+// Recovery: once the path is released the next query passes; once the
+// killed members restarted and a leader is elected, the etcd plugin's Get
+// is answered. A policy caller needs its next refresh (≤ refresh, + 1 s);
+// Go's resolver through serve_stale never lost its answer; gRPC kept its
+// addresses.
+func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
+	wait, why := time.Duration(0), "the relay passes the next query at once"
+	if o.How == experiment.Kill {
+		wait, why = r.electionBound(), fmt.Sprintf("the restarted members elect a leader (≤ 2 × %d ms election timeout + 1 s) and the etcd plugin's next Get is answered", r.ElectionMs)
+	}
+	switch {
+	case c.Kind == experiment.PolicyCaller:
+		return wait + refresh + time.Second, why + "; then its next refresh (≤ refresh) answers within 1 s"
+	case c.Client == ClientGRPC:
+		return 0, "gRPC's dns resolver kept its addresses throughout"
+	case c.Client == ClientGoStale && o.How == experiment.Kill:
+		return 0, StaleBasis + ": every lookup was answered throughout"
+	}
+	return wait + lookupTimeout, why + "; a lookup sent before it may wait out its 2 s deadline"
+}
+
+// RemovesSilent: the instances renew their leases on etcd directly,
+// beside the held DNS path, and a quorum loss expires nothing (no leader;
+// the new leader resets every lease, lessor.Promote): no live instance's
+// record goes.
+func (Rules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band {
+	if how == experiment.Kill {
+		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader resets every lease to its full ttl (lessor.Promote)"}
+	}
+	return experiment.Band{Lo: 0, Hi: 0, Basis: "only the clients' DNS path is held: the instances keep renewing their leases on etcd, and their records live on them"}
+}
+
+// MemberServes: the records are read linearizably (as the etcd plugin
+// reads) and a registration is a lease grant and a put: the survivor of a
+// quorum loss serves neither.
+func (Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, _ time.Duration) (experiment.Band, bool) {
+	if f == experiment.QuorumLoss && role == experiment.Survivor {
+		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the survivor alone has none"}, true
+	}
+	return experiment.Band{}, false
+}
+
+// MemberReads: the policy callers refresh through the server without a
+// cache, whose every lookup is a linearizable Get: during a quorum loss
+// every one fails.
+func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
+	if f == experiment.QuorumLoss {
+		return experiment.ReadsFail, EtcdReadBasis
+	}
+	return experiment.ReadsSome, "no rule: this world makes no other member fault"
+}

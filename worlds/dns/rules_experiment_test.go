@@ -1,0 +1,57 @@
+package dns
+
+import (
+	"testing"
+	"time"
+
+	"sdchaos/experiment"
+)
+
+// TestRulesCanFail checks the world's answers are bands a run can miss:
+// a held path fails every lookup (100 %), serve_stale through a quorum
+// loss none, gRPC none; the refresh bound is bounded above; a crash band
+// is narrow; and where there is no rule the answer says so.
+func TestRulesCanFail(t *testing.T) {
+	r := RulesFor(DefaultOptions(experiment.Experiment{Instances: experiment.Instances{Count: 3}}))
+	cases := []struct {
+		client  string
+		how     experiment.How
+		lo, hi  float64
+		hasRule bool
+	}{
+		{ClientGo, experiment.Blackhole, 100, 100, true},
+		{ClientGoStale, experiment.Blackhole, 100, 100, true},
+		{ClientGo, experiment.Kill, 100, 100, true},
+		{ClientGoStale, experiment.Kill, 0, 0, true},
+		{ClientGRPC, experiment.Blackhole, 0, 0, true},
+		{ClientGRPC, experiment.Kill, 0, 0, true},
+		{"nope", experiment.Blackhole, 0, 0, false},
+	}
+	for _, c := range cases {
+		b, ok := r.ClientWhileUnreachable(c.client, c.how, 18*time.Second)
+		if ok != c.hasRule || (ok && (b.Lo != c.lo || b.Hi != c.hi || b.Basis == "")) {
+			t.Errorf("%s %s: %v %v, want [%v, %v] %v", c.client, c.how, b, ok, c.lo, c.hi, c.hasRule)
+		}
+	}
+	lo, hi, basis := r.RefreshFails(experiment.Blackhole, time.Second, 500*time.Millisecond)
+	if lo != 450*time.Millisecond || hi != 1550*time.Millisecond || basis == "" {
+		t.Errorf("RefreshFails(blackhole) = %s–%s %q", lo, hi, basis)
+	}
+	if _, hi, _ := r.RefreshFails(experiment.Kill, time.Second, 500*time.Millisecond); hi != 1550*time.Millisecond {
+		t.Errorf("RefreshFails(kill) hi = %s", hi)
+	}
+	b, ok := r.ClientAfterCrash(ClientGo, 3, 40, 12*time.Second)
+	if !ok || b.Lo != 559 || b.Hi != 561 {
+		t.Errorf("ClientAfterCrash(go, 40/s, 12 s) = %v %v, want 559–561 (40 × 14 s ± 1)", b, ok)
+	}
+	if _, ok := r.ClientAfterCrash(ClientGRPC, 3, 40, 12*time.Second); ok {
+		t.Error("ClientAfterCrash(grpc) has a rule, but which instance gRPC calls is the draw's")
+	}
+	if b := r.RemovesSilent(experiment.Blackhole, time.Hour); b.Hi != 0 {
+		t.Errorf("RemovesSilent(blackhole, 1 h) = %v: the instances renew beside the held path", b)
+	}
+	pol := experiment.Caller{Name: "keep", Kind: experiment.PolicyCaller}
+	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.Kill}, time.Second); d != r.electionBound()+2*time.Second {
+		t.Errorf("Recovery(policy, kill) = %s", d)
+	}
+}
