@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sdchaos/childproc"
+	"sdchaos/internal/machinelock"
 )
 
 // testPortBase keeps this package's ports apart from other packages' tests.
@@ -21,6 +22,7 @@ func needReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real etcd and CoreDNS processes: skipped under -short")
 	}
+	t.Cleanup(machinelock.Take(t)) // its bands time DNS answers and refreshes: one timed run on the machine at a time
 }
 
 // newSup returns a supervisor closed at the end of the test.

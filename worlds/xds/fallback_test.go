@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"sdchaos/internal/machinelock"
 )
 
 // TestFallbackToASecondControlPlane runs two control-plane replicas over
@@ -16,6 +18,7 @@ func TestFallbackToASecondControlPlane(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real etcd cluster, two control planes and an xDS client: skipped under -short")
 	}
+	defer machinelock.Take(t)() // timed bands: one timed run on the machine at a time
 	w := startRegistry(t, testPortBase+200)
 	port, err := w.alloc.Take("xds primary")
 	if err != nil {

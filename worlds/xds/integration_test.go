@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/childproc"
+	"sdchaos/internal/machinelock"
 	"sdchaos/ports"
 )
 
@@ -21,6 +22,7 @@ func TestControlPlaneOutageAndEmptyRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real etcd cluster, a control plane and two xDS clients: skipped under -short")
 	}
+	defer machinelock.Take(t)() // timed bands: one timed run on the machine at a time
 	w := startWorld(t)
 	all := w.addrs(0, 1, 2)
 	t0 := time.Now()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sdchaos/cluster"
+	"sdchaos/internal/machinelock"
 )
 
 // TestRegistryQuorumLossByWatchFailPolicy kills a majority of the etcd
@@ -19,6 +20,7 @@ func TestRegistryQuorumLossByWatchFailPolicy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real etcd cluster, two control planes and two xDS clients: skipped under -short")
 	}
+	defer machinelock.Take(t)() // timed bands: one timed run on the machine at a time
 	w := startRegistry(t, testPortBase+50)
 	keep, clear := DefaultControlPlaneSettings("api"), DefaultControlPlaneSettings("api")
 	clear.OnWatchFail = ClearEndpoints
