@@ -2,7 +2,6 @@ package dns
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"sdchaos/cluster"
@@ -53,27 +52,13 @@ type KillEtcd struct {
 
 // Describe returns the kill-members event ("SIGKILL etcd n1,n2").
 func (k KillEtcd) Describe() history.Event {
-	names := nodeNames(k.Nodes)
+	names := cluster.Names(k.Nodes)
 	return history.Event{Kind: history.KillMembers, Targets: names, Label: "SIGKILL etcd " + strings.Join(names, ",") + " behind CoreDNS"}
 }
 
 // Inject kills the members, concurrently.
 func (k KillEtcd) Inject(context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() { errs <- n.Kill() }()
-	}
-	for range k.Nodes {
-		if err := <-errs; err != nil {
-			return fmt.Errorf("killing etcd: %w", err)
-		}
-	}
-	for _, n := range k.Nodes {
-		if n.Running() {
-			return fmt.Errorf("etcd %s is still running after SIGKILL", n.Name)
-		}
-	}
-	return nil
+	return cluster.KillAll(k.Nodes)
 }
 
 // Heal restarts the killed members, all at once (as the etcd world's
@@ -81,31 +66,7 @@ func (k KillEtcd) Inject(context.Context) error {
 // after another would wait for good on the first were every member
 // killed).
 func (k KillEtcd) Heal(ctx context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() {
-			if err := n.Restart(ctx); err != nil {
-				errs <- fmt.Errorf("restarting etcd %s: %w", n.Name, err)
-				return
-			}
-			errs <- nil
-		}()
-	}
-	var first error
-	for range k.Nodes {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-func nodeNames(ns []*cluster.Node) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = n.Name
-	}
-	return out
+	return cluster.RestartAll(ctx, k.Nodes)
 }
 
 // CrashDNSInstance crashes one instance: it stops answering and renewing;

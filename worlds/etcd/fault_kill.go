@@ -2,7 +2,6 @@ package etcd
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"sdchaos/cluster"
@@ -17,26 +16,12 @@ type KillNodes struct {
 
 // Describe returns the kill-members event on the members ("SIGKILL etcd n1,n2").
 func (k KillNodes) Describe() history.Event {
-	return history.Event{Kind: history.KillMembers, Targets: nodeNames(k.Nodes), Label: viaNemesis(k.Nodes, "SIGKILL", "kill") + " etcd " + strings.Join(nodeNames(k.Nodes), ",")}
+	return history.Event{Kind: history.KillMembers, Targets: cluster.Names(k.Nodes), Label: viaNemesis(k.Nodes, "SIGKILL", "kill") + " etcd " + strings.Join(cluster.Names(k.Nodes), ",")}
 }
 
 // Inject kills the members (concurrently, so they die within microseconds of each other).
 func (k KillNodes) Inject(context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() { errs <- n.Kill() }()
-	}
-	for range k.Nodes {
-		if err := <-errs; err != nil {
-			return err
-		}
-	}
-	for _, n := range k.Nodes {
-		if n.Running() {
-			return fmt.Errorf("etcd %s is still running after SIGKILL", n.Name)
-		}
-	}
-	return nil
+	return cluster.KillAll(k.Nodes)
 }
 
 // Heal restarts the killed members, all at once: a restarted member
@@ -44,31 +29,7 @@ func (k KillNodes) Inject(context.Context) error {
 // waits for good on the first when a majority was killed (every member
 // killed, the registry-unreachable kill).
 func (k KillNodes) Heal(ctx context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() {
-			if err := n.Restart(ctx); err != nil {
-				errs <- fmt.Errorf("restarting %s: %w", n.Name, err)
-				return
-			}
-			errs <- nil
-		}()
-	}
-	var first error
-	for range k.Nodes {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-func nodeNames(ns []*cluster.Node) []string {
-	names := make([]string, len(ns))
-	for i, n := range ns {
-		names[i] = n.Name
-	}
-	return names
+	return cluster.RestartAll(ctx, k.Nodes)
 }
 
 // viaNemesis returns what the fault does to members the harness started

@@ -20,4 +20,4 @@ func distinctAddrs(ns []*cluster.Node) error {
 	return nil
 }
 
-func joinNames(ns []*cluster.Node) string { return strings.Join(nodeNames(ns), ",") }
+func joinNames(ns []*cluster.Node) string { return strings.Join(cluster.Names(ns), ",") }

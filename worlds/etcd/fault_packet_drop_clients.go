@@ -33,7 +33,7 @@ func (d *DropClientPackets) Describe() history.Event {
 	if d.Client.IsValid() {
 		label = fmt.Sprintf("drop %s of the packets between the clients on %s and %s (%s)", fault.Percent(d.Loss), d.Client, joinNames(d.Nodes), d.Dir)
 	}
-	return history.Event{Kind: history.PacketDropClients, Targets: nodeNames(d.Nodes), Label: label}
+	return history.Event{Kind: history.PacketDropClients, Targets: cluster.Names(d.Nodes), Label: label}
 }
 
 // Inject installs the rules.

@@ -25,7 +25,7 @@ type ResetClientPackets struct {
 // ("reset 100 % of client packets to n1,n2,n3").
 func (r *ResetClientPackets) Describe() history.Event {
 	label := fmt.Sprintf("reset %s of client packets to %s", fault.Percent(r.Loss), joinNames(r.Nodes))
-	return history.Event{Kind: history.PacketResetClients, Targets: nodeNames(r.Nodes), Label: label}
+	return history.Event{Kind: history.PacketResetClients, Targets: cluster.Names(r.Nodes), Label: label}
 }
 
 // Inject installs the rules.

@@ -45,22 +45,13 @@ type killMembers struct {
 
 // Describe returns the kill-members event ("SIGKILL etcd n1,n2").
 func (k killMembers) Describe() history.Event {
-	names := nodeNames(k.Nodes)
+	names := cluster.Names(k.Nodes)
 	return history.Event{Kind: history.KillMembers, Targets: names, Label: "SIGKILL etcd " + strings.Join(names, ",")}
 }
 
 // Inject kills the members, concurrently.
 func (k killMembers) Inject(context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() { errs <- n.Kill() }()
-	}
-	for range k.Nodes {
-		if err := <-errs; err != nil {
-			return fmt.Errorf("killing etcd: %w", err)
-		}
-	}
-	return nil
+	return cluster.KillAll(k.Nodes)
 }
 
 // Heal restarts the killed members all at once: a restarted member serves
@@ -68,29 +59,5 @@ func (k killMembers) Inject(context.Context) error {
 // a quorum, so with every member killed one restarted alone would wait for
 // the others for good.
 func (k killMembers) Heal(ctx context.Context) error {
-	errs := make(chan error, len(k.Nodes))
-	for _, n := range k.Nodes {
-		go func() {
-			if err := n.Restart(ctx); err != nil {
-				errs <- fmt.Errorf("restarting etcd %s: %w", n.Name, err)
-				return
-			}
-			errs <- nil
-		}()
-	}
-	var first error
-	for range k.Nodes {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-func nodeNames(ns []*cluster.Node) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = n.Name
-	}
-	return out
+	return cluster.RestartAll(ctx, k.Nodes)
 }
