@@ -130,7 +130,14 @@ func (g *GRPCCaller) Run(ctx context.Context, rec *history.Recorder, d time.Dura
 
 func (g *GRPCCaller) call(ctx context.Context, hc healthpb.HealthClient, rec *history.Recorder, k int, due time.Time) history.Op {
 	op := history.Op{Caller: g.cfg.Name, Kind: history.OpCall, Seq: k, Scheduled: rec.Offset(due), Start: rec.Offset(time.Now()), Paced: true}
-	c, cancel := context.WithTimeout(ctx, g.cfg.CallTimeout)
+	return HealthCheck(ctx, hc, g.cfg.CallTimeout, rec, op)
+}
+
+// HealthCheck makes one call of an instance's gRPC health service through
+// hc, bounded by timeout, and returns op with its end, the instance that
+// answered (Target) and its outcome (a deadline is Unknown).
+func HealthCheck(ctx context.Context, hc healthpb.HealthClient, timeout time.Duration, rec *history.Recorder, op history.Op) history.Op {
+	c, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var p peer.Peer
 	_, err := hc.Check(c, &healthpb.HealthCheckRequest{}, grpc.Peer(&p))

@@ -2,7 +2,6 @@ package anyregistry
 
 import (
 	"fmt"
-
 	"time"
 
 	"sdchaos/history"

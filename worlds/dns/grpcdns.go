@@ -2,7 +2,6 @@ package dns
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -10,11 +9,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/peer"
-	"google.golang.org/grpc/status"
 
 	"sdchaos/caller"
 	"sdchaos/history"
@@ -92,26 +88,7 @@ func (g *GRPCCaller) Run(ctx context.Context, rec *history.Recorder, d time.Dura
 func (g *GRPCCaller) call(ctx context.Context, hc healthpb.HealthClient, rec *history.Recorder, k int, due time.Time) history.Op {
 	op := history.Op{Caller: g.cfg.Name, Kind: history.OpCall, Via: g.cfg.Server, Seq: k, Scheduled: rec.Offset(due),
 		Start: rec.Offset(time.Now()), Paced: true}
-	c, cancel := context.WithTimeout(ctx, g.cfg.CallTimeout)
-	defer cancel()
-	var p peer.Peer
-	_, err := hc.Check(c, &healthpb.HealthCheckRequest{}, grpc.Peer(&p))
-	op.End, op.Outcome = rec.Offset(time.Now()), history.OK
-	if p.Addr != nil {
-		op.Target = p.Addr.String()
-	}
-	if err != nil {
-		op.Outcome, op.Err = callOutcome(err), err.Error()
-	}
-	return op
-}
-
-// callOutcome maps a gRPC error to an outcome: a deadline is Unknown.
-func callOutcome(err error) history.Outcome {
-	if status.Code(err) == codes.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) {
-		return history.Unknown
-	}
-	return history.Fail
+	return caller.HealthCheck(ctx, hc, g.cfg.CallTimeout, rec, op)
 }
 
 // Close closes the client connection (and its resolver).
