@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sdchaos/internal/cmdrun"
@@ -62,7 +64,7 @@ func runPrivate(t *testing.T, args []string, cut history.EventKind) {
 		cmdrun.Eventually(t, "child processes", func() string { return cmdrun.Children(cmd.Process.Pid) })
 		t.Skipf("every run was invalid on this machine:\n%s", errb.String())
 	default:
-		t.Fatalf("exit code %d, want %d\n%s", code, exitReproduced, errb.String())
+		t.Fatalf("exit code %d, want %d\n%s%s", code, exitReproduced, errb.String(), unreproduced(out.Bytes()))
 	}
 	var r struct {
 		Verdict report.Verdict  `json:"verdict"`
@@ -114,4 +116,23 @@ func TestAsksPrivate(t *testing.T) {
 			t.Errorf("asksPrivate(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
+}
+
+// unreproduced lists the checks of a JSON report that neither reproduced
+// nor differed with a cause, one line each, so that a failed run says which
+// check went outside and what it measured.
+func unreproduced(js []byte) string {
+	var r struct {
+		Checks []report.Check `json:"checks"`
+	}
+	if err := json.Unmarshal(js, &r); err != nil {
+		return fmt.Sprintf("(no report: %v)", err)
+	}
+	var b strings.Builder
+	for _, c := range r.Checks {
+		if c.Verdict != report.Reproduced && c.Verdict != report.Differs {
+			fmt.Fprintf(&b, "%s: %s: measured %s, band %s (%s)\n", c.Verdict, c.Name, c.MeasuredText, c.Band, c.Basis)
+		}
+	}
+	return b.String()
 }
