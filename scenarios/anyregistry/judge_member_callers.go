@@ -69,7 +69,7 @@ func (r *run) memberCallerChecks(w window) {
 			r.clientDuringAs(c, w, w.to, how, string(w.step.Fault)+" held")
 		case reads == experiment.ReadsSome && c.Policy == experiment.Clear:
 			n, failed := r.countOf(c.Name, w.from, w.to)
-			r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while %s held (%s: its share is the balancer's choice, not judged).",
+			r.res.Conclude(fmt.Sprintf("%s failed %d of %d calls while %s held (%s: its share depends on which member each of its reads reached first, not judged).",
 				c.Name, failed, n, w.step.Fault, basis))
 		default:
 			r.noFailures(c, w, basis)

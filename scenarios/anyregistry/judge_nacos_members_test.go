@@ -7,9 +7,9 @@ import (
 	"sdchaos/worlds/nacos"
 )
 
-// TestQuorumLossOnNacos: the survivor (n3) lists and registers alone (Distro, AP); keep and the
-// real clients fail nothing while the loss holds, nor the real clients after it; clear's share
-// is the member it reads through (not judged).
+// TestQuorumLossOnNacos: the survivor (n3) lists and registers alone (Distro, AP); every caller
+// fails nothing while the loss holds — clear too, which reads past the killed members as
+// nacos-client does —, nor the real clients after it.
 func TestQuorumLossOnNacos(t *testing.T) {
 	base := func() worldRun { return memberRun(t, nacosName, "quorum-loss", "n1", "n2") }
 	testMembers(t, base, []memberCase{
@@ -19,8 +19,10 @@ func TestQuorumLossOnNacos(t *testing.T) {
 			"n3 (survivor) at 15 s: list answers"},
 		{"keep fails", func(w *worldRun) { w.fail = failing("keep", 9*time.Second, 10*time.Second) },
 			"keep: failures while quorum-loss held"},
+		{"clear fails", func(w *worldRun) { w.fail = failing("clear", 9*time.Second, 10*time.Second) },
+			"clear: failures while quorum-loss held"},
 		{"go-sdk fails", func(w *worldRun) { w.fail = failing(nacos.NacosGoSDK, 9*time.Second, 12*time.Second) },
-			"go-sdk: failed share while quorum-loss held"},
+			"go-sdk: failures while quorum-loss held"},
 		{"spring fails after the heal", func(w *worldRun) { w.fail = failing(nacos.NacosSpring, 25*time.Second, 26*time.Second) },
 			"spring: failures after quorum-loss healed (from 0s after)"},
 	})

@@ -76,6 +76,7 @@ func (r nacosRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, 
 			return nil, fmt.Errorf("the members probe's directory: %w", err)
 		}
 		w.probes = &nacosProbe{dir: dir, http: &http.Client{Transport: &http.Transport{}}}
+		w.pick = newMemberPick(env)
 	}
 	sp := DefaultServerSpec()
 	sp.KeepHome, sp.Logf = env.Keep, env.Printf
@@ -99,7 +100,8 @@ func (r nacosRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, 
 }
 
 // nacosExpWorld is the Nacos world of an experiment: the nacosreal.World with the policy
-// callers (each reading the client open API through its own link) and the reading of the
+// callers (each reading the client open API through its own link, to every member on the
+// cluster) and the reading of the
 // server's list as OpListed ops.
 type nacosExpWorld struct {
 	*World
@@ -117,6 +119,8 @@ type nacosExpWorld struct {
 	exec   []nacosExecCaller // the users' clients, each through its own link
 	env    *rig.Env
 	probes *nacosProbe // the members probe, on the cluster
+	// pick draws the member each policy caller's read tries first, on the cluster.
+	pick *memberPick
 	// filter is the run's packet filter when a step drops packets; source the address the
 	// clients' links dial the members from in the private namespace (invalid on loopback).
 	filter *netns.Filter
@@ -146,7 +150,7 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 		if c.Kind != experiment.PolicyCaller {
 			continue
 		}
-		l, err := NewLinkFrom(w.links, w.Server(), c.Name, w.source)
+		l, err := w.policyLink(c.Name)
 		if err != nil {
 			return fmt.Errorf("policy caller %s: %w", c.Name, err)
 		}
@@ -154,6 +158,15 @@ func (w *nacosExpWorld) Start(ctx context.Context) error {
 			client: &http.Client{Transport: &http.Transport{}}})
 	}
 	return w.startExec()
+}
+
+// policyLink opens a policy caller's link: to the server, or — on the cluster, as every real
+// client's — to every member, the caller's reads trying them in turn (OpenAPISource).
+func (w *nacosExpWorld) policyLink(name string) (*Link, error) {
+	if c := w.Cluster(); c != nil {
+		return NewClusterLinkFrom(w.links, c.Members(), name, w.source)
+	}
+	return NewLinkFrom(w.links, w.Server(), name, w.source)
 }
 
 // Traffic is the world's (its real clients, its own reading of the server) with the policy
@@ -165,7 +178,11 @@ func (w *nacosExpWorld) Traffic(ctx context.Context) ([]caller.Traffic, error) {
 		return nil, err
 	}
 	for i, p := range w.policy {
-		c := caller.New(p.cfg, OpenAPISource{Addr: p.link.Addr(), Service: nacosService, Client: p.client})
+		src := OpenAPISource{Addr: p.link.Addr(), Service: nacosService, Client: p.client}
+		if w.pick != nil {
+			src.Start = w.pick.Start
+		}
+		c := caller.New(p.cfg, src)
 		if err := c.Prime(ctx); err != nil { // its list filled before time zero, as the etcd rig's callers
 			return nil, fmt.Errorf("policy caller %s: %w", p.cfg.Name, err)
 		}

@@ -63,8 +63,9 @@ func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, op exp
 	return experiment.Band{Lo: 1, Hi: 1, Basis: "every live member " + what + ": " + distroRule}, true
 }
 
-// MemberReads: under a quorum loss a read through a killed member is refused and the survivor
-// answers it whole; with a member cut off every member answers whole. Either holds while the
+// MemberReads: under a quorum loss a read through a killed member is refused, the client's
+// next member is tried, and the survivor answers it whole; with a member cut off every member
+// answers whole. Either holds while the
 // members keep their copies of each other's clients (ClientExpired); beyond, a member lists
 // only the clients it still holds.
 func (r Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
@@ -80,8 +81,10 @@ func (r Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 			"moves to another member; every other member answers every read with every instance (" + r.copiesRule() + ")"
 	}
 	if f == experiment.QuorumLoss {
-		return experiment.ReadsSome, "a read through a killed member is refused (its ports are closed); the survivor answers every read " +
-			"with every instance: its own clients and its copies of the killed members' (" + r.copiesRule() + ")"
+		return experiment.ReadsAnswer, "a client given every member reads past the killed ones: a policy caller tries the members in turn " +
+			"from a random one and a killed member refuses at once (NamingHttpClientProxy.reqApi), a real client moves its connection to " +
+			"a live member and keeps its list meanwhile; the survivor answers every read with every instance: its own clients and its " +
+			"copies of the killed members' (" + r.copiesRule() + ")"
 	}
 	return experiment.ReadsAnswer, "every member answers every read with every instance: the cut member and the others keep their copies " +
 		"of each other's clients (" + r.copiesRule() + "), and a client connected to a member stays with it"
@@ -103,13 +106,17 @@ func (r Rules) memberClientWhile(how experiment.How) (experiment.Band, bool) {
 }
 
 // afterQuorumLoss bounds a caller's recovery after a quorum loss's heal: a real client's list
-// was never emptied (memberClientWhile); a policy caller reads through the cluster's first
-// member, which the loss may have killed: it answers again once that member serves again
-// (within Restart of its launch at the heal), then its next refresh.
+// was never emptied (memberClientWhile); a policy caller's read may reach a member launched
+// again at the heal first, whose client open API answers before Distro has loaded its
+// snapshot (the v3 API is outside TrafficReviseFilter's /v1/ns/* patterns, NamingConfig.java),
+// possibly with no instance: within Restart of the launch the member is ready, its data loaded
+// (nacos.naming.data.warmup), then the caller's next refresh.
 func (r Rules) afterQuorumLoss(c experiment.Caller, refresh time.Duration) (time.Duration, string) {
 	if c.Kind != experiment.PolicyCaller {
 		return 0, "its list was never emptied: the survivor answered with every instance throughout (" + r.copiesRule() + ")"
 	}
-	return r.Restart + refresh + time.Second, fmt.Sprintf("it reads through the cluster's first member, which the quorum loss may have killed: "+
-		"that member serves again within %s of its launch at the heal (its ready timeout), then its next refresh (≤ refresh) is answered within 1 s", r.Restart)
+	return r.Restart + refresh + time.Second, fmt.Sprintf("its read may reach a member launched again at the heal first, whose client open API "+
+		"answers before Distro has loaded its snapshot (the v3 API is not behind TrafficReviseFilter), possibly with no instance; the member "+
+		"is ready, its data loaded, within %s of its launch (its ready timeout, nacos.naming.data.warmup), then its next refresh (≤ refresh) "+
+		"is answered within 1 s", r.Restart)
 }

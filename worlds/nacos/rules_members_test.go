@@ -42,7 +42,8 @@ func TestMemberRules(t *testing.T) {
 		f    experiment.FaultKind
 		want experiment.Reads
 	}{
-		{cluster, experiment.QuorumLoss, experiment.ReadsSome},
+		{cluster, experiment.QuorumLoss, experiment.ReadsAnswer},
+		{long, experiment.QuorumLoss, experiment.ReadsSome},
 		{cluster, experiment.CutOffMember, experiment.ReadsAnswer},
 		{long, experiment.CutOffMember, experiment.ReadsSome},
 	}
