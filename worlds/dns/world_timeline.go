@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-
 	"sdchaos/cluster"
 	"sdchaos/experiment"
 	"sdchaos/fault"
@@ -86,26 +84,13 @@ func (w *World) membersProbe() fault.Probe {
 
 // probeMember lists and registers through one member.
 func (w *World) probeMember(ctx context.Context, rec *history.Recorder, n *cluster.Node) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{n.ClientURL()}, DialTimeout: rig.ProbeTimeout})
+	p, err := cluster.DialMemberProbe(n.ClientURL(), rig.ProbeTimeout, w.recordPrefix(),
+		RecordKey(DefaultPath, DefaultZone, "members-probe", n.Name), w.opts.Service.TTL)
 	if err != nil {
 		rig.RecordProbe(rec, n.Name, experiment.List, time.Now(), 0, err)
 		return
 	}
-	defer cli.Close()
-	rig.ProbeOp(ctx, rec, n.Name, experiment.List, func(c context.Context) (int, error) {
-		resp, err := cli.Get(c, w.recordPrefix(), clientv3.WithPrefix(), clientv3.WithCountOnly())
-		if err != nil {
-			return 0, err
-		}
-		return int(resp.Count), nil
-	})
-	rig.ProbeOp(ctx, rec, n.Name, experiment.Register, func(c context.Context) (int, error) {
-		lease, err := cli.Grant(c, int64(w.opts.Service.TTL/time.Second))
-		if err != nil {
-			return 0, err
-		}
-		key := RecordKey(DefaultPath, DefaultZone, "members-probe", n.Name)
-		_, err = cli.Put(c, key, "probe", clientv3.WithLease(lease.ID))
-		return 1, err
-	})
+	defer p.Close()
+	rig.ProbeOp(ctx, rec, n.Name, experiment.List, p.List)
+	rig.ProbeOp(ctx, rec, n.Name, experiment.Register, p.Register)
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/api/v3/version"
-	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"sdchaos/cluster"
 	"sdchaos/experiment"
 	"sdchaos/fakeservice"
 	"sdchaos/fault"
@@ -36,27 +36,14 @@ func etcdMembersProbe(r *Etcd) fault.Probe {
 
 // probeMember lists and registers through one member.
 func probeMember(ctx context.Context, rec *history.Recorder, r *Etcd, name, url string) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: rig.ProbeTimeout})
+	p, err := cluster.DialMemberProbe(url, rig.ProbeTimeout, r.Prefix(), etcdProbeKey(r, name), r.Svc.TTL)
 	if err != nil {
 		rig.RecordProbe(rec, name, experiment.List, time.Now(), 0, err)
 		return
 	}
-	defer cli.Close()
-	rig.ProbeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
-		resp, err := cli.Get(c, r.Prefix(), clientv3.WithPrefix(), clientv3.WithCountOnly())
-		if err != nil {
-			return 0, err
-		}
-		return int(resp.Count), nil
-	})
-	rig.ProbeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
-		lease, err := cli.Grant(c, int64(r.Svc.TTL/time.Second))
-		if err != nil {
-			return 0, err
-		}
-		_, err = cli.Put(c, etcdProbeKey(r, name), "probe", clientv3.WithLease(lease.ID))
-		return 1, err
-	})
+	defer p.Close()
+	rig.ProbeOp(ctx, rec, name, experiment.List, p.List)
+	rig.ProbeOp(ctx, rec, name, experiment.Register, p.Register)
 }
 
 // etcdProbeKey is where the members probe registers through member: beside

@@ -5,8 +5,6 @@ import (
 	"sync"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-
 	"sdchaos/cluster"
 	"sdchaos/experiment"
 	"sdchaos/fakeservice"
@@ -33,29 +31,16 @@ func membersProbe(c *cluster.Cluster) fault.Probe {
 		}}
 }
 
-// probeMember lists and registers through one member.
+// probeMember lists and registers through one member; its key sits beside the endpoints'
+// prefix, not under it: the control plane never serves the probe.
 func probeMember(ctx context.Context, rec *history.Recorder, name, url string) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: rig.ProbeTimeout})
+	p, err := cluster.DialMemberProbe(url, rig.ProbeTimeout, fakeservice.GRPCTarget(Service)+"/",
+		fakeservice.GRPCTarget(Service)+"-members-probe/"+name, probeTTL)
 	if err != nil {
 		rig.RecordProbe(rec, name, experiment.List, time.Now(), 0, err)
 		return
 	}
-	defer cli.Close()
-	rig.ProbeOp(ctx, rec, name, experiment.List, func(c context.Context) (int, error) {
-		resp, err := cli.Get(c, fakeservice.GRPCTarget(Service)+"/", clientv3.WithPrefix(), clientv3.WithCountOnly())
-		if err != nil {
-			return 0, err
-		}
-		return int(resp.Count), nil
-	})
-	rig.ProbeOp(ctx, rec, name, experiment.Register, func(c context.Context) (int, error) {
-		lease, err := cli.Grant(c, int64(probeTTL/time.Second))
-		if err != nil {
-			return 0, err
-		}
-		// Beside the endpoints' prefix, not under it: the control plane
-		// never serves the probe.
-		_, err = cli.Put(c, fakeservice.GRPCTarget(Service)+"-members-probe/"+name, "probe", clientv3.WithLease(lease.ID))
-		return 1, err
-	})
+	defer p.Close()
+	rig.ProbeOp(ctx, rec, name, experiment.List, p.List)
+	rig.ProbeOp(ctx, rec, name, experiment.Register, p.Register)
 }
