@@ -15,15 +15,17 @@ import (
 	"sdchaos/scenarios/anyregistry"
 )
 
-// writeMatrixFigure draws one experiment's matrix: per caller, the share
-// of its calls that failed on each world, as grouped bars.
+// writeMatrixFigure draws one experiment's matrix: per client set-up that
+// runs on two or more of the worlds (every set-up when one world ran), the
+// share of its calls that failed on each world, as grouped bars; a world's
+// own clients are compared in the table, not drawn one bar among empty slots.
 func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) error {
 	if dir == "" {
 		return nil
 	}
 	var callers []string
 	for _, s := range subjects(runs) {
-		if s != anyregistry.SubjectRegistry && hasSeries(runs, s) {
+		if s != anyregistry.SubjectRegistry && seriesIn(runs, s) >= min(2, len(runs)) {
 			callers = append(callers, s)
 		}
 	}
@@ -38,7 +40,7 @@ func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) er
 		}
 		bars = append(bars, b)
 	}
-	p, err := figure.Bars(x.Name+": calls failed per client set-up and registry (each bar: failed / sent)", "failed share of its calls (%)", callers, bars...)
+	p, err := figure.Bars(x.Name+": calls failed per client set-up and registry (each bar: failed / sent; set-ups that run on two or more)", "failed share of its calls (%)", callers, bars...)
 	if err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
@@ -52,16 +54,17 @@ func writeMatrixFigure(dir string, x experiment.Experiment, runs []matrixRun) er
 	return writePlot(dir, x.Name+".matrix", f)
 }
 
-// hasSeries reports whether some run has per-second calls of subject.
-func hasSeries(runs []matrixRun, subject string) bool {
+// seriesIn counts the runs that have per-second calls of subject.
+func seriesIn(runs []matrixRun, subject string) int {
+	n := 0
 	for _, r := range runs {
 		if r.result != nil {
 			if _, ok := r.result.Series[subject]; ok {
-				return true
+				n++
 			}
 		}
 	}
-	return false
+	return n
 }
 
 // failedShare is the share (%) of subject's calls that failed in run r

@@ -77,7 +77,7 @@ func matrixSection(dir string, d matrixExperimentDoc) htmlreport.Section {
 		}
 	}
 	s.Figures = htmlreport.Figures([]string{"matrix.svg", "matrix.png"}, files, func(string) string {
-		return d.Name + ": the share of each client set-up's calls that failed, per registry"
+		return d.Name + ": the share of each client set-up's calls that failed, per registry, for the set-ups that run on two or more (each world's own clients: the table below)"
 	})
 	t := d.table()
 	g := htmlreport.Grid{Caption: t.Title, Notes: t.Notes, Header: textCells(t.Header...)}
