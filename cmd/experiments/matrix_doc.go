@@ -7,6 +7,7 @@ import (
 
 	"sdchaos/experiment"
 	"sdchaos/report"
+	"sdchaos/scenarios/anyregistry"
 )
 
 // matrixDoc is matrix.json: every experiment of a matrix with, per world,
@@ -121,7 +122,7 @@ func (d matrixExperimentDoc) table() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · how many of those failures no check judged (in the recovery after a heal, which the world's rule bounds; elsewhere) · the worst verdict of its checks; the registry's and the members' rows: the worst verdict of their checks; not judged where the calls were counted but the world's rules give no band for them; — where the world has no such row"}
+	t.Notes = []string{"a caller's cell: calls failed / sent over the whole run · how many of those failures no check judged (in the recovery after a heal, which the world's rule bounds; elsewhere) · the worst verdict of its checks; the registry's row: how many instances registered again after the outage (where the world records registrations; 0: every registration outlived it, no rejoin to judge) and the worst verdict of its checks; the members' rows: the worst verdict of their checks; not judged where the calls were counted but the world's rules give no band for them; — where the world has no such row"}
 	for _, w := range d.Worlds {
 		switch {
 		case w.Cannot != "":
@@ -201,6 +202,10 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	case counted:
 		okN, fail := s.Total()
 		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail) + unjudgedText(r.result.Metrics, subject)
+	case subject == anyregistry.SubjectRegistry:
+		if n, ok := r.result.Metrics["rejoin.registrations"]; ok {
+			cell.Calls = fmt.Sprintf("%.0f registered again", n)
+		}
 	}
 	return cell
 }

@@ -37,8 +37,16 @@ func (r *run) registryChecks(w window) {
 	default:
 		r.res.AddCheck(e.JudgeBool(emptied))
 	}
-	if w.healed && (r.rejoined(w) > 0 || (!r.recordsRegistrations() && r.removedAlive(w))) {
+	switch {
+	case !w.healed:
+	case r.rejoined(w) > 0 || (!r.recordsRegistrations() && r.removedAlive(w)):
 		r.rejoinChecks(w)
+	case r.recordsRegistrations():
+		// nothing had to come back: say so, so that a rejoin experiment's
+		// cell cannot read as a storm absorbed
+		r.res.Metrics["rejoin.registrations"] = 0
+		r.res.Conclude("No instance registered again after the registry returned: every registration outlived the outage, " +
+			"so there was no rejoin to judge.")
 	}
 }
 

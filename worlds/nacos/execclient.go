@@ -9,7 +9,7 @@ import (
 
 // The Nacos world's part of a user's client protocol (rig.ExecClient): beside
 // rig.EnvRegistry (nacos) and rig.EnvEndpoints (the server's HTTP address,
-// host:port — the first member's on a cluster, as the policy callers' —, through a link of the client's own that the faults cut as the
+// host:port — the first member's on a cluster (the policy callers are given every member) —, through a link of the client's own that the faults cut as the
 // other callers'; its gRPC port is that port + 1000, as every Nacos client
 // assumes), where the instances are listed.
 const (
