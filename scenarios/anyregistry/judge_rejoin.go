@@ -42,11 +42,17 @@ func (r *run) registryChecks(w window) {
 	case r.rejoined(w) > 0 || (!r.recordsRegistrations() && r.removedAlive(w)):
 		r.rejoinChecks(w)
 	case r.recordsRegistrations():
-		// nothing had to come back: say so, so that a rejoin experiment's
-		// cell cannot read as a storm absorbed
+		// nothing came back: say so, so that a rejoin experiment's cell
+		// cannot read as a storm absorbed
 		r.res.Metrics["rejoin.registrations"] = 0
 		r.res.Conclude("No instance registered again after the registry returned: every registration outlived the outage, " +
 			"so there was no rejoin to judge.")
+	case seen:
+		// a world that records no registration: its list never fell below
+		// the live instances, so none lost its registration
+		r.res.Metrics["rejoin.registrations"] = 0
+		r.res.Conclude("The registry listed every live instance throughout the outage: none lost its registration or had to " +
+			"register again, so there was no rejoin to judge.")
 	}
 }
 
