@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"sdchaos/cluster"
 	"sdchaos/history"
 )
 
@@ -41,32 +40,6 @@ func (b BlackholeDNS) Heal(context.Context) error {
 		r.Release()
 	}
 	return nil
-}
-
-// KillEtcd SIGKILLs etcd members behind a live CoreDNS (quorum-loss: a
-// majority); Heal restarts them on their data dirs and waits until each
-// answers on its client port.
-type KillEtcd struct {
-	Nodes []*cluster.Node
-}
-
-// Describe returns the kill-members event ("SIGKILL etcd n1,n2").
-func (k KillEtcd) Describe() history.Event {
-	names := cluster.Names(k.Nodes)
-	return history.Event{Kind: history.KillMembers, Targets: names, Label: "SIGKILL etcd " + strings.Join(names, ",") + " behind CoreDNS"}
-}
-
-// Inject kills the members, concurrently.
-func (k KillEtcd) Inject(context.Context) error {
-	return cluster.KillAll(k.Nodes)
-}
-
-// Heal restarts the killed members, all at once (as the etcd world's
-// KillNodes: a restarted member serves only once it has a quorum, so one
-// after another would wait for good on the first were every member
-// killed).
-func (k KillEtcd) Heal(ctx context.Context) error {
-	return cluster.RestartAll(ctx, k.Nodes)
 }
 
 // CrashDNSInstance crashes one instance: it stops answering and renewing;

@@ -54,16 +54,7 @@ func (w *World) quorumLoss(ctx context.Context) (fault.Fault, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding etcd's leader: %w", err)
 	}
-	kill := []*cluster.Node{leader}
-	for _, n := range w.Etcd.Nodes() {
-		if len(kill) == w.Etcd.Size()/2+1 {
-			break
-		}
-		if n != leader {
-			kill = append(kill, n)
-		}
-	}
-	return KillEtcd{Nodes: kill}, nil
+	return cluster.KillMembers{Nodes: w.Etcd.MajorityWith(leader)}, nil
 }
 
 // membersProbe lists the records (a linearizable read, as the etcd plugin

@@ -17,7 +17,7 @@ type PauseNodes struct {
 
 // Describe returns the pause-members event ("SIGSTOP etcd n1").
 func (p PauseNodes) Describe() history.Event {
-	return history.Event{Kind: history.PauseMembers, Targets: cluster.Names(p.Nodes), Label: viaNemesis(p.Nodes, "SIGSTOP", "pause") + " etcd " + strings.Join(cluster.Names(p.Nodes), ",")}
+	return history.Event{Kind: history.PauseMembers, Targets: cluster.Names(p.Nodes), Label: cluster.ViaNemesis(p.Nodes, "SIGSTOP", "pause") + " etcd " + strings.Join(cluster.Names(p.Nodes), ",")}
 }
 
 // Inject freezes the members.

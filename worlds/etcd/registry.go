@@ -176,44 +176,15 @@ func etcdFault(ctx context.Context, env *rig.Env, r *Etcd, s experiment.Step) (f
 		if err != nil {
 			return nil, err
 		}
-		return KillNodes{Nodes: majorityWith(r.Cluster, leader)}, nil
+		return KillNodes{Nodes: r.Cluster.MajorityWith(leader)}, nil
 	case experiment.CutOffMember:
-		n, err := memberOf(ctx, r.Cluster, s.WhichOf())
+		n, err := r.Cluster.LeaderOrFollower(ctx, s.WhichOf() == experiment.Leader)
 		if err != nil {
 			return nil, err
 		}
 		return PartitionPeer{Cluster: r.Cluster, Node: n}, nil
 	}
 	return nil, rig.Cannotf("etcd cannot make %q", s.Fault)
-}
-
-// majorityWith returns a majority of the members that includes n (the
-// leader dies with it, so the survivor must elect: it cannot).
-func majorityWith(c *cluster.Cluster, n *cluster.Node) []*cluster.Node {
-	out := []*cluster.Node{n}
-	for _, m := range c.Nodes() {
-		if len(out) == c.Size()/2+1 {
-			break
-		}
-		if m != n {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// memberOf returns the leader, or a member that is not the leader.
-func memberOf(ctx context.Context, c *cluster.Cluster, which experiment.Which) (*cluster.Node, error) {
-	leader, err := c.WaitLeader(ctx)
-	if err != nil || which == experiment.Leader {
-		return leader, err
-	}
-	for _, m := range c.Nodes() {
-		if m != leader {
-			return m, nil
-		}
-	}
-	return nil, fmt.Errorf("no member besides the leader %s", leader.Name)
 }
 
 // Rules are etcd's rules for x's instances on the harness's cluster.

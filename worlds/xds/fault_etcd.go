@@ -3,9 +3,7 @@ package xds
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"sdchaos/cluster"
 	"sdchaos/fault"
 	"sdchaos/history"
 	"sdchaos/linkproxy"
@@ -36,28 +34,3 @@ func (c cutControlPlane) Inject(context.Context) error {
 
 // Heal lets bytes pass again.
 func (c cutControlPlane) Heal(context.Context) error { return fault.HealLinks(c.Proxies) }
-
-// killMembers SIGKILLs etcd members; Heal restarts them on their data
-// dirs and waits until each answers on its client port.
-type killMembers struct {
-	Nodes []*cluster.Node
-}
-
-// Describe returns the kill-members event ("SIGKILL etcd n1,n2").
-func (k killMembers) Describe() history.Event {
-	names := cluster.Names(k.Nodes)
-	return history.Event{Kind: history.KillMembers, Targets: names, Label: "SIGKILL etcd " + strings.Join(names, ",")}
-}
-
-// Inject kills the members, concurrently.
-func (k killMembers) Inject(context.Context) error {
-	return cluster.KillAll(k.Nodes)
-}
-
-// Heal restarts the killed members all at once: a restarted member serves
-// its clients only once it has published itself through raft, which needs
-// a quorum, so with every member killed one restarted alone would wait for
-// the others for good.
-func (k killMembers) Heal(ctx context.Context) error {
-	return cluster.RestartAll(ctx, k.Nodes)
-}

@@ -34,7 +34,7 @@ func (w *world) fault(ctx context.Context, s experiment.Step) (fault.Fault, erro
 	switch s.Fault {
 	case experiment.Unreachable:
 		if s.HowOf() == experiment.Kill {
-			return killMembers{Nodes: w.etcd.Nodes()}, nil
+			return cluster.KillMembers{Nodes: w.etcd.Nodes()}, nil
 		}
 		return cutControlPlane{Proxies: w.proxies}, nil
 	case experiment.CrashInstance:
@@ -45,21 +45,7 @@ func (w *world) fault(ctx context.Context, s experiment.Step) (fault.Fault, erro
 		if err != nil {
 			return nil, err
 		}
-		return killMembers{Nodes: majorityWith(w.etcd, leader)}, nil
+		return cluster.KillMembers{Nodes: w.etcd.MajorityWith(leader)}, nil
 	}
 	return nil, rig.Cannotf("xds cannot make %q", s.Fault)
-}
-
-// majorityWith returns a majority of the members that includes n.
-func majorityWith(c *cluster.Cluster, n *cluster.Node) []*cluster.Node {
-	out := []*cluster.Node{n}
-	for _, m := range c.Nodes() {
-		if len(out) == c.Size()/2+1 {
-			break
-		}
-		if m != n {
-			out = append(out, m)
-		}
-	}
-	return out
 }
