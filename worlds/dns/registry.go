@@ -48,9 +48,10 @@ func (dnsRegistry) Clients() []rig.ClientInfo {
 }
 
 // Can refuses what the world does not make: a registry-unreachable
-// other than a blackhole of the clients' DNS path, a member cut off, dropped
-// packets, a user's program, an attached registry, and ttls fakeservice
-// refuses.
+// other than a blackhole of the clients' DNS path, a member cut off in the
+// same experiment as the registry unreachable (the rules tell the two
+// apart by the experiment, not by the step), dropped packets, a user's
+// program, an attached registry, and ttls fakeservice refuses.
 func (r dnsRegistry) Can(x experiment.Experiment) error {
 	if err := rig.CheckClients(r, x); err != nil {
 		return err
@@ -65,9 +66,10 @@ func (r dnsRegistry) Can(x experiment.Experiment) error {
 		switch {
 		case s.Fault == experiment.Unreachable && s.HowOf() != experiment.Blackhole:
 			return rig.Cannotf("dns: timeline[%d]: registry-unreachable how: %s is not made here (only blackhole: the clients' DNS path held)", i, s.HowOf())
-		case s.Fault == experiment.CutOffMember:
-			return rig.Cannotf("dns: timeline[%d]: cut-off-member is not made here (etcd's peer links are not proxied in this world)", i)
 		}
+	}
+	if cutsMember(x) && rig.HasFault(x, experiment.Unreachable) {
+		return rig.Cannotf("dns: cut-off-member and registry-unreachable in one experiment are not judged together here (both hold a client's lookups, for different reasons)")
 	}
 	for _, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
@@ -89,10 +91,16 @@ func (r dnsRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, er
 	return NewWorld(env, x, DefaultOptions(x)), nil
 }
 
-// Rules are the DNS world's rules for x (RulesFor).
+// Rules are the DNS world's rules for x (RulesFor), told whether x cuts
+// an etcd member off its peers.
 func (dnsRegistry) Rules(x experiment.Experiment) experiment.Rules {
-	return RulesFor(DefaultOptions(x))
+	r := RulesFor(DefaultOptions(x))
+	r.MemberCut = cutsMember(x)
+	return r
 }
+
+// cutsMember reports whether x cuts an etcd member off its peers.
+func cutsMember(x experiment.Experiment) bool { return rig.HasFault(x, experiment.CutOffMember) }
 
 // lookupTimeout bounds a real client's lookup (Go's resolver).
 const lookupTimeout = 2 * time.Second

@@ -15,10 +15,14 @@ import (
 // Clients. Each band's basis cites the rule (rules.go, and the Go, gRPC
 // and CoreDNS sources it names). In this world, registry-unreachable is a
 // blackhole of the clients' DNS path and Kill is quorum-loss (Can refuses
-// registry-unreachable how: kill), so how tells the two apart.
+// registry-unreachable how: kill), so how tells the two apart; a member
+// cut off its peers looks to the judge like a blackhole too, and MemberCut
+// (the experiment cuts one, which Can keeps apart from registry-unreachable)
+// tells that apart.
 type Rules struct {
 	TTL, Renew time.Duration
 	ElectionMs uint
+	MemberCut  bool
 }
 
 // RulesFor returns the rules of a world with o.
@@ -62,14 +66,21 @@ func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (t
 // Go's resolver fails, through either server (the cache is behind the
 // held path); gRPC's dns resolver keeps its addresses and calls the live
 // instances. After a quorum loss Go's resolver fails through the server
-// without a cache and is answered by serve_stale through the other.
-func (Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
+// without a cache and is answered by serve_stale through the other. With
+// one member cut off (MemberCut) serve_stale answers every lookup, and Go's
+// resolver without a cache fails the share the plugin's balancer sends the
+// cut member: no rule.
+func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
 	all := func(basis string) experiment.Band { return experiment.Band{Lo: 100, Hi: 100, Basis: basis} }
 	none := func(basis string) experiment.Band { return experiment.Band{Lo: 0, Hi: 0, Basis: basis} }
 	switch {
 	case client == ClientGRPC:
 		return none(GRPCDNSBasis + "; a failed resolution is reported to the balancer (dns_resolver.go:213 ReportError), and round_robin's " +
 			"children keep their addresses on a resolver error (balancer/endpointsharding/endpointsharding.go:202-207); every instance lives"), true
+	case r.MemberCut && client == ClientGoStale:
+		return none(StaleBasis + "; the entry was filled before the cut and is answered without a Get"), true
+	case r.MemberCut:
+		return experiment.Band{}, false // Go's resolver without a cache: the share of its lookups the balancer sends the cut member (cutReadBasis)
 	case how == experiment.Blackhole && (client == ClientGo || client == ClientGoStale):
 		return all(heldBasis + "; the cache sits behind the held path"), true
 	case how == experiment.Kill && client == ClientGo:
@@ -106,12 +117,17 @@ func (r Rules) electionBound() time.Duration {
 
 // Recovery: once the path is released the next query passes; once the
 // killed members restarted and a leader is elected, the etcd plugin's Get
-// is answered. A policy caller needs its next refresh (≤ refresh, + 1 s);
+// is answered; once a cut member rejoined, a lookup held by a Get sent to
+// it before the heal has ended. A policy caller needs its next refresh (≤ refresh, + 1 s);
 // Go's resolver through serve_stale never lost its answer; gRPC kept its
 // addresses.
 func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
 	wait, why := time.Duration(0), "the relay passes the next query at once"
-	if o.How == experiment.Kill {
+	switch {
+	case r.MemberCut:
+		wait, why = lookupTimeout+r.electionBound(), fmt.Sprintf("a Get sent to the cut member before the heal may hold its lookup to its %s deadline, "+
+			"and the member answers once it hears the leader again (≤ 2 × %d ms election timeout + 1 s, were it the leader cut off)", lookupTimeout, r.ElectionMs)
+	case o.How == experiment.Kill:
 		wait, why = r.electionBound(), fmt.Sprintf("the restarted members elect a leader (≤ 2 × %d ms election timeout + 1 s) and the etcd plugin's next Get is answered", r.ElectionMs)
 	}
 	switch {
@@ -119,7 +135,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 		return wait + refresh + time.Second, why + "; then its next refresh (≤ refresh) answers within 1 s"
 	case c.Client == ClientGRPC:
 		return 0, "gRPC's dns resolver kept its addresses throughout"
-	case c.Client == ClientGoStale && o.How == experiment.Kill:
+	case c.Client == ClientGoStale && (o.How == experiment.Kill || r.MemberCut):
 		return 0, StaleBasis + ": every lookup was answered throughout"
 	}
 	return wait + lookupTimeout, why + "; a lookup sent before it may wait out its 2 s deadline"
@@ -138,20 +154,37 @@ func (Rules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band 
 
 // MemberServes: the records are read linearizably (as the etcd plugin
 // reads) and a registration is a lease grant and a put: the survivor of a
-// quorum loss serves neither.
-func (Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, _ time.Duration) (experiment.Band, bool) {
-	if f == experiment.QuorumLoss && role == experiment.Survivor {
-		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the survivor alone has none"}, true
+// quorum loss and a member cut off its peers serve neither; the two
+// members left with each other elect and serve both.
+func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
+	switch {
+	case role == experiment.Survivor || role == experiment.CutOff:
+		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the member alone has none"}, true
+	case f == experiment.CutOffMember && role == experiment.Majority:
+		basis := fmt.Sprintf("2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.ElectionMs)
+		if since >= r.electionBound() {
+			return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
+		}
+		return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
 	}
 	return experiment.Band{}, false
 }
 
 // MemberReads: the policy callers refresh through the server without a
 // cache, whose every lookup is a linearizable Get: during a quorum loss
-// every one fails.
+// every one fails; with one member cut off, those the plugin's balancer
+// sends to that member.
 func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
-	if f == experiment.QuorumLoss {
+	switch f {
+	case experiment.QuorumLoss:
 		return experiment.ReadsFail, EtcdReadBasis
+	case experiment.CutOffMember:
+		return experiment.ReadsSome, cutReadBasis
 	}
 	return experiment.ReadsSome, "no rule: this world makes no other member fault"
 }
+
+// cutReadBasis says how a lookup fares while one etcd member is cut off.
+const cutReadBasis = "the etcd plugin's client sends its Gets to the members in turn (clientv3's resolver asks gRPC for round_robin, " +
+	"client/v3 internal/resolver/resolver.go:44); a linearizable Get that reaches the cut member waits for a ReadIndex it cannot get " +
+	"until the plugin's 5 s timeout (etcd.go:28, :90), so the lookup behind it fails at its own 2 s deadline; the others are answered"

@@ -55,3 +55,45 @@ func TestRulesCanFail(t *testing.T) {
 		t.Errorf("Recovery(policy, kill) = %s", d)
 	}
 }
+
+// TestMemberCutRules: with one etcd member cut off, the cut member serves
+// nothing, the two others serve once they elected (either before), reads
+// fare "some" (the plugin's balancer sends the cut member its share),
+// serve_stale and gRPC fail nothing, Go's resolver without a cache has no
+// rule, and the recovery waits for a held lookup and the member's rejoin.
+func TestMemberCutRules(t *testing.T) {
+	r := RulesFor(DefaultOptions(experiment.Experiment{Instances: experiment.Instances{Count: 3}}))
+	r.MemberCut = true
+	serves := []struct {
+		role   experiment.Role
+		since  time.Duration
+		lo, hi float64
+	}{
+		{experiment.CutOff, 5 * time.Second, 0, 0},
+		{experiment.Majority, r.electionBound(), 1, 1},
+		{experiment.Majority, 100 * time.Millisecond, 0, 1},
+	}
+	for _, c := range serves {
+		b, ok := r.MemberServes(experiment.CutOffMember, c.role, experiment.List, c.since)
+		if !ok || b.Lo != c.lo || b.Hi != c.hi || b.Basis == "" {
+			t.Errorf("MemberServes(%s, %s) = %v %v, want [%v, %v]", c.role, c.since, b, ok, c.lo, c.hi)
+		}
+	}
+	if reads, why := r.MemberReads(experiment.CutOffMember); reads != experiment.ReadsSome || why == "" {
+		t.Errorf("MemberReads(cut-off) = %s %q, want some", reads, why)
+	}
+	clients := []struct {
+		client  string
+		hasRule bool
+	}{{ClientGoStale, true}, {ClientGRPC, true}, {ClientGo, false}}
+	for _, c := range clients {
+		b, ok := r.ClientWhileUnreachable(c.client, experiment.Blackhole, 18*time.Second)
+		if ok != c.hasRule || (ok && (b.Lo != 0 || b.Hi != 0)) {
+			t.Errorf("ClientWhileUnreachable(%s, cut) = %v %v, want rule %v of 0", c.client, b, ok, c.hasRule)
+		}
+	}
+	pol := experiment.Caller{Name: "clear", Kind: experiment.PolicyCaller}
+	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.Blackhole}, time.Second); d != lookupTimeout+r.electionBound()+2*time.Second {
+		t.Errorf("Recovery(policy, cut) = %s", d)
+	}
+}

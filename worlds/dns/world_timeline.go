@@ -42,6 +42,12 @@ func (w *World) faultOf(ctx context.Context, s experiment.Step) (fault.Fault, er
 		return CrashDNSInstance{Instance: w.Insts.List[w.env.Rand.IntN(len(w.Insts.List))]}, nil
 	case experiment.QuorumLoss:
 		return w.quorumLoss(ctx)
+	case experiment.CutOffMember:
+		n, err := w.Etcd.LeaderOrFollower(ctx, s.WhichOf() == experiment.Leader)
+		if err != nil {
+			return nil, fmt.Errorf("finding the member to cut off: %w", err)
+		}
+		return cluster.PartitionPeer{Cluster: w.Etcd, Node: n}, nil
 	}
 	return nil, rig.Cannotf("dns cannot make %q", s.Fault)
 }

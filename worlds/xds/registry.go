@@ -3,6 +3,7 @@ package xds
 import (
 	"fmt"
 
+	"sdchaos/cluster"
 	"sdchaos/experiment"
 	"sdchaos/fakeservice"
 	"sdchaos/history"
@@ -78,11 +79,6 @@ func (r xdsRegistry) Can(x experiment.Experiment) error {
 	if err := instanceConfig(x).Validate(); err != nil {
 		return rig.Cannotf("xds: instances.ttl: %v", err)
 	}
-	for i, s := range x.Timeline {
-		if s.Fault == experiment.CutOffMember {
-			return rig.Cannotf("xds: timeline[%d]: member-cut-off (one etcd member's peer links) is not made in this world yet", i)
-		}
-	}
 	for _, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
 			return rig.Cannotf("xds runs no user's program (the exec protocol names a registry's endpoints; here the callers read a control plane over ADS)")
@@ -118,5 +114,6 @@ func (r xdsRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, er
 
 // Rules are the xDS world's rules for x (rules_experiment.go).
 func (xdsRegistry) Rules(x experiment.Experiment) experiment.Rules {
-	return ExperimentRules{ControlPlane: DefaultControlPlaneSettings(Service), TTL: instanceConfig(x).TTL, CallTimeout: rig.CallTimeout}
+	return ExperimentRules{ControlPlane: DefaultControlPlaneSettings(Service), TTL: instanceConfig(x).TTL, CallTimeout: rig.CallTimeout,
+		ElectionMs: cluster.DefaultConfig().ElectionMs}
 }

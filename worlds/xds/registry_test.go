@@ -35,7 +35,7 @@ func TestXDSCan(t *testing.T) {
 		{"drop", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Drop }, "how: drop"},
 		{"cut off", func(x *experiment.Experiment) {
 			x.Timeline[0] = experiment.Step{At: experiment.Duration(time.Second), For: experiment.Duration(5 * time.Second), Fault: experiment.CutOffMember}
-		}, "member-cut-off"},
+		}, ""},
 		{"ttl 1s", func(x *experiment.Experiment) { x.Instances.TTL = experiment.Duration(time.Second) }, "instances.ttl"},
 		{"exec", func(x *experiment.Experiment) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "mine", Kind: experiment.ExecClient, Command: []string{"true"}})

@@ -19,6 +19,8 @@ type ExperimentRules struct {
 	ControlPlane ControlPlaneSettings
 	// TTL is the instances' lease; CallTimeout a call's deadline.
 	TTL, CallTimeout time.Duration
+	// ElectionMs is etcd's election timeout.
+	ElectionMs uint
 }
 
 var (
@@ -109,11 +111,21 @@ func (r ExperimentRules) MemberReads(experiment.FaultKind) (experiment.Reads, st
 	return experiment.ReadsFail, r.policyBasis()
 }
 
-// MemberServes: etcd's survivor alone serves neither a linearizable read
-// (ReadIndex) nor a lease grant: both need a quorum.
-func (r ExperimentRules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, _ time.Duration) (experiment.Band, bool) {
-	if f == experiment.QuorumLoss && role == experiment.Survivor {
+// MemberServes: etcd's survivor of a quorum loss, or a member cut off its
+// peers, alone serves neither a linearizable read (ReadIndex) nor a lease
+// grant: both need a quorum; the two members left with each other elect
+// and serve both.
+func (r ExperimentRules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
+	switch {
+	case role == experiment.Survivor || role == experiment.CutOff:
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "etcd: a linearizable read (ReadIndex) and a lease grant both need a quorum; the member alone has none"}, true
+	case f == experiment.CutOffMember && role == experiment.Majority:
+		bound := 2*time.Duration(r.ElectionMs)*time.Millisecond + time.Second
+		basis := fmt.Sprintf("etcd: 2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.ElectionMs)
+		if since >= bound {
+			return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
+		}
+		return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
 	}
 	return experiment.Band{}, false
 }

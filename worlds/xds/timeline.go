@@ -29,7 +29,8 @@ func (w *world) Timeline(ctx context.Context) (fault.Timeline, error) {
 
 // fault is the fault value of one registry-neutral step: the registry
 // behind the control plane unreachable (its links to etcd blackholed, or
-// every member killed), an instance crashed, etcd's quorum lost.
+// every member killed), an instance crashed, etcd's quorum lost, one etcd
+// member cut off its peers.
 func (w *world) fault(ctx context.Context, s experiment.Step) (fault.Fault, error) {
 	switch s.Fault {
 	case experiment.Unreachable:
@@ -46,6 +47,12 @@ func (w *world) fault(ctx context.Context, s experiment.Step) (fault.Fault, erro
 			return nil, err
 		}
 		return cluster.KillMembers{Nodes: w.etcd.MajorityWith(leader)}, nil
+	case experiment.CutOffMember:
+		n, err := w.etcd.LeaderOrFollower(ctx, s.WhichOf() == experiment.Leader)
+		if err != nil {
+			return nil, err
+		}
+		return cluster.PartitionPeer{Cluster: w.etcd, Node: n}, nil
 	}
 	return nil, rig.Cannotf("xds cannot make %q", s.Fault)
 }
