@@ -187,4 +187,5 @@ func (Rules) MemberReads(f experiment.FaultKind) (experiment.Reads, string) {
 // cutReadBasis says how a lookup fares while one etcd member is cut off.
 const cutReadBasis = "the etcd plugin's client sends its Gets to the members in turn (clientv3's resolver asks gRPC for round_robin, " +
 	"client/v3 internal/resolver/resolver.go:44); a linearizable Get that reaches the cut member waits for a ReadIndex it cannot get " +
-	"until the plugin's 5 s timeout (etcd.go:28, :90), so the lookup behind it fails at its own 2 s deadline; the others are answered"
+	"until the plugin's 5 s timeout (etcd.go:28, :90), so a lookup any of whose Gets reaches it fails at its own 2 s deadline " +
+	"(an SRV lookup may take more than one Get, etcd.go:96-104, and a client's lookups interleave with every other client's in the turn)"
