@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/naming/endpoints"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-
-	"sdchaos/ports"
 )
 
 // GRPCPrefix is the root of the keys that etcd's naming endpoints manager
@@ -32,9 +31,9 @@ type grpcSide struct {
 }
 
 // startGRPC serves the gRPC health service (reporting SERVING) on
-// 127.0.0.1:port.
-func startGRPC(port int) (*grpcSide, error) {
-	ln, err := net.Listen("tcp", ports.Addr(port))
+// host:port.
+func startGRPC(host string, port int) (*grpcSide, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("listening for gRPC: %w", err)
 	}

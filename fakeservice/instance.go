@@ -8,12 +8,14 @@
 package fakeservice
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,7 +57,13 @@ type Config struct {
 	// waits before it registers again (a seeded back-off's draw); it is
 	// called once per re-registration.
 	Rejoin func() time.Duration
+	// Host is the loopback address the instance listens on (HTTP and
+	// gRPC); "" is ports.Host, 127.0.0.1.
+	Host string
 }
+
+// host is the address the instance listens on.
+func (c Config) host() string { return cmp.Or(c.Host, ports.Host) }
 
 // DefaultConfig returns the article's values: ttl 20s renewed every 2s.
 func DefaultConfig() Config {
@@ -104,7 +112,7 @@ type Instance struct {
 	renewOK, renewFail atomic.Int64
 }
 
-// Start listens on 127.0.0.1:port, serves HTTP, registers in etcd through
+// Start listens on 127.0.0.1:port (cfg.Host:port), serves HTTP, registers in etcd through
 // its own client on endpoints and starts renewing. The first registration
 // must succeed.
 func Start(ctx context.Context, cfg Config, id string, port int, endpoints []string) (*Instance, error) {
@@ -117,7 +125,7 @@ func StartWithGRPC(ctx context.Context, cfg Config, id string, port, grpcPort in
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	ln, err := net.Listen("tcp", ports.Addr(port))
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.host(), strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("instance %s: listening: %w", id, err)
 	}
@@ -131,7 +139,7 @@ func StartWithGRPC(ctx context.Context, cfg Config, id string, port, grpcPort in
 	in.srv = &http.Server{Handler: http.HandlerFunc(in.serve), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = in.srv.Serve(ln) }()
 	if cfg.GRPC {
-		if in.grpc, err = startGRPC(grpcPort); err != nil {
+		if in.grpc, err = startGRPC(cfg.host(), grpcPort); err != nil {
 			in.Close()
 			return nil, fmt.Errorf("instance %s: %w", id, err)
 		}

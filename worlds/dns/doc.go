@@ -19,7 +19,8 @@
 //     serve_stale DURATION immediate|verify, servfail), forward (the
 //     node-local layer's upstream), errors.
 //   - Records: each instance (a fakeservice instance with the gRPC health
-//     service) puts its SkyDNS record (host 127.0.0.1, its HTTP port, ttl)
+//     service, on an address of its own, 127.0.1.N) puts its SkyDNS
+//     record (that host, its HTTP port, ttl)
 //     under /skydns/<reversed name> on its own etcd lease, which it renews;
 //     the record goes with the lease.
 //   - Clients: Go's net.Resolver (PreferGo, dialing the server; no cache)
@@ -53,15 +54,9 @@
 // MemberReadsRule) from the cited rules.
 //
 // What it cannot do yet:
-//   - Every instance listens on 127.0.0.1, and an A answer lists each host
-//     once (AHostsDeduplicated): SRV answers list the three instances, A
-//     answers one address, so gRPC's dns resolver (A records, the target's
-//     port: j1's) reaches one instance; round_robin over several needs
-//     instances on distinct addresses (127.0.0.N, or a network namespace).
-//     A crash of j1 fails every later gRPC call: ClientAfterCrash has no
-//     rule for grpc-dns.
-//   - registry-unreachable how: kill, cut-off-member, dropped packets, a
-//     user's program and an attached registry are refused (Can).
+//   - registry-unreachable how: kill, cut-off-member with
+//     registry-unreachable in one experiment, dropped packets, a user's
+//     program and an attached registry are refused (Can).
 //   - The JVM's InetAddress client (a Maven piece under jvm/projects and a
 //     namespace whose resolv.conf names the server on port 53) is not built.
 //   - Under an etcdcli namespace (an attached cluster) the instances' keys

@@ -34,11 +34,20 @@ func (c InstanceConfig) recordTTL() time.Duration {
 	return c.Service.TTL
 }
 
+// instanceHost is instance i's (from 1) loopback address: each instance on
+// an address of its own, 127.0.1.i, so that an A answer lists every
+// instance and gRPC's dns resolver (A records, the target's port:
+// GRPCDNSBasis) balances over all of them. The whole of 127.0.0.0/8 is
+// the loopback interface's, on the host and in a private namespace alike.
+func instanceHost(i int) string { return fmt.Sprintf("127.0.1.%d", i) }
+
 // Instance is one instance and its record.
 type Instance struct {
 	*fakeservice.Instance
+	// Host is its loopback address, the host in its record.
+	Host string
 	// HTTPPort is its HTTP port, the port in its record (SRV); GRPCPort
-	// its gRPC health port.
+	// its gRPC health port, the same on every instance's address.
 	HTTPPort, GRPCPort int
 	// RecordKey is its record's etcd key.
 	RecordKey string
@@ -56,17 +65,22 @@ type Instances struct {
 	List []*Instance
 }
 
-// StartInstances starts n instances j1…jn, each on ports from alloc with
-// its own etcd client on endpoints, and puts their records. On error the
-// ones started are closed.
+// StartInstances starts n instances j1…jn, each on its own address
+// (instanceHost) with an HTTP port from alloc, the gRPC health service on
+// one port from alloc on every address, and its own etcd client on
+// endpoints, and puts their records. On error the ones started are closed.
 func StartInstances(ctx context.Context, cfg InstanceConfig, n int, alloc *ports.Allocator, endpoints []string) (*Instances, error) {
 	cfg.Service.GRPC = true
 	if err := cfg.Service.Validate(); err != nil {
 		return nil, fmt.Errorf("configuring the instances: %w", err)
 	}
+	grpcPort, err := alloc.Take("the instances' gRPC")
+	if err != nil {
+		return nil, err
+	}
 	set := &Instances{}
 	for i := 1; i <= n; i++ {
-		in, err := startInstance(ctx, cfg, fmt.Sprintf("j%d", i), alloc, endpoints)
+		in, err := startInstance(ctx, cfg, i, alloc, grpcPort, endpoints)
 		if err != nil {
 			set.Close()
 			return nil, err
@@ -76,22 +90,20 @@ func StartInstances(ctx context.Context, cfg InstanceConfig, n int, alloc *ports
 	return set, nil
 }
 
-func startInstance(ctx context.Context, cfg InstanceConfig, id string, alloc *ports.Allocator, endpoints []string) (*Instance, error) {
+func startInstance(ctx context.Context, cfg InstanceConfig, i int, alloc *ports.Allocator, grpcPort int, endpoints []string) (*Instance, error) {
+	id, host := fmt.Sprintf("j%d", i), instanceHost(i)
 	port, err := alloc.Take("instance " + id)
 	if err != nil {
 		return nil, err
 	}
-	grpcPort, err := alloc.Take("instance " + id + " gRPC")
+	value, err := NewRecord(host, port, cfg.recordTTL()).Value()
 	if err != nil {
 		return nil, err
 	}
-	value, err := NewRecord(ports.Host, port, cfg.recordTTL()).Value()
-	if err != nil {
-		return nil, err
-	}
-	in := &Instance{HTTPPort: port, GRPCPort: grpcPort, RecordKey: RecordKey(cfg.Path, cfg.Zone, cfg.Service.Service, id), value: value,
+	in := &Instance{Host: host, HTTPPort: port, GRPCPort: grpcPort, RecordKey: RecordKey(cfg.Path, cfg.Zone, cfg.Service.Service, id), value: value,
 		timeout: cfg.Service.CallTimeout, poke: make(chan struct{}, 1), stop: make(chan struct{})}
 	svc := cfg.Service
+	svc.Host = host
 	user := svc.OnRegister
 	svc.OnRegister = func(id string, start, end time.Time, err error) {
 		in.nudge()

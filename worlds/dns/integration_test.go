@@ -3,6 +3,8 @@ package dns
 import (
 	"context"
 	"fmt"
+	"maps"
+	"net"
 	"net/netip"
 	"os"
 	"slices"
@@ -10,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/peer"
+
 	"sdchaos/experiment"
-	"sdchaos/ports"
 )
 
 // TestCoreDNSOverEtcd runs CoreDNS over a real 3-member etcd with three
@@ -36,14 +41,19 @@ func TestCoreDNSOverEtcd(t *testing.T) {
 	w.checkNothingLeft(t, pids)
 }
 
-// checkAnswers: every server lists the three instances: one A record
-// (they share 127.0.0.1: AHostsDeduplicated) and three SRV ports.
+// checkAnswers: every server lists the three instances: three A records
+// (each instance on its own address) and three SRV ports.
 func (w *testWorld) checkAnswers(t *testing.T) {
 	want := w.alivePorts()
+	var hosts []netip.Addr
+	for _, in := range w.insts.List {
+		hosts = append(hosts, netip.MustParseAddr(in.Host))
+	}
+	slices.SortFunc(hosts, netip.Addr.Compare)
 	for _, s := range w.servers() {
 		a := w.ask(t, s, TypeA)
-		if a.Rcode != NoError || !slices.Equal(a.Addrs, []netip.Addr{netip.MustParseAddr(ports.Host)}) {
-			t.Errorf("CoreDNS %s: A %s = %s %v, want NOERROR [%s]", s.Name, w.name(), a.Rcode, a.Addrs, ports.Host)
+		if a.Rcode != NoError || !slices.Equal(a.Addrs, hosts) {
+			t.Errorf("CoreDNS %s: A %s = %s %v, want NOERROR %v", s.Name, w.name(), a.Rcode, a.Addrs, hosts)
 		}
 		srv := w.ask(t, s, TypeSRV)
 		if srv.Rcode != NoError || !slices.Equal(srv.Ports, want) {
@@ -80,6 +90,26 @@ func (w *testWorld) checkClients(t *testing.T) {
 	if err := gc.Prime(context.Background()); err != nil {
 		t.Errorf("gRPC's dns resolver through local: %v", err)
 	}
+	if got := peersOf(gc, len(w.insts.List)); len(got) != len(w.insts.List) {
+		t.Errorf("gRPC's round_robin reached %v, want each of the %d instances", got, len(w.insts.List))
+	}
+}
+
+// peersOf calls the health service through gc until n distinct peers have
+// answered or 5 s have passed, and returns the peers' hosts.
+func peersOf(gc *GRPCCaller, n int) []string {
+	seen := map[string]bool{}
+	hc := healthpb.NewHealthClient(gc.conn)
+	for end := time.Now().Add(5 * time.Second); len(seen) < n && time.Now().Before(end); {
+		var p peer.Peer
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if _, err := hc.Check(ctx, &healthpb.HealthCheckRequest{}, grpc.Peer(&p)); err == nil && p.Addr != nil {
+			host, _, _ := net.SplitHostPort(p.Addr.String())
+			seen[host] = true
+		}
+		cancel()
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // checkCrash: a crashed instance's record goes after its lease, from the

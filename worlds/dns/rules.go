@@ -153,8 +153,9 @@ const GRPCDNSBasis = "gRPC-Go's dns resolver reads A/AAAA records only (SRV only
 	"at most every 30 s (:52, :216-228)"
 
 // AHostsDeduplicated notes that an A answer lists each host once
-// (plugin/backend_lookup.go:79-80 dup[serv.Host]): instances that share
-// 127.0.0.1 are one A record; SRV records carry their ports.
+// (plugin/backend_lookup.go:79-80 dup[serv.Host]): instances that shared
+// one address would be one A record (SRV records carry their ports), so
+// each instance has an address of its own (instanceHost).
 const AHostsDeduplicated = true
 
 // slack is the allowance for timers and scheduling on a shared host.

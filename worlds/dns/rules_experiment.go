@@ -7,6 +7,7 @@ import (
 
 	"sdchaos/cluster"
 	"sdchaos/experiment"
+	"sdchaos/rig"
 )
 
 // Rules are the DNS world's rules as the registry-neutral judges ask them
@@ -23,11 +24,13 @@ type Rules struct {
 	TTL, Renew time.Duration
 	ElectionMs uint
 	MemberCut  bool
+	// CallTimeout is a real client's call deadline.
+	CallTimeout time.Duration
 }
 
 // RulesFor returns the rules of a world with o.
 func RulesFor(o Options) Rules {
-	return Rules{TTL: o.Service.TTL, Renew: o.Service.Renew, ElectionMs: cluster.DefaultConfig().ElectionMs}
+	return Rules{TTL: o.Service.TTL, Renew: o.Service.Renew, ElectionMs: cluster.DefaultConfig().ElectionMs, CallTimeout: rig.CallTimeout}
 }
 
 // deadlineSlack is the allowance for a timer that ends a deadline.
@@ -95,12 +98,16 @@ func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.
 // held every lookup fails, the crash or not: all of them, those sent in
 // the lookup deadline (2 s) before the crash too, which were still held
 // at it and count with it (the judge counts a call in flight at the crash
-// after it), ±1 for the window's edges. gRPC's dns resolver reads A records, and every instance
-// is on 127.0.0.1 (AHostsDeduplicated): it calls one instance's port, and
-// whether the crash hits it is the draw's: no rule.
-func (Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Duration) (experiment.Band, bool) {
+// after it), ±1 for the window's edges. gRPC's dns resolver reads A records, one per instance
+// (each on its own address, instanceHost), and its round_robin picks READY subchannels only: a
+// crashed instance's connection closes and leaves READY at once, and an RPC not yet written is
+// retried transparently (gRFC A6), so only the calls on the wire at the crash can fail.
+func (r Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Duration) (experiment.Band, bool) {
 	if client == ClientGRPC {
-		return experiment.Band{}, false
+		return experiment.Band{Lo: 0, Hi: math.Ceil(rate * r.CallTimeout.Seconds()), Basis: fmt.Sprintf("%s; each instance on its own address, "+
+			"round_robin picks READY subchannels only (balancer/roundrobin over pickfirst leaves), a closed connection leaves READY at once and "+
+			"unsent RPCs are retried transparently (gRFC A6): only calls in flight at the crash fail, at most rate %.0f/s × deadline %s",
+			GRPCDNSBasis, rate, r.CallTimeout)}, true
 	}
 	n := rate * (w + lookupTimeout).Seconds()
 	return experiment.Band{Lo: math.Max(0, math.Floor(n)-1), Hi: math.Ceil(n) + 1,

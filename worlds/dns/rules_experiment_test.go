@@ -1,6 +1,7 @@
 package dns
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -44,8 +45,8 @@ func TestRulesCanFail(t *testing.T) {
 	if !ok || b.Lo != 559 || b.Hi != 561 {
 		t.Errorf("ClientAfterCrash(go, 40/s, 12 s) = %v %v, want 559–561 (40 × 14 s ± 1)", b, ok)
 	}
-	if _, ok := r.ClientAfterCrash(ClientGRPC, 3, 40, 12*time.Second); ok {
-		t.Error("ClientAfterCrash(grpc) has a rule, but which instance gRPC calls is the draw's")
+	if b, ok := r.ClientAfterCrash(ClientGRPC, 3, 40, 12*time.Second); !ok || b.Lo != 0 || b.Hi != math.Ceil(40*r.CallTimeout.Seconds()) {
+		t.Errorf("ClientAfterCrash(grpc, 40/s) = %v %v, want 0 to the calls in flight at the crash (40 × the call deadline)", b, ok)
 	}
 	if b := r.RemovesSilent(experiment.Blackhole, time.Hour); b.Hi != 0 {
 		t.Errorf("RemovesSilent(blackhole, 1 h) = %v: the instances renew beside the held path", b)

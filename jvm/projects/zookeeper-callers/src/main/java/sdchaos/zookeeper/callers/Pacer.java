@@ -10,15 +10,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Open-loop pacing: call i is due at start + i / rate and runs on a pool whatever earlier calls
  * are doing (a call blocked in its client, as Spring's LoadBalancer is while it waits for a
- * discovery read, takes a thread of its own: up to MAX_THREADS); each call records when it was
- * due and when it really started. Calls due before the client was ready are made late (their
- * scheduled time says so), none is skipped.
+ * discovery read, takes a thread of its own: as many as rate × the longest a call can block,
+ * maxThreads); each call records when it was due and when it really started. Calls due before the
+ * client was ready are made late (their scheduled time says so), none is skipped.
  */
 final class Pacer {
 
-    /** Threads kept for the calls, and the most the pool grows to while calls block. */
+    /** Threads kept for the calls. */
     private static final int CORE_THREADS = 32;
-    private static final int MAX_THREADS = 512;
 
     /**
      * How long the calls in flight at the end are waited for beyond the call timeout: Spring Cloud
@@ -38,7 +37,7 @@ final class Pacer {
 
     /** Runs call at rate from start until end, then waits for the calls in flight. */
     static void run(Settings s, Call call) throws InterruptedException {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(CORE_THREADS, MAX_THREADS, 30, TimeUnit.SECONDS,
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(CORE_THREADS, maxThreads(s), 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), new ThreadPoolExecutor.CallerRunsPolicy());
         long periodNanos = (long) (1e9 / s.rate());
         for (long i = 0;; i++) {
@@ -51,6 +50,16 @@ final class Pacer {
         }
         pool.shutdown();
         pool.awaitTermination(s.callTimeout().toMillis() + DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The most threads the calls can hold at once: every call due while earlier ones block, each for
+     * at most its timeout and the discovery read's (DRAIN_MILLIS), so that the pacer never runs a
+     * call itself (a registry cut longer than the discovery read's 30 s held 40 calls a second for
+     * 30 s each: 1,200 threads, and a pool of 512 made the pacer late by 75 s).
+     */
+    static int maxThreads(Settings s) {
+        return CORE_THREADS + (int) Math.ceil(s.rate() * (s.callTimeout().toMillis() + DRAIN_MILLIS) / 1000.0);
     }
 
     private static void sleepUntil(Instant t) {
