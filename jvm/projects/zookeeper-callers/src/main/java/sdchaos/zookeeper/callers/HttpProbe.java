@@ -60,6 +60,22 @@ final class HttpProbe {
         return HttpRequest.newBuilder(URI.create("http://" + target + "/")).timeout(timeout).GET().build();
     }
 
+    /**
+     * Reports whether a call that started at start is still within its deadline; if not, prints it
+     * as timed out at start + the deadline (when a caller with that deadline gave up: the client
+     * returned later, why says where it was held) and the call must not go on.
+     */
+    boolean inTime(Instant scheduled, Instant start, String why) {
+        Instant now = Instant.now();
+        Instant deadline = start.plus(timeout);
+        if (!now.isAfter(deadline)) {
+            return true;
+        }
+        Lines.call(scheduled, start, deadline, "", "unknown",
+                "timed out after " + timeout.toMillis() + " ms: " + why + " for " + Duration.between(start, now).toMillis() + " ms");
+        return false;
+    }
+
     /** Prints a call that failed before reaching any instance (no instance to call). */
     static void failed(Instant scheduled, Instant start, Exception e) {
         Lines.call(scheduled, start, Instant.now(), "", "fail", e.toString());

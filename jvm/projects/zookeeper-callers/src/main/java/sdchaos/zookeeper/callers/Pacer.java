@@ -10,9 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Open-loop pacing: call i is due at start + i / rate and runs on a pool whatever earlier calls
  * are doing (a call blocked in its client, as Spring's LoadBalancer is while it waits for a
- * discovery read, takes a thread of its own: as many as rate × the longest a call can block,
- * maxThreads); each call records when it was due and when it really started. Calls due before the
- * client was ready are made late (their scheduled time says so), none is skipped.
+ * discovery read, takes a thread of its own, however many block: the pacer never runs a call
+ * itself, so no blocked client makes it late); each call records when it was due and when it
+ * really started. Calls due before the client was ready are made late (their scheduled time says
+ * so), none is skipped.
  */
 final class Pacer {
 
@@ -37,8 +38,10 @@ final class Pacer {
 
     /** Runs call at rate from start until end, then waits for the calls in flight. */
     static void run(Settings s, Call call) throws InterruptedException {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(CORE_THREADS, maxThreads(s), 30, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), new ThreadPoolExecutor.CallerRunsPolicy());
+        // A 120 s ZooKeeper cut held Spring's calls in their discovery read until the heal, 40 a
+        // second: a bounded pool filled and ran calls on the pacer's thread, 52 s late.
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(CORE_THREADS, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>());
         long periodNanos = (long) (1e9 / s.rate());
         for (long i = 0;; i++) {
             Instant due = s.start().plusNanos(i * periodNanos);
@@ -50,16 +53,6 @@ final class Pacer {
         }
         pool.shutdown();
         pool.awaitTermination(s.callTimeout().toMillis() + DRAIN_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * The most threads the calls can hold at once: every call due while earlier ones block, each for
-     * at most its timeout and the discovery read's (DRAIN_MILLIS), so that the pacer never runs a
-     * call itself (a registry cut longer than the discovery read's 30 s held 40 calls a second for
-     * 30 s each: 1,200 threads, and a pool of 512 made the pacer late by 75 s).
-     */
-    static int maxThreads(Settings s) {
-        return CORE_THREADS + (int) Math.ceil(s.rate() * (s.callTimeout().toMillis() + DRAIN_MILLIS) / 1000.0);
     }
 
     private static void sleepUntil(Instant t) {

@@ -62,11 +62,16 @@ public class SpringCaller {
         Instant start = Instant.now();
         try {
             lb.execute(service, instance -> {
+                if (!probe.inTime(due, start, "no instance chosen: LoadBalancer's discovery read blocked")) {
+                    return null;
+                }
                 probe.call(due, start, target(instance.getUri()));
                 return null;
             });
         } catch (Exception e) {
-            HttpProbe.failed(due, start, e);
+            if (probe.inTime(due, start, "LoadBalancer failed after its discovery read blocked (" + e + ")")) {
+                HttpProbe.failed(due, start, e);
+            }
         }
     }
 
