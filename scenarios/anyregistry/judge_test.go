@@ -2,6 +2,7 @@ package anyregistry
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -241,5 +242,27 @@ func TestRefreshInFlightAtTheCut(t *testing.T) {
 		if v := verdictOf(res, check); v != tc.want {
 			t.Errorf("%s: %q is %s, want %s (%s)", tc.name, check, v, tc.want, verdicts(res))
 		}
+	}
+}
+
+// TestRecoveryPastTheRunIsNotJudged: a heal 2 s before the run's end leaves
+// clear's recovery bound (its refresh and 1 s, etcd's rules) past the end:
+// its failures after the heal are counted in the recovery and concluded
+// "not judged", no check of them made, and the run stays judged (no
+// invalid check, which would retry a run whose length alone is the cause).
+func TestRecoveryPastTheRunIsNotJudged(t *testing.T) {
+	s := unreachableRun(t)
+	s.x.Duration = experiment.Duration(22 * time.Second)
+	res := judgeSynth(t, s)
+	if res.Verdict != report.Reproduced {
+		t.Fatalf("verdict %s, want reproduced: %s", res.Verdict, verdicts(res))
+	}
+	for _, c := range res.Checks {
+		if strings.HasPrefix(c.Name, "clear: failures after") {
+			t.Errorf("check %q made, though the recovery bound ends after the run", c.Name)
+		}
+	}
+	if !strings.Contains(strings.Join(res.Conclusion, " "), "clear failed") || res.Metrics["clear.fail_recovery"] == 0 {
+		t.Errorf("clear's failures after the heal are not concluded and counted in the recovery: %v %v", res.Conclusion, res.Metrics)
 	}
 }
