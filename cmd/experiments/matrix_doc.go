@@ -186,9 +186,9 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	}
 	s, counted := r.result.Series[subject]
 	if len(cs) == 0 && !counted {
-		if n, ok := r.result.Metrics["rejoin.registrations"]; ok && subject == anyregistry.SubjectRegistry {
+		if again, ok := registeredAgain(r.result, subject); ok {
 			// the registry's checks were left unjudged (a rule that allows either), its count was not
-			return matrixCellDoc{Calls: fmt.Sprintf("%.0f registered again", n), NotJudged: true}
+			return matrixCellDoc{Calls: again, NotJudged: true}
 		}
 		return matrixCellDoc{Missing: true}
 	}
@@ -206,12 +206,20 @@ func matrixCell(r matrixRun, subject string) matrixCellDoc {
 	case counted:
 		okN, fail := s.Total()
 		cell.Calls = fmt.Sprintf("%d/%d failed", fail, okN+fail) + unjudgedText(r.result.Metrics, subject)
-	case subject == anyregistry.SubjectRegistry:
-		if n, ok := r.result.Metrics["rejoin.registrations"]; ok {
-			cell.Calls = fmt.Sprintf("%.0f registered again", n)
-		}
+	default:
+		cell.Calls, _ = registeredAgain(r.result, subject)
 	}
 	return cell
+}
+
+// registeredAgain is the registry's count of instances that registered
+// again after the outage ("3 registered again"), where the run has it.
+func registeredAgain(res *report.Result, subject string) (string, bool) {
+	n, ok := res.Metrics["rejoin.registrations"]
+	if !ok || subject != anyregistry.SubjectRegistry {
+		return "", false
+	}
+	return fmt.Sprintf("%.0f registered again", n), true
 }
 
 // overRuns is a cell of repeated runs: the median of the subject's failures

@@ -118,9 +118,7 @@ func (r Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Durat
 // electionBound is how long the restarted majority may take to elect a
 // leader: PreVote, then a randomized election timeout in [election,
 // 2 × election), + 1 s for the restart (as the etcd world's rule).
-func (r Rules) electionBound() time.Duration {
-	return 2*time.Duration(r.ElectionMs)*time.Millisecond + time.Second
-}
+func (r Rules) electionBound() time.Duration { return cluster.ElectionBound(r.ElectionMs) }
 
 // Recovery: once the path is released the next query passes; once the
 // killed members restarted and a leader is elected, the etcd plugin's Get
@@ -164,17 +162,7 @@ func (Rules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band 
 // quorum loss and a member cut off its peers serve neither; the two
 // members left with each other elect and serve both.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
-	switch {
-	case role == experiment.Survivor || role == experiment.CutOff:
-		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the member alone has none"}, true
-	case f == experiment.CutOffMember && role == experiment.Majority:
-		basis := fmt.Sprintf("2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.ElectionMs)
-		if since >= r.electionBound() {
-			return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
-		}
-		return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
-	}
-	return experiment.Band{}, false
+	return cluster.MemberServes(f, role, since, r.ElectionMs)
 }
 
 // MemberReads: the policy callers refresh through the server without a

@@ -22,9 +22,7 @@ const slack = 50 * time.Millisecond
 
 // electionBound is how long a majority may take to elect a leader:
 // PreVote, then a randomized election timeout in [election, 2 × election).
-func (r Rules) electionBound() time.Duration {
-	return 2*time.Duration(r.Config.ElectionMs)*time.Millisecond + time.Second
-}
+func (r Rules) electionBound() time.Duration { return cluster.ElectionBound(r.Config.ElectionMs) }
 
 // RefreshFails: clientv3 waits for a ready connection and retries an
 // unavailable cluster until the call's deadline (client/v3's retry
@@ -126,17 +124,7 @@ func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Ban
 // a quorum (etcd raft): the member alone serves neither; the majority
 // serves both once it has a leader.
 func (r Rules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
-	if role == experiment.CutOff || role == experiment.Survivor {
-		return experiment.Band{Lo: 0, Hi: 0, Basis: "a linearizable read (ReadIndex) and a write both need a quorum: the member alone has none"}, true
-	}
-	if f == experiment.QuorumLoss {
-		return experiment.Band{}, false // no majority side
-	}
-	basis := fmt.Sprintf("2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.Config.ElectionMs)
-	if since >= r.electionBound() {
-		return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
-	}
-	return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
+	return cluster.MemberServes(f, role, since, r.Config.ElectionMs)
 }
 
 // Relisted: an instance whose lease expired registers again at its next

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"sdchaos/cluster"
 	"sdchaos/experiment"
 	"sdchaos/rig"
 )
@@ -116,16 +117,5 @@ func (r ExperimentRules) MemberReads(experiment.FaultKind) (experiment.Reads, st
 // grant: both need a quorum; the two members left with each other elect
 // and serve both.
 func (r ExperimentRules) MemberServes(f experiment.FaultKind, role experiment.Role, _ experiment.ProbeOp, since time.Duration) (experiment.Band, bool) {
-	switch {
-	case role == experiment.Survivor || role == experiment.CutOff:
-		return experiment.Band{Lo: 0, Hi: 0, Basis: "etcd: a linearizable read (ReadIndex) and a lease grant both need a quorum; the member alone has none"}, true
-	case f == experiment.CutOffMember && role == experiment.Majority:
-		bound := 2*time.Duration(r.ElectionMs)*time.Millisecond + time.Second
-		basis := fmt.Sprintf("etcd: 2 of 3 members are a quorum: a leader within 2 × %d ms election timeout + 1 s of the cut", r.ElectionMs)
-		if since >= bound {
-			return experiment.Band{Lo: 1, Hi: 1, Basis: basis}, true
-		}
-		return experiment.Band{Lo: 0, Hi: 1, Basis: basis + "; the probe came sooner"}, true
-	}
-	return experiment.Band{}, false
+	return cluster.MemberServes(f, role, since, r.ElectionMs)
 }
