@@ -71,7 +71,7 @@ func NewMeta(start time.Time) *Meta {
 			rev = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
-				dirty = " (with uncommitted changes)"
+				dirty = " " + Uncommitted
 			}
 		}
 	}
@@ -80,6 +80,10 @@ func NewMeta(start time.Time) *Meta {
 	}
 	return m
 }
+
+// Uncommitted marks a harness revision built from a tree with uncommitted changes: a result
+// made or re-judged by it cannot be traced to a commit.
+const Uncommitted = "(with uncommitted changes)"
 
 // gitRevision is the fallback when the binary carries no VCS information
 // ('go run' stamps none): the revision of the git checkout in the working
@@ -91,7 +95,7 @@ func gitRevision() string {
 	}
 	rev := strings.TrimSpace(string(out))
 	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
-		rev += " (with uncommitted changes)"
+		rev += " " + Uncommitted
 	}
 	return rev + " (git in the working directory)"
 }

@@ -21,12 +21,12 @@ import (
 
 // chain is the three cluster experiments run one after another on one started cluster: what
 // three runs alone would spend on three cluster starts (a minute each here) is spent once.
-var chain = []string{"member-cut-off", "registry-packet-loss", "quorum-loss"}
+var chain = []string{"member-cut-off", "registry-packet-loss", "member-packet-loss", "quorum-loss"}
 
-// TestClusterFaultsOnOneRealNacosCluster runs the built-in member-cut-off, registry-packet-loss
-// and quorum-loss one after another on one real three-member Nacos cluster through the command
+// TestClusterFaultsOnOneRealNacosCluster runs the built-in member-cut-off, registry-packet-loss,
+// member-packet-loss and quorum-loss one after another on one real three-member Nacos cluster through the command
 // (experiments run A B C), which re-executes itself into a private network namespace for the
-// packet loss (--net private, the members on 198.18.0.1–3). No check goes outside the band
+// packet losses (--net private, the members on 198.18.0.1–3). No check goes outside the band
 // Nacos's rules give (Distro: every live member lists and registers, alone or cut off; the
 // callers fail nothing while a member fault holds, but the clear policy caller under the quorum
 // loss, which is not judged; the packet loss as the rules time it); every member the rules ask
@@ -117,16 +117,22 @@ type savedRun struct {
 	rec nacos.Record
 }
 
-// checkDropHeld checks, from the saved history, that the drop was injected on every member and
-// healed without error, that the world's reading of the first member's list (the harness's own,
+// checkDropHeld checks, from the saved history, that registry-packet-loss's drop was injected on
+// every member and healed without error (and member-packet-loss's on one member was made and
+// healed), that the world's reading of the first member's list (the harness's own,
 // from the member's address) was answered while it held, and logs each member's removals from
 // the drop until the next fault.
 func checkDropHeld(t *testing.T, run *savedRun) {
 	t.Helper()
 	h, rec := run.h, run.rec
 	var from, to = -1.0, -1.0
+	memberDrop := 0
 	for _, e := range h.Events {
 		if e.Kind != history.PacketDropClients {
+			continue
+		}
+		if len(e.Targets) == 1 { // member-packet-loss's drop, on one member
+			memberDrop++
 			continue
 		}
 		if e.Err != "" {
@@ -141,6 +147,9 @@ func checkDropHeld(t *testing.T, run *savedRun) {
 		case history.Heal:
 			to = e.At.Seconds()
 		}
+	}
+	if memberDrop != 2 {
+		t.Errorf("member-packet-loss's drop on one member: %d events, want its inject and its heal", memberDrop)
 	}
 	if from < 0 || to < 0 {
 		t.Errorf("no inject and heal of the drop among the events %+v", h.Events)

@@ -158,3 +158,17 @@ func TestClockSkewRuns(t *testing.T) {
 		"fixed-on: self-preservation engaged at the run after the step": report.Differs,
 	})
 }
+
+// TestEurekaModelScenariosRun runs the three model scenarios no other test runs, each for real
+// (Eureka server processes on loopback) at a time scale that keeps a run under ten seconds:
+// every check inside the band the model's rules give, every difference from the article
+// explained.
+func TestEurekaModelScenariosRun(t *testing.T) {
+	for _, r := range []struct{ name, scale string }{
+		{"replication-lag", "20"},
+		{"eureka-drill", "20"},
+		{"clock-skew", "60"},
+	} {
+		t.Run(r.name, func(t *testing.T) { run(t, r.name, "--time-scale", r.scale) })
+	}
+}

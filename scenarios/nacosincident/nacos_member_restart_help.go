@@ -42,7 +42,8 @@ instance and failed or timed out there is counted apart, in the conclusion); the
 expiry of the killed member's clients (band above). Gates: every caller ran to the end and served
 in the second before the kill, the member served again at least 20 s before the end, the
 instances' members were read. --duration defaults to --restart-at + 3m20s, so that the expiry is in
-the run. Metrics: cluster_start_s (from the first member's launch to the cluster serving),
+the run; a shorter run whose end comes before the expiry's upper bound, with the copies still held,
+leaves it not judged and says so in its conclusion. Metrics: cluster_start_s (from the first member's launch to the cluster serving),
 member_start_cpu_max_s (the most JVM CPU a member had used by then), kill_s, relaunch_s, member_ready_after_launch_s,
 instances_on_killed_member, shrunk_pushes, survivors.peak_publishers, survivors.expired_after_s,
 per caller <name>.fail_after, .list_fail_after, .fewest_listed and the per-second series' metrics.`

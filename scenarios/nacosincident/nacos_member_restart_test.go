@@ -1,6 +1,7 @@
 package nacosincident
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,12 @@ import (
 // 15 s, its calls fail "no instance" from then to 20 s, and nacos1 push DataSize 0.
 func synthMemberRestart(t *testing.T, expiredAt time.Duration, shrink bool) *history.History {
 	t.Helper()
-	const end = 220 * time.Second
+	return synthMemberRestartUntil(t, 220*time.Second, expiredAt, shrink)
+}
+
+// synthMemberRestartUntil is synthMemberRestart with the run ending at end.
+func synthMemberRestartUntil(t *testing.T, end, expiredAt time.Duration, shrink bool) *history.History {
+	t.Helper()
 	var ops []history.Op
 	for _, n := range callerNamesOf(false) {
 		ops = append(ops, history.Op{Caller: history.ClientLabel(n), Kind: history.OpStart, Outcome: history.OK, Start: -time.Second},
@@ -34,7 +40,7 @@ func synthMemberRestart(t *testing.T, expiredAt time.Duration, shrink bool) *his
 		ops = append(ops, history.Op{Caller: history.ClientLabel("plain"), Kind: history.OpNotify, Outcome: history.OK, Start: 15 * time.Second},
 			history.Op{Caller: history.ClientLabel("plain"), Kind: history.OpNotify, Outcome: history.OK, Start: 20 * time.Second, Count: 3})
 	}
-	rec := nacos.Record{Instances: 3, ServerStart: 150 * time.Second, End: end, MembersCPU: []time.Duration{24 * time.Second}}
+	rec := nacos.Record{Instances: 3, ServerStart: min(150*time.Second, end/2), End: end, MembersCPU: []time.Duration{24 * time.Second}}
 	for _, name := range memberNames {
 		r := nacos.MemberRecord{Name: name}
 		for at := time.Duration(0); at < end; at += 200 * time.Millisecond {
@@ -45,7 +51,7 @@ func synthMemberRestart(t *testing.T, expiredAt time.Duration, shrink bool) *his
 			r.Publishers = append(r.Publishers, nacos.PublisherSample{At: at, Clients: n, Distinct: 3})
 		}
 		if name == "nacos2" {
-			r.Restarts = []nacos.MemberStart{{Launched: 12 * time.Second, Ready: 100 * time.Second}}
+			r.Restarts = []nacos.MemberStart{{Launched: 12 * time.Second, Ready: min(100*time.Second, end-minServed)}}
 		}
 		if shrink && name == "nacos1" {
 			r.Log = []nacos.LogEvent{{At: 14500 * time.Millisecond, Kind: nacos.PushOK, Size: 0}}
@@ -103,6 +109,29 @@ func TestMemberRestartJudge(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMemberRestartShortRunLeavesTheExpiryUnjudged: a run that ends before the survivors' expiry
+// bound with the copies still held says so in its conclusion and judges the rest; one that ran
+// past the bound with the copies held cannot judge it (invalid, as before).
+func TestMemberRestartShortRunLeavesTheExpiryUnjudged(t *testing.T) {
+	s := &memberRestart{Member: "nacos2", RestartAt: 10 * time.Second, Down: 2 * time.Second, Instances: 3, Rate: 20}
+	res := s.Judge(synthMemberRestartUntil(t, 75*time.Second, time.Hour, false))
+	if res.Verdict == report.Invalid {
+		t.Fatalf("a 75 s run is invalid: %s", scentest.InvalidWhy(res))
+	}
+	for _, c := range res.Checks {
+		if c.Name == "survivors: the killed member's instance clients dropped, after the kill" {
+			t.Errorf("the expiry was judged in a 75 s run: %s %s", c.MeasuredText, c.Verdict)
+		}
+	}
+	if !strings.Contains(strings.Join(res.Conclusion, " "), "not judged (a --duration of at least --restart-at + 3m6s judges it)") {
+		t.Errorf("the conclusion does not say the expiry is not judged: %q", res.Conclusion)
+	}
+	if res := s.Judge(synthMemberRestartUntil(t, 220*time.Second, time.Hour, false)); scentest.Verdict(res,
+		"survivors: the killed member's instance clients dropped, after the kill") != report.Invalid {
+		t.Errorf("copies held past the bound in a 220 s run: %s, want invalid", res.Verdict)
 	}
 }
 

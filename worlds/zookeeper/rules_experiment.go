@@ -199,7 +199,7 @@ func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Ban
 	}
 	lo, hi := r.Session-r.Session/3, r.Session+r.tick()+time.Second
 	basis := fmt.Sprintf("the leader expires a silent session %s after the last packet it heard (≤ %s before the cut: a ping every third of it), "+
-		"on the next tick (ExpiryQueue.java:87), and deletes its node; 1 s more for the delete to commit", r.Session, r.Session/3)
+		"on the next tick (ExpiryQueue.java:87), and deletes its node; 1 s more for the delete to commit", r.Session, (r.Session / 3).Round(time.Millisecond))
 	switch {
 	case d < lo-slack:
 		return experiment.Band{Lo: 0, Hi: 0, Basis: basis}
