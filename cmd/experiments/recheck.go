@@ -41,7 +41,8 @@ func recheck(args []string, stdout io.Writer) error {
 		return fmt.Errorf("recheck: %w", err)
 	}
 	t := report.Table{Title: "Saved histories judged again", Header: []string{"run", "histories", "stored verdict", "verdict now", "differences"}}
-	bad := 0
+	bad, rewritten := 0, 0
+	harness := history.NewMeta(time.Now()).Harness
 	judged := map[string]*report.Result{}
 	for _, name := range sortedKeys(groups) {
 		now, err := rejudge(groups[name])
@@ -57,12 +58,12 @@ func recheck(args []string, stdout io.Writer) error {
 		judged[name] = now
 		if len(diffs) > 0 {
 			bad++
-			if write {
-				if err := rewrite(args[0], name, groups[name], stored, now); err != nil {
-					return fmt.Errorf("recheck --write %s: %w", name, err)
-				}
-
+		}
+		if write && (len(diffs) > 0 || staleWords(stored, now, harness)) {
+			if err := rewrite(args[0], name, groups[name], stored, now); err != nil {
+				return fmt.Errorf("recheck --write %s: %w", name, err)
 			}
+			rewritten++
 		}
 		t.Rows = append(t.Rows, []string{name, fmt.Sprint(len(groups[name])), string(stored.Verdict), string(now.Verdict), orNone(diffs, maxShown)})
 	}
@@ -71,7 +72,7 @@ func recheck(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d of %d stored reports no longer match what their judges say\n", bad, len(groups))
 	if write {
-		fmt.Fprintf(stdout, "rewrote %d reports from their saved histories\n", bad)
+		fmt.Fprintf(stdout, "rewrote %d reports from their saved histories\n", rewritten)
 		if err := refreshSummary(args[0], judged); err != nil {
 			return fmt.Errorf("recheck --write: the summary: %w", err)
 		}
