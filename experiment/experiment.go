@@ -155,6 +155,10 @@ const (
 	// TCP retransmits with growing timeouts, as on a link that loses
 	// everything.
 	Drop How = "drop"
+	// CutPeers is how the judge tells a world's rules that a member was cut off from its peers
+	// (cut-off-member, whatever made the cut): its clients' links were untouched. No
+	// experiment names it; the judge passes it where a member fault's windows are judged.
+	CutPeers How = "cut-peers"
 )
 
 // Which names a member.

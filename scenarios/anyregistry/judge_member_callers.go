@@ -20,7 +20,7 @@ func memberHow(f experiment.FaultKind) experiment.How {
 	case experiment.MemberUnreachable:
 		return experiment.Drop
 	}
-	return experiment.Blackhole
+	return experiment.CutPeers
 }
 
 // memberListChecks judge what the registry listed (its OpListed samples)

@@ -68,9 +68,6 @@ func (r dnsRegistry) Can(x experiment.Experiment) error {
 			return rig.Cannotf("dns: timeline[%d]: registry-unreachable how: %s is not made here (only blackhole: the clients' DNS path held)", i, s.HowOf())
 		}
 	}
-	if cutsMember(x) && rig.HasFault(x, experiment.Unreachable) {
-		return rig.Cannotf("dns: cut-off-member and registry-unreachable in one experiment are not judged together here (both hold a client's lookups, for different reasons)")
-	}
 	for _, c := range x.Callers {
 		if c.Kind == experiment.ExecClient {
 			return rig.Cannotf("dns runs no user's program (the exec protocol gives etcd's endpoints, not a DNS server)")
@@ -91,16 +88,8 @@ func (r dnsRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, er
 	return NewWorld(env, x, DefaultOptions(x)), nil
 }
 
-// Rules are the DNS world's rules for x (RulesFor), told whether x cuts
-// an etcd member off its peers.
-func (dnsRegistry) Rules(x experiment.Experiment) experiment.Rules {
-	r := RulesFor(DefaultOptions(x))
-	r.MemberCut = cutsMember(x)
-	return r
-}
-
-// cutsMember reports whether x cuts an etcd member off its peers.
-func cutsMember(x experiment.Experiment) bool { return rig.HasFault(x, experiment.CutOffMember) }
+// Rules are the DNS world's rules for x (RulesFor).
+func (dnsRegistry) Rules(x experiment.Experiment) experiment.Rules { return RulesFor(DefaultOptions(x)) }
 
 // lookupTimeout bounds a real client's lookup (Go's resolver).
 const lookupTimeout = 2 * time.Second

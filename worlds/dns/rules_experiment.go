@@ -15,15 +15,12 @@ import (
 // etcd behind CoreDNS electing within ElectionMs, and the clients of
 // Clients. Each band's basis cites the rule (rules.go, and the Go, gRPC
 // and CoreDNS sources it names). In this world, registry-unreachable is a
-// blackhole of the clients' DNS path and Kill is quorum-loss (Can refuses
-// registry-unreachable how: kill), so how tells the two apart; a member
-// cut off its peers looks to the judge like a blackhole too, and MemberCut
-// (the experiment cuts one, which Can keeps apart from registry-unreachable)
-// tells that apart.
+// blackhole of the clients' DNS path, Kill is quorum-loss (Can refuses
+// registry-unreachable how: kill) and CutPeers an etcd member cut off its
+// peers, so how tells the three apart.
 type Rules struct {
 	TTL, Renew time.Duration
 	ElectionMs uint
-	MemberCut  bool
 	// CallTimeout is a real client's call deadline.
 	CallTimeout time.Duration
 }
@@ -70,7 +67,7 @@ func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (t
 // held path); gRPC's dns resolver keeps its addresses and calls the live
 // instances. After a quorum loss Go's resolver fails through the server
 // without a cache and is answered by serve_stale through the other. With
-// one member cut off (MemberCut) serve_stale answers every lookup, and Go's
+// one member cut off (CutPeers) serve_stale answers every lookup, and Go's
 // resolver without a cache fails the share the plugin's balancer sends the
 // cut member: no rule.
 func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.Duration) (experiment.Band, bool) {
@@ -80,9 +77,9 @@ func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.
 	case client == ClientGRPC:
 		return none(GRPCDNSBasis + "; a failed resolution is reported to the balancer (dns_resolver.go:213 ReportError), and round_robin's " +
 			"children keep their addresses on a resolver error (balancer/endpointsharding/endpointsharding.go:202-207); every instance lives"), true
-	case r.MemberCut && client == ClientGoStale:
+	case how == experiment.CutPeers && client == ClientGoStale:
 		return none(StaleBasis + "; the entry was filled before the cut and is answered without a Get"), true
-	case r.MemberCut:
+	case how == experiment.CutPeers:
 		return experiment.Band{}, false // Go's resolver without a cache: the share of its lookups the balancer sends the cut member (cutReadBasis)
 	case how == experiment.Blackhole && (client == ClientGo || client == ClientGoStale):
 		return all(heldBasis + "; the cache sits behind the held path"), true
@@ -129,7 +126,7 @@ func (r Rules) electionBound() time.Duration { return cluster.ElectionBound(r.El
 func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
 	wait, why := time.Duration(0), "the relay passes the next query at once"
 	switch {
-	case r.MemberCut:
+	case o.How == experiment.CutPeers:
 		wait, why = lookupTimeout+r.electionBound(), fmt.Sprintf("a Get sent to the cut member before the heal may hold its lookup to its %s deadline, "+
 			"and the member answers once it hears the leader again (≤ 2 × %d ms election timeout + 1 s, were it the leader cut off)", lookupTimeout, r.ElectionMs)
 	case o.How == experiment.Kill:
@@ -140,7 +137,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 		return wait + refresh + time.Second, why + "; then its next refresh (≤ refresh) answers within 1 s"
 	case c.Client == ClientGRPC:
 		return 0, "gRPC's dns resolver kept its addresses throughout"
-	case c.Client == ClientGoStale && (o.How == experiment.Kill || r.MemberCut):
+	case c.Client == ClientGoStale && (o.How == experiment.Kill || o.How == experiment.CutPeers):
 		return 0, StaleBasis + ": every lookup was answered throughout"
 	}
 	return wait + lookupTimeout, why + "; a lookup sent before it may wait out its 2 s deadline"

@@ -64,7 +64,6 @@ func TestRulesCanFail(t *testing.T) {
 // rule, and the recovery waits for a held lookup and the member's rejoin.
 func TestMemberCutRules(t *testing.T) {
 	r := RulesFor(DefaultOptions(experiment.Experiment{Instances: experiment.Instances{Count: 3}}))
-	r.MemberCut = true
 	serves := []struct {
 		role   experiment.Role
 		since  time.Duration
@@ -88,13 +87,13 @@ func TestMemberCutRules(t *testing.T) {
 		hasRule bool
 	}{{ClientGoStale, true}, {ClientGRPC, true}, {ClientGo, false}}
 	for _, c := range clients {
-		b, ok := r.ClientWhileUnreachable(c.client, experiment.Blackhole, 18*time.Second)
+		b, ok := r.ClientWhileUnreachable(c.client, experiment.CutPeers, 18*time.Second)
 		if ok != c.hasRule || (ok && (b.Lo != 0 || b.Hi != 0)) {
 			t.Errorf("ClientWhileUnreachable(%s, cut) = %v %v, want rule %v of 0", c.client, b, ok, c.hasRule)
 		}
 	}
 	pol := experiment.Caller{Name: "clear", Kind: experiment.PolicyCaller}
-	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.Blackhole}, time.Second); d != lookupTimeout+r.electionBound()+2*time.Second {
+	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.CutPeers}, time.Second); d != lookupTimeout+r.electionBound()+2*time.Second {
 		t.Errorf("Recovery(policy, cut) = %s", d)
 	}
 }
