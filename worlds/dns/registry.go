@@ -89,7 +89,9 @@ func (r dnsRegistry) World(env *rig.Env, x experiment.Experiment) (rig.World, er
 }
 
 // Rules are the DNS world's rules for x (RulesFor).
-func (dnsRegistry) Rules(x experiment.Experiment) experiment.Rules { return RulesFor(DefaultOptions(x)) }
+func (dnsRegistry) Rules(x experiment.Experiment) experiment.Rules {
+	return RulesFor(DefaultOptions(x))
+}
 
 // lookupTimeout bounds a real client's lookup (Go's resolver).
 const lookupTimeout = 2 * time.Second
