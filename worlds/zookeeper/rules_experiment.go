@@ -94,15 +94,41 @@ func (r Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) 
 // ClientWhileUnreachable: Curator's ServiceCache changes its list only on
 // child events, never on SUSPENDED or LOST, so every call reaches a live
 // instance; Spring Cloud LoadBalancer serves from its 35 s cache and, once
-// that expires during the outage, from an empty list: which calls fail
-// depends on the cache's phase, set by the caller's first call (not judged).
-func (r Rules) ClientWhileUnreachable(client string, _ experiment.How, _ time.Duration) (experiment.Band, bool) {
+// that expires during the outage, every call asks ZooKeeper and fails. The
+// cache's phase, set by the caller's first call, decides when it expires:
+// anywhere in the outage's first 35 s. An outage no longer than that may
+// fail every call or none (not judged); a longer one fails at least the
+// calls after its first 35 s (springCacheBand).
+func (r Rules) ClientWhileUnreachable(client string, _ experiment.How, d time.Duration) (experiment.Band, bool) {
 	switch client {
 	case ClientCurator:
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "ServiceCacheImpl changes its list only on CHILD_ADDED/UPDATED/REMOVED, never on SUSPENDED or LOST " +
 			"(curator-x-discovery ServiceCacheImpl.java:160-172): the cache keeps every live instance"}, true
+	case ClientSpring:
+		return springCacheBand(d)
 	}
 	return experiment.Band{}, false
+}
+
+// springCacheSlack covers a call's deadline at the cache's expiry and the window's edges.
+const springCacheSlack = time.Second
+
+// springCacheBand is the failed share (%) of Spring Cloud LoadBalancer's calls over an outage
+// of d: the list cached before it serves until the entry's 35 s ttl runs out, at most
+// LoadBalancerCacheTTL into the outage; from then every call's discovery read fails (an empty
+// list is never cached: each call asks again). At least (d − ttl − slack) / d fail, at most all.
+// No band when d ≤ ttl + slack: either answer is possible.
+func springCacheBand(d time.Duration) (experiment.Band, bool) {
+	if d <= LoadBalancerCacheTTL+springCacheSlack {
+		return experiment.Band{}, false
+	}
+	lo := 100 * (d - LoadBalancerCacheTTL - springCacheSlack).Seconds() / d.Seconds()
+	return experiment.Band{Lo: math.Floor(lo*10) / 10, Hi: 100, Basis: fmt.Sprintf("the LoadBalancer's cached list serves until its %s ttl runs out "+
+		"(LoadBalancerCacheProperties.java:42), at most %s into the %s outage (its phase is set by the caller's first call); then every "+
+		"call's discovery read fails (ServiceDiscoveryImpl.queryForInstances, line 343) and an empty list is never cached "+
+		"(CachingServiceInstanceListSupplier.java:65): at least (%s − %s − %s) / %s of the calls fail, at most all",
+		LoadBalancerCacheTTL, LoadBalancerCacheTTL, d.Round(time.Millisecond), d.Round(time.Millisecond), LoadBalancerCacheTTL, springCacheSlack,
+		d.Round(time.Millisecond))}, true
 }
 
 // ClientAfterCrash: a Curator ServiceCache cut off from the ensemble keeps

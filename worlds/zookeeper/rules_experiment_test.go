@@ -73,14 +73,18 @@ func TestRulesRemovesSilent(t *testing.T) {
 
 // TestRulesClients: the Curator cache never fails while unreachable, and
 // fails one call in n for a crashed instance; Spring's LoadBalancer is not
-// judged (its cache's phase decides).
+// judged in an outage its 35 s cache may span (its phase decides), and fails at
+// least the calls after the cache's ttl in a longer one.
 func TestRulesClients(t *testing.T) {
 	r := Rules{Config: DefaultConfig(), Session: ArticleSessionTimeout}
 	if b, ok := r.ClientWhileUnreachable(ClientCurator, experiment.Blackhole, 18*time.Second); !ok || b.Hi != 0 {
 		t.Errorf("curator while unreachable: [%g, %g] %v, want = 0", b.Lo, b.Hi, ok)
 	}
 	if _, ok := r.ClientWhileUnreachable(ClientSpring, experiment.Blackhole, 18*time.Second); ok {
-		t.Error("spring while unreachable: judged; its LoadBalancer cache's phase decides, so it must not be")
+		t.Error("spring while unreachable for 18 s: judged; its LoadBalancer cache's phase decides all or nothing, so it must not be")
+	}
+	if b, ok := r.ClientWhileUnreachable(ClientSpring, experiment.Blackhole, 120*time.Second); !ok || b.Lo != 70 || b.Hi != 100 {
+		t.Errorf("spring while unreachable for 120 s: [%g, %g] %v, want [70, 100] (the calls after the cache's 35 s + 1 s fail)", b.Lo, b.Hi, ok)
 	}
 	if b, ok := r.ClientAfterCrash(ClientCurator, 3, 40, 6*time.Second); !ok || b.Lo != 78 || b.Hi != 82 {
 		t.Errorf("curator after a crash: [%g, %g] %v, want [78, 82] (80 calls ± 2)", b.Lo, b.Hi, ok)
