@@ -159,7 +159,15 @@ const (
 	// (cut-off-member, whatever made the cut): its clients' links were untouched. No
 	// experiment names it; the judge passes it where a member fault's windows are judged.
 	CutPeers How = "cut-peers"
+	// KillQuorum is how the judge tells a world's rules that a majority of the members was
+	// killed (quorum-loss), apart from every member killed (registry-unreachable how: kill). No
+	// experiment names it either.
+	KillQuorum How = "kill-quorum"
 )
+
+// Kills reports whether the fault made as h killed members: every member (Kill) or a
+// majority (KillQuorum).
+func (h How) Kills() bool { return h == Kill || h == KillQuorum }
 
 // Which names a member.
 type Which string

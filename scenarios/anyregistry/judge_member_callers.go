@@ -16,7 +16,7 @@ import (
 func memberHow(f experiment.FaultKind) experiment.How {
 	switch f {
 	case experiment.QuorumLoss:
-		return experiment.Kill
+		return experiment.KillQuorum
 	case experiment.MemberUnreachable:
 		return experiment.Drop
 	}

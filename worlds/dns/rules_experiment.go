@@ -55,7 +55,7 @@ const heldBasis = "the relay drops the query and its reply; Go's resolver waits 
 // leader): the refresh fails at its deadline or sooner, so only the upper
 // bound is a rule.
 func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
-	if how == experiment.Kill {
+	if how == experiment.KillQuorum {
 		return 0, refresh + timeout + deadlineSlack, "the etcd plugin's linearizable Get cannot be answered without a quorum: " + EtcdReadBasis +
 			"; the next refresh (≤ refresh) fails by its deadline"
 	}
@@ -83,9 +83,9 @@ func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.
 		return experiment.Band{}, false // Go's resolver without a cache: the share of its lookups the balancer sends the cut member (cutReadBasis)
 	case how == experiment.Blackhole && (client == ClientGo || client == ClientGoStale):
 		return all(heldBasis + "; the cache sits behind the held path"), true
-	case how == experiment.Kill && client == ClientGo:
+	case how == experiment.KillQuorum && client == ClientGo:
 		return all(EtcdReadBasis + "; the lookup's 2 s deadline comes first"), true
-	case how == experiment.Kill && client == ClientGoStale:
+	case how == experiment.KillQuorum && client == ClientGoStale:
 		return none(StaleBasis + "; the entry was filled before the quorum loss and is kept for serve_stale's 1 h (setup.go:186)"), true
 	}
 	return experiment.Band{}, false
@@ -129,7 +129,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 	case o.How == experiment.CutPeers:
 		wait, why = lookupTimeout+r.electionBound(), fmt.Sprintf("a Get sent to the cut member before the heal may hold its lookup to its %s deadline, "+
 			"and the member answers once it hears the leader again (≤ 2 × %d ms election timeout + 1 s, were it the leader cut off)", lookupTimeout, r.ElectionMs)
-	case o.How == experiment.Kill:
+	case o.How == experiment.KillQuorum:
 		wait, why = r.electionBound(), fmt.Sprintf("the restarted members elect a leader (≤ 2 × %d ms election timeout + 1 s) and the etcd plugin's next Get is answered", r.ElectionMs)
 	}
 	switch {
@@ -137,7 +137,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 		return wait + refresh + time.Second, why + "; then its next refresh (≤ refresh) answers within 1 s"
 	case c.Client == ClientGRPC:
 		return 0, "gRPC's dns resolver kept its addresses throughout"
-	case c.Client == ClientGoStale && (o.How == experiment.Kill || o.How == experiment.CutPeers):
+	case c.Client == ClientGoStale && (o.How == experiment.KillQuorum || o.How == experiment.CutPeers):
 		return 0, StaleBasis + ": every lookup was answered throughout"
 	}
 	return wait + lookupTimeout, why + "; a lookup sent before it may wait out its 2 s deadline"
@@ -148,7 +148,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 // the new leader resets every lease, lessor.Promote): no live instance's
 // record goes.
 func (Rules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band {
-	if how == experiment.Kill {
+	if how == experiment.KillQuorum {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader resets every lease to its full ttl (lessor.Promote)"}
 	}
 	return experiment.Band{Lo: 0, Hi: 0, Basis: "only the clients' DNS path is held: the instances keep renewing their leases on etcd, and their records live on them"}

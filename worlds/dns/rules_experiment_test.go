@@ -22,10 +22,10 @@ func TestRulesCanFail(t *testing.T) {
 	}{
 		{ClientGo, experiment.Blackhole, 100, 100, true},
 		{ClientGoStale, experiment.Blackhole, 100, 100, true},
-		{ClientGo, experiment.Kill, 100, 100, true},
-		{ClientGoStale, experiment.Kill, 0, 0, true},
+		{ClientGo, experiment.KillQuorum, 100, 100, true},
+		{ClientGoStale, experiment.KillQuorum, 0, 0, true},
 		{ClientGRPC, experiment.Blackhole, 0, 0, true},
-		{ClientGRPC, experiment.Kill, 0, 0, true},
+		{ClientGRPC, experiment.KillQuorum, 0, 0, true},
 		{"nope", experiment.Blackhole, 0, 0, false},
 	}
 	for _, c := range cases {
@@ -38,7 +38,7 @@ func TestRulesCanFail(t *testing.T) {
 	if lo != 450*time.Millisecond || hi != 1550*time.Millisecond || basis == "" {
 		t.Errorf("RefreshFails(blackhole) = %s–%s %q", lo, hi, basis)
 	}
-	if _, hi, _ := r.RefreshFails(experiment.Kill, time.Second, 500*time.Millisecond); hi != 1550*time.Millisecond {
+	if _, hi, _ := r.RefreshFails(experiment.KillQuorum, time.Second, 500*time.Millisecond); hi != 1550*time.Millisecond {
 		t.Errorf("RefreshFails(kill) hi = %s", hi)
 	}
 	b, ok := r.ClientAfterCrash(ClientGo, 3, 40, 12*time.Second)
@@ -52,7 +52,7 @@ func TestRulesCanFail(t *testing.T) {
 		t.Errorf("RemovesSilent(blackhole, 1 h) = %v: the instances renew beside the held path", b)
 	}
 	pol := experiment.Caller{Name: "keep", Kind: experiment.PolicyCaller}
-	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.Kill}, time.Second); d != r.electionBound()+2*time.Second {
+	if d, _ := r.Recovery(pol, experiment.Outage{How: experiment.KillQuorum}, time.Second); d != r.electionBound()+2*time.Second {
 		t.Errorf("Recovery(policy, kill) = %s", d)
 	}
 }

@@ -85,7 +85,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 // the leader lives and the cut is long enough by RemovesSilent's rule.
 // Killed members expire nothing.
 func (r Rules) lapsed(o experiment.Outage) bool {
-	return o.How != experiment.Kill && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
+	return !o.How.Kills() && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
 }
 
 // reconnected is the recovery bound when every lease outlived the cut.
@@ -94,7 +94,7 @@ func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time
 		return 0, "the resolver kept its addresses throughout"
 	}
 	d, why := refresh+time.Second, "its next refresh (≤ refresh) answered within 1 s"
-	if how == experiment.Kill {
+	if how.Kills() {
 		d += r.electionBound()
 		why += fmt.Sprintf(", once the restarted members elected a leader (≤ 2 × %d ms election timeout + 1 s)", r.Config.ElectionMs)
 	}
@@ -106,7 +106,7 @@ func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time
 // the cut, the last one at most Renew before it. Killed members expire
 // nothing, and a new leader resets every lease's TTL (lessor.Promote).
 func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Band {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader resets every lease to its full ttl (lessor.Promote)"}
 	}
 	basis := fmt.Sprintf("a lease expires ttl (%s) after the last renewal, at most %s before the cut (lessor)", r.TTL, r.Renew)

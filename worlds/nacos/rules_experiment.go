@@ -111,7 +111,7 @@ func (r Rules) removes() bool { return r.Loss >= NoRemovalBelow(r.SilentAtCut) }
 // a real client's push within DeliverSlack. One member's packets dropped (o.Cut 0) removes
 // nothing: its clients move to the other members (MemberRemoves).
 func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.Duration) (time.Duration, string) {
-	if r.Members > 1 && o.How == experiment.Kill {
+	if r.Members > 1 && o.How.Kills() {
 		return r.afterQuorumLoss(c, refresh)
 	}
 	least, rule := NoRemovalBelow(r.SilentAtCut), removalRule(r.SilentAtCut)

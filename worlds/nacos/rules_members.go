@@ -98,7 +98,7 @@ func (r Rules) memberClientWhile(how experiment.How) (experiment.Band, bool) {
 		return experiment.Band{}, false
 	}
 	what := "a cut-off member still answers its clients"
-	if how == experiment.Kill {
+	if how.Kills() {
 		what = "a killed member sends nothing, and the client moves to the survivor (its server list), which answers"
 	}
 	return experiment.Band{Lo: 0, Hi: 0, Basis: "a Nacos client changes its list only on a push or a query's answer " +

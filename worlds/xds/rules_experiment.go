@@ -96,7 +96,7 @@ func (r ExperimentRules) Recovery(c experiment.Caller, _ experiment.Outage, refr
 // expire a lease, and a new leader gives every lease its full TTL again
 // (etcd server/lease/lessor.go Promote).
 func (r ExperimentRules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader expires a lease while the members are down, and a new leader renews every lease " +
 			"for its full TTL (etcd server/lease/lessor.go Promote)"}
 	}

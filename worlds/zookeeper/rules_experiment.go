@@ -81,7 +81,7 @@ func (r Rules) electionBound() time.Duration {
 // every server refused (flushUnsentRequests with ErrNoServer, conn.go
 // connect), so the first refresh may fail at once.
 func (r Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return 0, refresh + timeout + slack,
 			"the members' sockets close: go-zookeeper fails a queued read once every server refused (conn.go connect: flushUnsentRequests(ErrNoServer)), " +
 				"or at its deadline: the next refresh (≤ refresh) fails within its deadline (+ 50 ms)"
@@ -177,7 +177,7 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 // (a session timeout after the last ping, at most a third of it before
 // the cut). Killed members expire nothing.
 func (r Rules) lapsed(o experiment.Outage) bool {
-	return o.How != experiment.Kill && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
+	return !o.How.Kills() && o.Cut > 0 && r.RemovesSilent(o.How, o.Cut).Hi > 0
 }
 
 // seesNode is how long after an instance's node was created again a
@@ -197,7 +197,7 @@ func (r Rules) seesNode(c experiment.Caller, refresh time.Duration) (time.Durati
 // reconnected is the recovery bound when every session outlived the cut.
 func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time.Duration) (time.Duration, string) {
 	restart, why := time.Duration(0), ""
-	if how == experiment.Kill {
+	if how.Kills() {
 		restart = RestartAllowance
 		why = fmt.Sprintf(", once the restarted members formed a quorum (the harness allows %s for JVMs to start and elect: no rule bounds it)", RestartAllowance)
 	}
@@ -220,7 +220,7 @@ func (r Rules) reconnected(c experiment.Caller, how experiment.How, refresh time
 // with its full timeout (SessionTrackerImpl's constructor, server/
 // SessionTrackerImpl.java:110-119).
 func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Band {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader tracks every session again with its full timeout (SessionTrackerImpl.java:110-119)"}
 	}
 	lo, hi := r.Session-r.Session/3, r.Session+r.tick()+time.Second

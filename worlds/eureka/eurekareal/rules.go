@@ -37,7 +37,7 @@ const answerWithin = time.Second
 // proxy resets the connection), so every try fails at once and the list
 // fails as soon as its tries are spent.
 func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return 0, refresh + slack, fmt.Sprintf("every server's port refuses: the next refresh (≤ refresh) fails as soon as its %d tries "+
 			"(RetryableEurekaHttpClient's DEFAULT_NUMBER_OF_RETRIES) are refused", 3)
 	}
@@ -101,12 +101,12 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 	if c.Kind != experiment.PolicyCaller {
 		read = r.Props.FetchInterval
 	}
-	if o.How != experiment.Kill && r.lapsed(o) {
+	if !o.How.Kills() && r.lapsed(o) {
 		relist, why := r.Relisted(0, o.Spread)
 		return relist + read, fmt.Sprintf("the cut (%s) may outlast a lease (%s): %s; then the reader's next read (≤ %s)",
 			o.Cut.Round(time.Millisecond), r.RemovesSilent(o.How, o.Cut).Basis, why, read)
 	}
-	if o.How != experiment.Kill {
+	if !o.How.Kills() {
 		if c.Kind != experiment.PolicyCaller {
 			return 0, "the client's cache kept every instance throughout"
 		}
@@ -136,7 +136,7 @@ func (r Rules) lapsed(o experiment.Outage) bool {
 // needs more renewals in the last full minute (MeasuredRate, 60 s) than
 // the threshold, so evictions stop once a full minute had none.
 func (r Rules) RemovesSilent(how experiment.How, d time.Duration) experiment.Band {
-	if how == experiment.Kill {
+	if how.Kills() {
 		return experiment.Band{Lo: 1, Hi: 1, Basis: "a restarted server starts empty (no disk, registry-sync-retries 0): every instance is " +
 			"missing until its heartbeat is refused and it registers again"}
 	}
