@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"sdchaos/fault"
 	"sdchaos/history"
 )
 
@@ -58,3 +59,29 @@ func (c CrashDNSInstance) Inject(context.Context) error {
 	c.Instance.Crash()
 	return nil
 }
+
+// killDNS is registry-unreachable how: kill in this world: every CoreDNS server SIGKILLed,
+// its cache with it, and started again at the heal (fault.KillServers, which returns once each
+// answers). The relays stay: a query sent meanwhile is relayed to a closed port, whose ICMP
+// refusal the relay does not pass on, so the client waits to its deadline.
+func (w *World) killDNS() fault.KillServers {
+	var procs []fault.ServerProcess
+	for _, s := range []*Server{w.Plain, w.Stale, w.Local} {
+		if s != nil {
+			procs = append(procs, serverProcess{s})
+		}
+	}
+	return fault.KillServers{Servers: procs, What: "CoreDNS"}
+}
+
+// serverProcess is a CoreDNS server as a fault.ServerProcess.
+type serverProcess struct{ s *Server }
+
+// Name names the server ("plain").
+func (p serverProcess) Name() string { return p.s.Name }
+
+// Kill SIGKILLs the server.
+func (p serverProcess) Kill() { p.s.Kill() }
+
+// Start starts the killed server again on its port and Corefile, its cache empty.
+func (p serverProcess) Start(ctx context.Context) error { return p.s.Restart(ctx) }

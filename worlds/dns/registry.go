@@ -64,8 +64,8 @@ func (r dnsRegistry) Can(x experiment.Experiment) error {
 	}
 	for i, s := range x.Timeline {
 		switch {
-		case s.Fault == experiment.Unreachable && s.HowOf() != experiment.Blackhole:
-			return rig.Cannotf("dns: timeline[%d]: registry-unreachable how: %s is not made here (only blackhole: the clients' DNS path held)", i, s.HowOf())
+		case s.Fault == experiment.Unreachable && s.HowOf() != experiment.Blackhole && s.HowOf() != experiment.Kill:
+			return rig.Cannotf("dns: timeline[%d]: registry-unreachable how: %s is not made here (blackhole: the clients' DNS path held; kill: the DNS servers killed and started again)", i, s.HowOf())
 		}
 	}
 	for _, c := range x.Callers {

@@ -12,7 +12,8 @@ import (
 
 // TestDNSCan: the DNS world makes the clients' DNS path held, a quorum loss and a member cut
 // off its peers, together too (the judge tells a cut member apart by its own how, CutPeers),
-// and refuses registry-unreachable how: kill or drop and a user's program, in one line each.
+// and the DNS servers killed (registry-unreachable how: kill); it refuses how: drop and a
+// user's program, in one line each.
 func TestDNSCan(t *testing.T) {
 	step := func(f experiment.FaultKind, at time.Duration) experiment.Step {
 		return experiment.Step{At: experiment.Duration(at), For: experiment.Duration(5 * time.Second), Fault: f}
@@ -29,7 +30,7 @@ func TestDNSCan(t *testing.T) {
 		{"a member cut off, then the path held", func(x *experiment.Experiment) {
 			x.Timeline = []experiment.Step{step(experiment.CutOffMember, time.Second), step(experiment.Unreachable, 20*time.Second)}
 		}, ""},
-		{"kill", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Kill }, "how: kill"},
+		{"kill the DNS servers", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Kill }, ""},
 		{"drop", func(x *experiment.Experiment) { x.Timeline[0].How = experiment.Drop }, "how: drop"},
 		{"exec", func(x *experiment.Experiment) {
 			x.Callers = append(x.Callers, experiment.Caller{Name: "mine", Kind: experiment.ExecClient, Command: []string{"true"}})

@@ -48,24 +48,37 @@ var (
 const heldBasis = "the relay drops the query and its reply; Go's resolver waits for an answer until the lookup's deadline " +
 	"(src/net/dnsclient_unix.go:182 context.WithDeadline, :190 SetDeadline) and sends no other query within it"
 
+// killedBasis says what a query to a killed server gets.
+const killedBasis = "every CoreDNS server is killed, its cache with it: the relay sends the query to a closed port and does not pass " +
+	"the ICMP refusal on (relay.go, replies), so Go's resolver waits for an answer until the lookup's deadline " +
+	"(src/net/dnsclient_unix.go:182, :190)"
+
+// restartBasis says when a killed server answers again: the heal starts it and returns once it
+// answers, which no rule bounds; the harness gives up on a start after StartTimeout.
+var restartBasis = fmt.Sprintf("the killed servers start again at the heal, with empty caches, and answer once their process is up: "+
+	"a start no rule bounds, so the harness's own allowance for it, %s (StartTimeout), stands in", StartTimeout)
+
 // RefreshFails: a policy caller's refresh is Go's resolver through the
-// server without a cache. Held (blackhole), the next refresh (≤ refresh)
-// fails at its deadline. After a quorum loss the etcd plugin's Get waits
+// server without a cache. Held (blackhole) or killed, the next refresh
+// (≤ refresh) fails at its deadline. After a quorum loss the etcd plugin's Get waits
 // up to 5 s (EtcdReadBasis) or fails sooner (a member that knows it has no
 // leader): the refresh fails at its deadline or sooner, so only the upper
 // bound is a rule.
 func (Rules) RefreshFails(how experiment.How, refresh, timeout time.Duration) (time.Duration, time.Duration, string) {
-	if how == experiment.KillQuorum {
+	switch how {
+	case experiment.KillQuorum:
 		return 0, refresh + timeout + deadlineSlack, "the etcd plugin's linearizable Get cannot be answered without a quorum: " + EtcdReadBasis +
 			"; the next refresh (≤ refresh) fails by its deadline"
+	case experiment.Kill:
+		return timeout - deadlineSlack, refresh + timeout + deadlineSlack, killedBasis + ": the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
 	}
 	return timeout - deadlineSlack, refresh + timeout + deadlineSlack, heldBasis + ": the next refresh (≤ refresh) fails at its deadline (± 50 ms)"
 }
 
 // ClientWhileUnreachable: with the clients' DNS path held every lookup of
 // Go's resolver fails, through either server (the cache is behind the
-// held path); gRPC's dns resolver keeps its addresses and calls the live
-// instances. After a quorum loss Go's resolver fails through the server
+// held path), and with every server killed (its cache with it); gRPC's dns
+// resolver keeps its addresses and calls the live instances. After a quorum loss Go's resolver fails through the server
 // without a cache and is answered by serve_stale through the other. With
 // one member cut off (CutPeers) serve_stale answers every lookup, and Go's
 // resolver without a cache fails the share the plugin's balancer sends the
@@ -83,6 +96,8 @@ func (r Rules) ClientWhileUnreachable(client string, how experiment.How, _ time.
 		return experiment.Band{}, false // Go's resolver without a cache: the share of its lookups the balancer sends the cut member (cutReadBasis)
 	case how == experiment.Blackhole && (client == ClientGo || client == ClientGoStale):
 		return all(heldBasis + "; the cache sits behind the held path"), true
+	case how == experiment.Kill && (client == ClientGo || client == ClientGoStale):
+		return all(killedBasis), true
 	case how == experiment.KillQuorum && client == ClientGo:
 		return all(EtcdReadBasis + "; the lookup's 2 s deadline comes first"), true
 	case how == experiment.KillQuorum && client == ClientGoStale:
@@ -118,8 +133,9 @@ func (r Rules) ClientAfterCrash(client string, _ int, rate float64, w time.Durat
 func (r Rules) electionBound() time.Duration { return cluster.ElectionBound(r.ElectionMs) }
 
 // Recovery: once the path is released the next query passes; once the
-// killed members restarted and a leader is elected, the etcd plugin's Get
-// is answered; once a cut member rejoined, a lookup held by a Get sent to
+// killed DNS servers started again (restartBasis), each query is answered
+// from etcd; once the killed members restarted and a leader is elected,
+// the etcd plugin's Get is answered; once a cut member rejoined, a lookup held by a Get sent to
 // it before the heal has ended. A policy caller needs its next refresh (≤ refresh, + 1 s);
 // Go's resolver through serve_stale never lost its answer; gRPC kept its
 // addresses.
@@ -129,6 +145,9 @@ func (r Rules) Recovery(c experiment.Caller, o experiment.Outage, refresh time.D
 	case o.How == experiment.CutPeers:
 		wait, why = lookupTimeout+r.electionBound(), fmt.Sprintf("a Get sent to the cut member before the heal may hold its lookup to its %s deadline, "+
 			"and the member answers once it hears the leader again (≤ 2 × %d ms election timeout + 1 s, were it the leader cut off)", lookupTimeout, r.ElectionMs)
+	case o.How == experiment.Kill:
+		wait, why = StartTimeout, restartBasis+"; then the plain server's Get and the stale server's (its cache empty) are answered by etcd, "+
+			"which lived throughout"
 	case o.How == experiment.KillQuorum:
 		wait, why = r.electionBound(), fmt.Sprintf("the restarted members elect a leader (≤ 2 × %d ms election timeout + 1 s) and the etcd plugin's next Get is answered", r.ElectionMs)
 	}
@@ -151,7 +170,7 @@ func (Rules) RemovesSilent(how experiment.How, _ time.Duration) experiment.Band 
 	if how == experiment.KillQuorum {
 		return experiment.Band{Lo: 0, Hi: 0, Basis: "no leader, no expiry; the new leader resets every lease to its full ttl (lessor.Promote)"}
 	}
-	return experiment.Band{Lo: 0, Hi: 0, Basis: "only the clients' DNS path is held: the instances keep renewing their leases on etcd, and their records live on them"}
+	return experiment.Band{Lo: 0, Hi: 0, Basis: "only the DNS servers or the clients' path to them are gone: the instances keep renewing their leases on etcd, and their records live on them"}
 }
 
 // MemberServes: the records are read linearizably (as the etcd plugin

@@ -57,6 +57,32 @@ func TestRulesCanFail(t *testing.T) {
 	}
 }
 
+// TestKilledServersRules: every CoreDNS server killed, Go's resolver fails every lookup through
+// either server (the relay keeps the refusal, the cache died with the server), gRPC keeps its
+// addresses, a policy refresh fails at its deadline, nothing is removed from etcd, and the
+// recovery waits for the restart's allowance; serve_stale's client recovers like the others.
+func TestKilledServersRules(t *testing.T) {
+	r := RulesFor(DefaultOptions(experiment.Experiment{Instances: experiment.Instances{Count: 3}}))
+	for _, c := range []struct {
+		client string
+		lo, hi float64
+	}{{ClientGo, 100, 100}, {ClientGoStale, 100, 100}, {ClientGRPC, 0, 0}} {
+		if b, ok := r.ClientWhileUnreachable(c.client, experiment.Kill, 18*time.Second); !ok || b.Lo != c.lo || b.Hi != c.hi || b.Basis == "" {
+			t.Errorf("ClientWhileUnreachable(%s, kill) = %v %v, want [%v, %v]", c.client, b, ok, c.lo, c.hi)
+		}
+	}
+	if lo, hi, _ := r.RefreshFails(experiment.Kill, time.Second, 500*time.Millisecond); lo != 450*time.Millisecond || hi != 1550*time.Millisecond {
+		t.Errorf("RefreshFails(kill) = %s–%s, want 450ms–1.55s", lo, hi)
+	}
+	if b := r.RemovesSilent(experiment.Kill, time.Hour); b.Hi != 0 {
+		t.Errorf("RemovesSilent(kill, 1 h) = %v: the instances renew on etcd", b)
+	}
+	stale := experiment.Caller{Name: "go-resolver-stale", Kind: experiment.RealClient, Client: ClientGoStale}
+	if d, _ := r.Recovery(stale, experiment.Outage{How: experiment.Kill}, time.Second); d != StartTimeout+lookupTimeout {
+		t.Errorf("Recovery(stale client, kill) = %s, want the restart allowance + a lookup's deadline", d)
+	}
+}
+
 // TestMemberCutRules: with one etcd member cut off, the cut member serves
 // nothing, the two others serve once they elected (either before), reads
 // fare "some" (the plugin's balancer sends the cut member its share),

@@ -49,7 +49,14 @@ func runSeam(t *testing.T) (*report.Result, []report.Gate) {
 		t.Fatal(err)
 	}
 	x.Timeline[0].At, x.Timeline[0].For = experiment.Duration(2*time.Second), experiment.Duration(8*time.Second)
-	env := rig.NewEnv(1, 16*time.Second, seamPortBase, false, nil, nil)
+	return runExperiment(t, x, 16*time.Second)
+}
+
+// runExperiment runs x for d on the dns registry through the seam and returns its judged
+// result and its gates.
+func runExperiment(t *testing.T, x experiment.Experiment, d time.Duration) (*report.Result, []report.Gate) {
+	t.Helper()
+	env := rig.NewEnv(1, d, seamPortBase, false, nil, nil)
 	env.Quiet = true
 	defer env.Close()
 	c := &anyregistry.Config{X: x, Registry: string(Name)}

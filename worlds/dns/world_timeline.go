@@ -37,6 +37,9 @@ func (w *World) Timeline(ctx context.Context) (fault.Timeline, error) {
 func (w *World) faultOf(ctx context.Context, s experiment.Step) (fault.Fault, error) {
 	switch s.Fault {
 	case experiment.Unreachable:
+		if s.HowOf() == experiment.Kill {
+			return w.killDNS(), nil
+		}
 		return BlackholeDNS{Relays: w.Relays()}, nil
 	case experiment.CrashInstance:
 		return CrashDNSInstance{Instance: w.Insts.List[w.env.Rand.IntN(len(w.Insts.List))]}, nil
