@@ -23,11 +23,26 @@ func (s *nacosStorm) Judge(h *history.History) *report.Result {
 		pm := m.phases[st]
 		res.Gates = append(res.Gates, s.stormGates(st, pm, m.data.Instances)...)
 		s.phaseMetrics(res.Metrics, st, pm)
-		res.AddCheck(s.phaseChecks(st, pm)...)
+		cs, notes := s.phaseChecks(st, pm)
+		res.AddCheck(cs...)
+		for _, n := range notes {
+			res.Conclude(n)
+		}
+		if s.heldAtQuota(pm) {
+			res.Conclude(s.unjudgedAtQuota(st, pm, "when every instance was listed again", fmt.Sprintf("%s s after the first heal", secondsText(pm.relist))))
+		} else {
+			res.AddCheck(s.relisted(st, pm))
+		}
 	}
-	res.AddCheck(s.peakCheck(m))
+	imm, jit := m.phases[stormImmediate], m.phases[stormJitter]
+	if s.heldAtQuota(imm) || s.heldAtQuota(jit) {
+		res.Conclude(s.unjudgedAtQuota(stormJitter, jit, "its peak re-registrations per bin against the immediate heal's",
+			fmt.Sprintf("%d against %d", jit.peak, imm.peak)))
+	} else {
+		res.AddCheck(s.peakCheck(m))
+	}
 	if s.CPULimit > 0 {
-		res.AddCheck(s.limitChecks(m)...)
+		s.limitConclusions(res, m)
 		s.limitMetrics(res.Metrics, m)
 	}
 	s.concludeStorm(res, m)
@@ -53,9 +68,29 @@ func (s *nacosStorm) stormGates(st string, pm phaseMeasure, n int) []report.Gate
 }
 
 // phaseChecks judge one phase: the removal during the loss (the ejection
-// rule), the re-listing after the heal (the SDK's reconnect rule), and no
-// instance listed before its own link healed.
-func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) []report.Check {
+// rule) and no instance listed before its own link healed. When the server
+// was held at its CPU quota over the loss, the removal's timings are
+// reported instead (notes): the ejector's runs wait behind the quota.
+func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) (cs []report.Check, notes []string) {
+	if s.heldOverLoss(pm) {
+		notes = append(notes, fmt.Sprintf("%s: fewest listed %d during the loss; the first instance removed %s s and none listed %s s after "+
+			"it began (reported, not judged: the server was held at its %g CPU quota over the loss, %.0f %% of it, and the ejector's runs "+
+			"wait behind it; the bands are for a server that runs them on time).", st, pm.fewest, secondsText(pm.firstGone),
+			secondsText(pm.emptyAt), s.CPULimit, 100*s.lossQuotaUse(pm)))
+	} else {
+		cs = append(cs, s.removalChecks(st, pm)...)
+	}
+	if pm.emptyAt >= 0 {
+		cs = append(cs, report.Exactly(st+": most instances listed beyond the links healed by then", 0, "").
+			From("the server had removed every instance, and an instance registers again only over its own link once healed (the SDK's redo on reconnect)").
+			Judge(float64(pm.excess)))
+	}
+	return cs, notes
+}
+
+// removalChecks judge the removal during the loss by the ejection rule: whether every
+// instance went, and when the first went and when none was listed.
+func (s *nacosStorm) removalChecks(st string, pm phaseMeasure) []report.Check {
 	cs := []report.Check{s.removedAll(st, pm.loss).JudgeText(report.B2F(pm.emptyAt >= 0), fmt.Sprintf("fewest listed %d", pm.fewest))}
 	if pm.firstGone >= 0 {
 		cs = append(cs, report.Band(st+": first instance removed, after the loss began", stormNoRemovalBelow().Seconds(), (ejectBy()+pushDelay).Seconds(), " s").Digits(2).
@@ -68,11 +103,8 @@ func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) []report.Check {
 			From(fmt.Sprintf("between the earliest removal of an instance (%s: %s silent, at most %s of it before the loss, + the %s probe, − %s) and the latest (%s) "+
 				"+ the %s push delay after which the answered list is refreshed (ServiceStorage)",
 				stormNoRemovalBelow(), keepAliveTime, 2*clientKeepAlive, ejectProbe, lowSlack, emptyBy(), pushDelay)).Judge(pm.emptyAt.Seconds()))
-		cs = append(cs, report.Exactly(st+": most instances listed beyond the links healed by then", 0, "").
-			From("the server had removed every instance, and an instance registers again only over its own link once healed (the SDK's redo on reconnect)").
-			Judge(float64(pm.excess)))
 	}
-	return append(cs, s.relisted(st, pm))
+	return cs
 }
 
 // removedAll is the check of whether the server removed every instance

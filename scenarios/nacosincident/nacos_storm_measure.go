@@ -93,7 +93,7 @@ func measurePhase(p nacosStormPhase, d stormData) phaseMeasure {
 	pm.list(d.Instances)
 	pm.rate(d.SamplePeriod)
 	pm.excess = excessListed(p, pm.emptyAt >= 0)
-	pm.process(d.Spread)
+	pm.process(pm.spread) // the phase's own heals' span, as quotaUse's window: not the configured --spread
 	for _, e := range p.ServerLog {
 		if e.At >= p.FaultAt && e.At <= first+ruleSlack {
 			pm.ejections += b2i(e.Kind == nacos.Eject)
