@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"sdchaos/history"
@@ -9,14 +8,13 @@ import (
 )
 
 // staleWords reports whether a stored report that still matches its judges in every verdict,
-// figure and band should be rewritten by recheck --write all the same: its checks' bases or
-// its conclusion now read otherwise (a rule's wording changed, not what it judges), or it was
-// made or last re-judged by a harness with uncommitted changes and harness, the one judging
-// now, is a commit's. Plain recheck does not count these: nothing a reader relies on moved.
+// figure and band should be rewritten by recheck --write all the same: its checks' bases now
+// read otherwise (a rule's wording changed, not what it judges), or it was made or last
+// re-judged by a harness with uncommitted changes and harness, the one judging now, is a
+// commit's. Plain recheck does not count these: nothing a reader relies on moved. The
+// conclusion is not compared: it quotes the judge's own timings (porcupine's), which differ
+// from one judging to the next.
 func staleWords(stored, now *report.Result, harness string) bool {
-	if !slices.Equal(stored.Conclusion, now.Conclusion) {
-		return true
-	}
 	basis := map[string]string{}
 	for _, c := range stored.Checks {
 		basis[c.Name] = c.Basis

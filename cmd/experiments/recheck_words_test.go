@@ -24,7 +24,7 @@ func TestStaleWords(t *testing.T) {
 	}{
 		{"the same words, made from a commit", result("b", "c", &history.Meta{Harness: clean}), clean, false},
 		{"a basis reworded", result("b0", "c", &history.Meta{Harness: clean}), clean, true},
-		{"a conclusion reworded", result("b", "c0", &history.Meta{Harness: clean}), clean, true},
+		{"a conclusion reworded (the judge's timings in it)", result("b", "c0", &history.Meta{Harness: clean}), clean, false},
 		{"made with uncommitted changes, judged now from a commit", result("b", "c", &history.Meta{Harness: dirty}), clean, true},
 		{"made with uncommitted changes, judged now with them too", result("b", "c", &history.Meta{Harness: dirty}), dirty, false},
 		{"re-judged with uncommitted changes", result("b", "c", &history.Meta{Harness: clean, Rejudged: &history.Rejudge{Harness: dirty}}), clean, true},
