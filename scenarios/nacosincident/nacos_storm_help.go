@@ -68,8 +68,8 @@ C CPUs stand for N ÷ C instances per core of an unlimited server. The article's
 knocked the recovering server over (a readiness probe, 1 s timeout, or a list reading failed after the heal) and that
 jitter spares it, are reported in the conclusion, not judged: a JVM at a small quota is held at it through the loss too
 (the conclusion gives its share over the loss), so being held predicts nothing, and no rule says when its queue makes a probe fail.
-A phase whose server was held at its quota over the storm window (≥ 90 % of C × the window) has its re-listing and the
-per-bin peaks reported, not judged: their bands are for a server that answers at once. Metrics cpu_limit, <phase>.fell_over,
+Under a quota the phases' timings (the removal during the loss, the re-listing, the per-bin peaks) are reported, not
+judged: their bands are for a server whose CPU is not capped, and the quota's bursts, not its average, set them. Metrics cpu_limit, <phase>.fell_over,
 <phase>.quota_use_storm, <phase>.throttled_periods. Where no cgroup is writable the run ends with one line saying so.
 
 The article: when the network came back, hundreds of pods re-registered at once and knocked the recovering Nacos server

@@ -28,15 +28,15 @@ func (s *nacosStorm) Judge(h *history.History) *report.Result {
 		for _, n := range notes {
 			res.Conclude(n)
 		}
-		if s.heldAtQuota(pm) {
-			res.Conclude(s.unjudgedAtQuota(st, pm, "when every instance was listed again", fmt.Sprintf("%s s after the first heal", secondsText(pm.relist))))
+		if s.capped() {
+			res.Conclude(s.unjudgedCapped(st, pm, "when every instance was listed again", fmt.Sprintf("%s s after the first heal", secondsText(pm.relist))))
 		} else {
 			res.AddCheck(s.relisted(st, pm))
 		}
 	}
 	imm, jit := m.phases[stormImmediate], m.phases[stormJitter]
-	if s.heldAtQuota(imm) || s.heldAtQuota(jit) {
-		res.Conclude(s.unjudgedAtQuota(stormJitter, jit, "its peak re-registrations per bin against the immediate heal's",
+	if s.capped() {
+		res.Conclude(s.unjudgedCapped(stormJitter, jit, "its peak re-registrations per bin against the immediate heal's",
 			fmt.Sprintf("%d against %d", jit.peak, imm.peak)))
 	} else {
 		res.AddCheck(s.peakCheck(m))
@@ -68,14 +68,14 @@ func (s *nacosStorm) stormGates(st string, pm phaseMeasure, n int) []report.Gate
 }
 
 // phaseChecks judge one phase: the removal during the loss (the ejection
-// rule) and no instance listed before its own link healed. When the server
-// was held at its CPU quota over the loss, the removal's timings are
-// reported instead (notes): the ejector's runs wait behind the quota.
+// rule) and no instance listed before its own link healed. When the
+// server's CPU is capped (--cpu-limit), the removal is reported instead
+// (notes): the ejector's runs wait behind the quota.
 func (s *nacosStorm) phaseChecks(st string, pm phaseMeasure) (cs []report.Check, notes []string) {
-	if s.heldOverLoss(pm) {
+	if s.capped() {
 		notes = append(notes, fmt.Sprintf("%s: fewest listed %d during the loss; the first instance removed %s s and none listed %s s after "+
-			"it began (reported, not judged: the server was held at its %g CPU quota over the loss, %.0f %% of it, and the ejector's runs "+
-			"wait behind it; the bands are for a server that runs them on time).", st, pm.fewest, secondsText(pm.firstGone),
+			"it began (reported, not judged: the server's CPU was capped at %g, %.0f %% of it used over the loss, and the ejector's runs "+
+			"wait behind the quota; the bands are for a server whose CPU is not capped).", st, pm.fewest, secondsText(pm.firstGone),
 			secondsText(pm.emptyAt), s.CPULimit, 100*s.lossQuotaUse(pm)))
 	} else {
 		cs = append(cs, s.removalChecks(st, pm)...)

@@ -6,10 +6,6 @@ import (
 	"sdchaos/report"
 )
 
-// saturated is the share of the quota the server must have used over the storm window to
-// count as held at its quota.
-const saturated = 0.9
-
 // fellOver reports whether the phase's server stopped answering after the heal: a readiness
 // probe (1 s timeout) or a list reading failed.
 func (pm phaseMeasure) fellOver() bool { return pm.readyFails > 0 || pm.listFails > 0 }
@@ -19,19 +15,18 @@ func (s *nacosStorm) quotaUse(pm phaseMeasure) float64 {
 	return pm.cpuStorm.Seconds() / (stormWindow(pm.spread).Seconds() * s.CPULimit)
 }
 
-// heldAtQuota reports whether the phase's server, under --cpu-limit, used its whole quota over
-// the storm window: then it served the storm from a queue, and the bands made for a server
-// that answers at once (when every instance is listed again, the per-bin peaks) do not hold.
-func (s *nacosStorm) heldAtQuota(pm phaseMeasure) bool {
-	return s.CPULimit > 0 && s.quotaUse(pm) >= saturated
-}
+// capped reports whether the run put the server under a CPU quota (--cpu-limit): then its
+// timings (when the ejector removed the instances, when they were listed again, how many in
+// one bin) follow the quota's queue, which no rule bounds: the bands are for a server whose
+// CPU is not capped. The quota's bursts count, not its average: a server below its quota on
+// average over the loss can still have its ejector's run throttled past the uncapped band.
+func (s *nacosStorm) capped() bool { return s.CPULimit > 0 }
 
-// unjudgedAtQuota says why a phase's figure is reported, not judged, under a quota it was
-// held at.
-func (s *nacosStorm) unjudgedAtQuota(st string, pm phaseMeasure, what, measured string) string {
-	return fmt.Sprintf("%s: %s, %s (reported, not judged: its server was held at its %g CPU quota over the storm window, %.0f %% of it, "+
-		"and served the storm from a queue no rule bounds; the bands are for a server that answers at once).", st, what, measured, s.CPULimit,
-		100*s.quotaUse(pm))
+// unjudgedCapped says why a phase's figure is reported, not judged, under a CPU quota.
+func (s *nacosStorm) unjudgedCapped(st string, pm phaseMeasure, what, measured string) string {
+	return fmt.Sprintf("%s: %s, %s (reported, not judged: the server's CPU was capped at %g, %.0f %% of it used over the storm "+
+		"window, and it served the storm from the quota's queue, which no rule bounds; the bands are for a server whose CPU is not capped).",
+		st, what, measured, s.CPULimit, 100*s.quotaUse(pm))
 }
 
 // limitConclusions report the scaled storm (--cpu-limit) against the article's claims that the
@@ -46,13 +41,6 @@ func (s *nacosStorm) limitConclusions(res *report.Result, m stormMeasure) {
 		"readings failed after the heal; with jitter %d and %d (the article: jitter spares it). Reported, not judged: no rule says when a server "+
 		"held at its quota stops answering.", s.CPULimit, 100*s.lossQuotaUse(imm), 100*s.quotaUse(imm), 100*s.quotaUse(jit),
 		yesNoWord(imm.fellOver()), imm.readyFails, imm.listFails, jit.readyFails, jit.listFails))
-}
-
-// heldOverLoss reports whether the phase's server, under --cpu-limit, used its whole quota over
-// the loss: then its ejector's runs waited behind the quota, and the removal's bands (made for a
-// server that runs them on time) do not hold.
-func (s *nacosStorm) heldOverLoss(pm phaseMeasure) bool {
-	return s.CPULimit > 0 && s.lossQuotaUse(pm) >= saturated
 }
 
 // lossQuotaUse is the share of the CPU quota the server used over the loss, before any heal.
