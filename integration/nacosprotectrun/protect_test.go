@@ -8,10 +8,11 @@ import (
 	"sdchaos/scenarios/scentest"
 )
 
-// protectPortBase keeps the runs apart from the other packages' ports: JRaft at 5000, the
-// server at 6000 (gRPC 7000, 7001), the links and endpoints from 6002. The two runs go one
-// after the other on the same ports.
-const protectPortBase = 5000
+// protectPortBase keeps the runs apart from the other packages' ports: JRaft at 44000, the
+// server at 45000 (gRPC 46000, 46001), the links and endpoints from 45002 (a Nacos server's
+// main port must be at least nacos.MinMainPort). The two runs go one after the other on
+// the same ports.
+const protectPortBase = 44000
 
 // TestProtectThresholdAtBothSettings runs nacos-protect-threshold for real at Nacos's default
 // protectThreshold (0) and at its variant's (0.5), at the shortest timeline its validation
