@@ -26,18 +26,26 @@ func TestStoredResultsCameFromCommits(t *testing.T) {
 			return err
 		}
 		var r struct {
-			Meta *struct {
+			// Harness is a summary's own (the matrix's): made from the cells, by this harness.
+			Harness string `json:"harness"`
+			Meta    *struct {
 				Harness  string `json:"harness"`
 				Rejudged *struct {
 					Harness string `json:"harness"`
 				} `json:"rejudged"`
 			} `json:"meta"`
 		}
-		if json.Unmarshal(b, &r) != nil || r.Meta == nil {
-			return nil // a sweep's or the matrix's summary: its points and cells carry the meta
+		if json.Unmarshal(b, &r) != nil {
+			return nil // a sweep's summary, a list: its points carry the meta
+		}
+		rel, _ := filepath.Rel(root, path)
+		if strings.Contains(r.Harness, history.Uncommitted) {
+			t.Errorf("results/%s was built by %s: build it again from a commit", rel, r.Harness)
+		}
+		if r.Meta == nil {
+			return nil // a summary: its runs carry the meta
 		}
 		n++
-		rel, _ := filepath.Rel(root, path)
 		if strings.Contains(r.Meta.Harness, history.Uncommitted) {
 			t.Errorf("results/%s was made by %s: run it again from a commit", rel, r.Meta.Harness)
 		}
